@@ -1,9 +1,18 @@
-pub fn hello() -> u32 { 1 }
-#[cfg(test)]
-mod t { #[test] fn a() { assert_eq!(super::hello(), 1); } }
+//! surepatch: deterministic, verifiable file edits for LLM coding agents.
+//!
+//! Layers, each depending only on those above it in this list:
+//! - [`error`]: stable failure codes;
+//! - [`ir`]: what an edit is;
+//! - [`formats`]: parsers from model output to the IR (no I/O);
+//! - [`codec`]: bytes ↔ text (UTF-8, BOMs, UTF-16), binary detection;
+//! - [`matcher`] and [`apply`]: locating and applying edits on strings (pure);
+//! - [`workspace`] and [`fsio`]: the sandbox, locks and atomic writes;
+//! - [`api`]: the entry points, taking and returning JSON values (what the Node binding calls).
+//!
+//! The Node binding (`binding`, feature `node`) is a thin door onto [`api`].
+
+pub mod error;
+pub mod ir;
+
 #[cfg(feature = "node")]
-mod binding {
-    use napi_derive::napi;
-    #[napi]
-    pub fn ping() -> u32 { 2 }
-}
+mod binding;

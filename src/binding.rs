@@ -1,0 +1,1 @@
+//! The napi binding: JSON in, JSON out, on the libuv thread pool.

@@ -1,0 +1,155 @@
+//! The edit IR: what every input format (plain edits, SEARCH/REPLACE blocks, `apply_patch` envelopes,
+//! unified diffs) is compiled into before anything is matched or written.
+//!
+//! ```
+//! use surepatch::ir::{Edit, FileOp, Change};
+//! let op = FileOp::Update {
+//!     path: "src/app.py".into(),
+//!     move_to: None,
+//!     change: Change::Edits(vec![Edit::new("retries = 2", "retries = 3")]),
+//! };
+//! assert_eq!(op.path(), "src/app.py");
+//! ```
+
+/// Replace `old` with `new`. `old` is matched against the original text of the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Edit {
+    pub old: String,
+    pub new: String,
+    /// When set, exactly this many occurrences of `old` are replaced; any other count is refused.
+    pub expected_replacements: Option<usize>,
+}
+
+impl Edit {
+    pub fn new(old: impl Into<String>, new: impl Into<String>) -> Self {
+        Edit {
+            old: old.into(),
+            new: new.into(),
+            expected_replacements: None,
+        }
+    }
+}
+
+/// One line of a hunk body. The text excludes the line terminator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HunkLine {
+    /// ` ` line: must match the file; the file's own bytes are kept.
+    Context(String),
+    /// `-` line: must match the file; removed.
+    Remove(String),
+    /// `+` line: inserted.
+    Add(String),
+}
+
+/// A line-oriented change (an `apply_patch` chunk or a unified-diff hunk).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Hunk {
+    /// Scope lines from `@@ <text>` headers, outermost first. Each must be found, in order, above the
+    /// hunk body; the body is then searched below the last one.
+    pub anchors: Vec<String>,
+    pub lines: Vec<HunkLine>,
+    /// `*** End of File`: the body must match at the end of the file.
+    pub at_eof: bool,
+    /// 1-based old-file line where the hunk claims to start (unified diffs). A hint only.
+    pub line_hint: Option<usize>,
+    /// 1-based line of the hunk header in the patch text, for error messages.
+    pub source_line: usize,
+    /// Unified diff `\ No newline at end of file` after the old side / the new side.
+    pub old_no_eol: bool,
+    pub new_no_eol: bool,
+}
+
+impl Hunk {
+    /// The lines the file must contain (context and removed), in order.
+    pub fn old_lines(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter_map(|l| match l {
+                HunkLine::Context(s) | HunkLine::Remove(s) => Some(s.as_str()),
+                HunkLine::Add(_) => None,
+            })
+            .collect()
+    }
+
+    /// The lines the region holds afterwards (context and added), in order.
+    pub fn new_lines(&self) -> Vec<&str> {
+        self.lines
+            .iter()
+            .filter_map(|l| match l {
+                HunkLine::Context(s) | HunkLine::Add(s) => Some(s.as_str()),
+                HunkLine::Remove(_) => None,
+            })
+            .collect()
+    }
+}
+
+/// How an existing file changes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    Edits(Vec<Edit>),
+    Hunks(Vec<Hunk>),
+}
+
+/// One operation on one file. Paths are as the caller wrote them (workspace-relative or absolute);
+/// the workspace layer resolves and checks them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileOp {
+    /// Create a file with this content (LF line endings; the writer applies none of its own).
+    Add {
+        path: String,
+        content: String,
+    },
+    Delete {
+        path: String,
+    },
+    Update {
+        path: String,
+        move_to: Option<String>,
+        change: Change,
+    },
+}
+
+impl FileOp {
+    pub fn path(&self) -> &str {
+        match self {
+            FileOp::Add { path, .. } | FileOp::Delete { path } | FileOp::Update { path, .. } => {
+                path
+            }
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            FileOp::Add { .. } => "add",
+            FileOp::Delete { .. } => "delete",
+            FileOp::Update {
+                move_to: Some(_), ..
+            } => "move",
+            FileOp::Update { .. } => "update",
+        }
+    }
+}
+
+/// A malformed patch: what is wrong, and the 1-based line of the input where it was seen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseError {
+    pub line: usize,
+    pub message: String,
+}
+
+impl ParseError {
+    pub fn new(line: usize, message: impl Into<String>) -> Self {
+        ParseError {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
