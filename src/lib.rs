@@ -13,6 +13,8 @@
 
 pub mod error;
 pub mod ir;
+pub mod matcher;
+pub mod text;
 
 #[cfg(feature = "node")]
 mod binding;

@@ -1,0 +1,254 @@
+//! Nearest regions for a needle that matched nowhere, so a model can repair its edit in one step.
+//!
+//! One pass over the file: every line is reduced to a whitespace-folded, typography-folded key; lines
+//! whose key also occurs in the needle vote for the window start that would align them (rare lines
+//! weigh more than common ones like `}`); short needles also vote by shared identifiers. The few
+//! best-voted windows are then scored by a character-level similarity and the best three
+//! non-overlapping ones are returned, with what differs line by line.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use super::normalize::{norm, is_blank};
+use super::{Haystack, Tier};
+use crate::text::split_lines;
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Candidate {
+    pub start_line: usize,
+    pub end_line: usize,
+    /// 0..1, character-level similarity between the needle and the region, whitespace folded.
+    pub similarity: f64,
+    /// The region with its line numbers (`N\ttext`), capped.
+    pub snippet: String,
+    /// What differs, line by line (capped).
+    pub differences: Vec<String>,
+}
+
+const MAX_VOTES_PER_KEY: usize = 8;
+const WINDOWS_SCORED: usize = 12;
+const SNIPPET_LINES: usize = 40;
+const SNIPPET_LINE_CHARS: usize = 240;
+
+fn fnv(bytes: impl Iterator<Item = u8>) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+/// Key of a line: typography folded, trimmed, inner whitespace runs folded to one space.
+fn key(line: &str) -> Option<(u64, usize)> {
+    let n = norm(line, Tier::Indentation);
+    if n.text.is_empty() {
+        return None;
+    }
+    let mut prev_ws = false;
+    let bytes = n.text.bytes().filter_map(|b| {
+        let ws = b == b' ' || b == b'\t';
+        let out = if ws && prev_ws { None } else if ws { Some(b' ') } else { Some(b) };
+        prev_ws = ws;
+        out
+    });
+    Some((fnv(bytes), n.text.len()))
+}
+
+fn folded(line: &str) -> String {
+    let n = norm(line, Tier::Indentation);
+    n.text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn tokens(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|t| t.len() >= 2)
+}
+
+/// Up to `max` regions nearest to `needle`, best first.
+pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
+    let mut old = split_lines(needle);
+    if old.len() > 1 && old.last() == Some(&"") {
+        old.pop();
+    }
+    let lines = h.lines();
+    let n = lines.len();
+    if n == 0 || old.iter().all(|l| is_blank(l)) {
+        return Vec::new();
+    }
+    let k = old.len();
+
+    // Line-key votes.
+    let mut wanted: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (j, l) in old.iter().enumerate() {
+        if let Some((kh, _)) = key(l) {
+            let v = wanted.entry(kh).or_default();
+            if v.len() < MAX_VOTES_PER_KEY {
+                v.push(j);
+            }
+        }
+    }
+    let mut hits: Vec<(usize, u64, usize)> = Vec::new();
+    let mut freq: HashMap<u64, usize> = HashMap::new();
+    let short = k <= 3;
+    let needle_tokens: Vec<std::collections::HashSet<&str>> =
+        if short { old.iter().map(|l| tokens(l).collect()).collect() } else { Vec::new() };
+    let mut token_votes: Vec<(usize, usize, f64)> = Vec::new();
+    for i in 0..n {
+        let content = lines.content(i, h.text);
+        if let Some((kh, len)) = key(content) {
+            if wanted.contains_key(&kh) {
+                *freq.entry(kh).or_default() += 1;
+                hits.push((i, kh, len));
+            }
+        }
+        if short {
+            for (j, set) in needle_tokens.iter().enumerate() {
+                if set.is_empty() {
+                    continue;
+                }
+                let mut seen = std::collections::HashSet::new();
+                for t in tokens(content) {
+                    if set.contains(t) {
+                        seen.insert(t);
+                    }
+                }
+                if !seen.is_empty() {
+                    token_votes.push((i, j, seen.len() as f64 / set.len() as f64));
+                }
+            }
+        }
+    }
+    let mut votes: HashMap<isize, f64> = HashMap::new();
+    for (i, kh, len) in hits {
+        let weight = (len.min(60) as f64).sqrt() / (freq[&kh] as f64).sqrt();
+        for &j in &wanted[&kh] {
+            *votes.entry(i as isize - j as isize).or_default() += weight;
+        }
+    }
+    for (i, j, share) in token_votes {
+        *votes.entry(i as isize - j as isize).or_default() += share * 0.5;
+    }
+    let mut starts: Vec<(isize, f64)> = votes.into_iter().collect();
+    starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    starts.truncate(WINDOWS_SCORED);
+
+    let needle_folded: String = old.iter().map(|l| folded(l)).collect::<Vec<_>>().join("\n");
+    let mut scored: Vec<(usize, usize, f64)> = Vec::new();
+    for (s, _) in starts {
+        let s = s.clamp(0, n.saturating_sub(1) as isize) as usize;
+        let e = (s + k).min(n);
+        if scored.iter().any(|&(a, _, _)| a == s) {
+            continue;
+        }
+        let window: String = (s..e).map(|i| folded(lines.content(i, h.text))).collect::<Vec<_>>().join("\n");
+        scored.push((s, e, similarity(&needle_folded, &window)));
+    }
+    scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    let mut out: Vec<Candidate> = Vec::new();
+    for (s, e, sim) in scored {
+        if out.len() >= max {
+            break;
+        }
+        if sim < 0.2 {
+            continue;
+        }
+        let overlaps = out.iter().any(|c| s + 1 <= c.end_line && c.start_line <= e);
+        if overlaps {
+            continue;
+        }
+        out.push(Candidate {
+            start_line: s + 1,
+            end_line: e,
+            similarity: (sim * 1000.0).round() / 1000.0,
+            snippet: snippet(h, s, e),
+            differences: differences(h, s, e, &old),
+        });
+    }
+    out
+}
+
+fn similarity(a: &str, b: &str) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5);
+    let (a, b) = (cap(a, 8000), cap(b, 8000));
+    let diff = similar::TextDiff::configure().deadline(deadline).diff_chars(a, b);
+    diff.ratio() as f64
+}
+
+fn cap(s: &str, n: usize) -> &str {
+    if s.len() <= n {
+        return s;
+    }
+    let mut i = n;
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    &s[..i]
+}
+
+fn clip(s: &str) -> String {
+    if s.chars().count() <= SNIPPET_LINE_CHARS {
+        return s.to_string();
+    }
+    let mut t: String = s.chars().take(SNIPPET_LINE_CHARS).collect();
+    t.push('…');
+    t
+}
+
+/// Lines `[s, e)` (0-based) as `N\ttext`, capped.
+pub fn snippet(h: &Haystack, s: usize, e: usize) -> String {
+    let lines = h.lines();
+    let e = e.min(lines.len()).min(s + SNIPPET_LINES);
+    (s..e).map(|i| format!("{}\t{}", i + 1, clip(lines.content(i, h.text)))).collect::<Vec<_>>().join("\n")
+}
+
+fn differences(h: &Haystack, s: usize, e: usize, old: &[&str]) -> Vec<String> {
+    let lines = h.lines();
+    let file: Vec<String> = (s..e).map(|i| folded(lines.content(i, h.text))).collect();
+    let mine: Vec<String> = old.iter().map(|l| folded(l)).collect();
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &mine, &file);
+    let mut out = Vec::new();
+    for op in ops {
+        use similar::DiffOp::*;
+        match op {
+            Equal { .. } => continue,
+            Replace { old_index, old_len, new_index, new_len } => {
+                for d in 0..old_len.max(new_len) {
+                    let fl = (d < new_len).then(|| s + new_index + d);
+                    let ol = (d < old_len).then(|| old[old_index + d]);
+                    out.push(match (fl, ol) {
+                        (Some(f), Some(o)) => format!(
+                            "line {}: file has {:?}, edit has {:?}",
+                            f + 1,
+                            clip(lines.content(f, h.text).trim()),
+                            clip(o.trim())
+                        ),
+                        (Some(f), None) => {
+                            format!("line {}: file has {:?}, missing from the edit", f + 1, clip(lines.content(f, h.text).trim()))
+                        }
+                        (None, Some(o)) => format!("edit has {:?}, not in the file here", clip(o.trim())),
+                        (None, None) => continue,
+                    });
+                }
+            }
+            Delete { old_index, old_len, .. } => {
+                for o in &old[old_index..old_index + old_len] {
+                    out.push(format!("edit has {:?}, not in the file here", clip(o.trim())));
+                }
+            }
+            Insert { new_index, new_len, .. } => {
+                for f in s + new_index..s + new_index + new_len {
+                    out.push(format!("line {}: file has {:?}, missing from the edit", f + 1, clip(lines.content(f, h.text).trim())));
+                }
+            }
+        }
+        if out.len() >= 3 {
+            out.truncate(3);
+            break;
+        }
+    }
+    out
+}

@@ -1,0 +1,495 @@
+//! Locating an edit's `old` text in a file, strictly first and then through the tolerance tiers.
+//!
+//! The ladder, for each form of the needle (as sent; with view prefixes stripped; with blank edges
+//! trimmed), tries `exact`, `line_endings`, `trailing_whitespace`, `typography` and `indentation` in that
+//! order. The first tier that finds anything decides: exactly the expected number of regions is a
+//! match, any other number is a refusal. A looser tier is never tried to escape an ambiguity.
+//!
+//! Only the matched span of the file changes. Lines of `new` that repeat a line of `old` keep the
+//! file's own bytes for that line (indentation, typography, trailing whitespace); the other lines of
+//! `new` are written as sent, re-indented by the block's drift at the indentation tier, and joined with
+//! the file's line terminator.
+//!
+//! ```
+//! use surepatch::matcher::{locate, Haystack, Tier, Tolerance};
+//! let h = Haystack::new("def f():\r\n    return 1\r\n");
+//! let m = locate(&h, "def f():\n    return 1\n", "def f():\n    return 2\n", 1, Tolerance::Safe).unwrap();
+//! assert_eq!(m[0].tier, Tier::LineEndings);
+//! assert_eq!(m[0].replacement, "def f():\r\n    return 2\r\n");
+//! ```
+
+pub mod candidates;
+pub mod normalize;
+mod prefix;
+
+use std::cell::OnceCell;
+
+use memchr::memmem;
+
+use crate::text::{self, split_lines, LineTable};
+use normalize::{columns, indent_of, is_blank, norm, render_indent};
+
+/// Which tolerance located a match. The string form appears in receipts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Tier {
+    Exact,
+    LineEndings,
+    TrailingWhitespace,
+    Typography,
+    Indentation,
+    LinePrefix,
+    BlankEdges,
+}
+
+impl Tier {
+    pub const ALL: [Tier; 7] = [
+        Tier::Exact,
+        Tier::LineEndings,
+        Tier::TrailingWhitespace,
+        Tier::Typography,
+        Tier::Indentation,
+        Tier::LinePrefix,
+        Tier::BlankEdges,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tier::Exact => "exact",
+            Tier::LineEndings => "line_endings",
+            Tier::TrailingWhitespace => "trailing_whitespace",
+            Tier::Typography => "typography",
+            Tier::Indentation => "indentation",
+            Tier::LinePrefix => "line_prefix",
+            Tier::BlankEdges => "blank_edges",
+        }
+    }
+}
+
+const LINE_TIERS: [Tier; 4] = [Tier::LineEndings, Tier::TrailingWhitespace, Tier::Typography, Tier::Indentation];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tolerance {
+    /// Byte-exact matching only.
+    Exact,
+    /// The full ladder.
+    Safe,
+}
+
+/// The text being edited, with its line table built on first use.
+pub struct Haystack<'a> {
+    pub text: &'a str,
+    lines: OnceCell<LineTable>,
+}
+
+impl<'a> Haystack<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Haystack { text, lines: OnceCell::new() }
+    }
+
+    pub fn lines(&self) -> &LineTable {
+        self.lines.get_or_init(|| LineTable::new(self.text))
+    }
+
+    /// 1-based line of a byte offset.
+    pub fn line_of(&self, offset: usize) -> usize {
+        match self.lines.get() {
+            Some(t) => t.line_of(offset),
+            None => text::line_number_at(self.text, offset),
+        }
+    }
+
+    /// 1-based last line touched by the span `[start, end)`.
+    pub fn end_line_of(&self, start: usize, end: usize) -> usize {
+        let last = if end > start { end - 1 } else { start };
+        self.line_of(last)
+    }
+}
+
+/// One located region and what replaces it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Match {
+    /// Byte span in the original text.
+    pub start: usize,
+    pub end: usize,
+    pub replacement: String,
+    /// The loosest tolerance used.
+    pub tier: Tier,
+    /// Every tolerance used, strictest first (`["line_prefix", "indentation"]`).
+    pub tolerances: Vec<Tier>,
+}
+
+/// Why nothing was applied.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Miss {
+    /// `old` is empty.
+    EmptyOld,
+    /// No tier found the text. `needle` is the cleanest form of `old` (prefixes stripped), for candidates.
+    NotFound { needle: String },
+    /// A tier found a number of regions other than the expected one. Spans are capped; `count` is not.
+    Count { tier: Tier, count: usize, spans: Vec<(usize, usize)>, expected: usize },
+    /// Occurrences overlap one another, so they cannot all be replaced.
+    Overlapping { tier: Tier, spans: Vec<(usize, usize)> },
+    /// One region matched apart from indentation, but its drift is not uniform.
+    InconsistentIndent { span: (usize, usize) },
+}
+
+/// Most spans a refusal lists.
+pub const MAX_LISTED: usize = 100;
+
+/// A needle form on the ladder: `old`, `new` and the needle transforms applied.
+struct Form {
+    old: String,
+    new: String,
+    via: Vec<Tier>,
+}
+
+/// Locates `old` and computes its replacement(s). `expected` is how many regions must match (1 unless
+/// the caller set `expected_replacements`).
+pub fn locate(h: &Haystack, old: &str, new: &str, expected: usize, tol: Tolerance) -> Result<Vec<Match>, Miss> {
+    if old.is_empty() {
+        return Err(Miss::EmptyOld);
+    }
+    let (count, spans) = find_exact(h.text, old);
+    if count > 0 {
+        return decide(h, old, new, Tier::Exact, &[], count, spans, expected);
+    }
+    if tol == Tolerance::Exact {
+        return Err(Miss::NotFound { needle: old.to_string() });
+    }
+    let mut forms = vec![Form { old: old.to_string(), new: new.to_string(), via: vec![] }];
+    if let Some((o, n)) = prefix::strip_view_prefixes(old, new) {
+        forms.push(Form { old: o, new: n, via: vec![Tier::LinePrefix] });
+    }
+    let ends_with_break = h.text.ends_with('\n') || h.text.ends_with('\r');
+    for i in 0..forms.len() {
+        if let Some((o, n)) = trim_blank_edges(&forms[i].old, &forms[i].new, ends_with_break) {
+            let mut via = forms[i].via.clone();
+            via.push(Tier::BlankEdges);
+            forms.push(Form { old: o, new: n, via });
+        }
+    }
+    for (fi, form) in forms.iter().enumerate() {
+        if fi > 0 {
+            let (count, spans) = find_exact(h.text, &form.old);
+            if count > 0 {
+                return decide(h, &form.old, &form.new, Tier::Exact, &form.via, count, spans, expected);
+            }
+        }
+        let parts = split_lines(&form.old);
+        for tier in LINE_TIERS {
+            let spans = find_lines(h, &parts, tier);
+            if !spans.is_empty() {
+                let count = spans.len();
+                return decide(h, &form.old, &form.new, tier, &form.via, count, spans, expected);
+            }
+        }
+    }
+    let cleanest = forms.iter().rev().find(|f| !f.via.contains(&Tier::BlankEdges)).unwrap_or(&forms[0]);
+    Err(Miss::NotFound { needle: cleanest.old.clone() })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn decide(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    tier: Tier,
+    via: &[Tier],
+    count: usize,
+    spans: Vec<(usize, usize)>,
+    expected: usize,
+) -> Result<Vec<Match>, Miss> {
+    let mut tolerances: Vec<Tier> = via.to_vec();
+    if tier != Tier::Exact {
+        tolerances.push(tier);
+    }
+    tolerances.sort();
+    let tier_out = tolerances.last().copied().unwrap_or(Tier::Exact);
+    if count != expected {
+        return Err(Miss::Count { tier: tier_out, count, spans, expected });
+    }
+    if spans.windows(2).any(|w| w[1].0 < w[0].1) {
+        return Err(Miss::Overlapping { tier: tier_out, spans });
+    }
+    let parts_old = split_lines(old);
+    let parts_new = split_lines(new);
+    let mut out = Vec::with_capacity(spans.len());
+    for (start, end) in spans {
+        let replacement = if tier == Tier::Exact {
+            let term = text::first_terminator(&h.text[start..end]).unwrap_or_else(|| file_terminator(h));
+            text::convert_terminators(new, term).into_owned()
+        } else {
+            match rebuild(h, start, end, &parts_old, &parts_new, tier) {
+                Some(r) => r,
+                None => return Err(Miss::InconsistentIndent { span: (start, end) }),
+            }
+        };
+        out.push(Match { start, end, replacement, tier: tier_out, tolerances: tolerances.clone() });
+    }
+    Ok(out)
+}
+
+fn file_terminator(h: &Haystack) -> &'static str {
+    text::dominant_terminator(h.text)
+}
+
+/// Every occurrence of `needle`, overlapping ones included: the total count and the first spans.
+pub fn find_exact(hay: &str, needle: &str) -> (usize, Vec<(usize, usize)>) {
+    let finder = memmem::Finder::new(needle.as_bytes());
+    let b = hay.as_bytes();
+    let mut count = 0;
+    let mut spans = Vec::new();
+    let mut pos = 0;
+    while let Some(i) = finder.find(&b[pos..]) {
+        let at = pos + i;
+        count += 1;
+        if spans.len() < MAX_LISTED {
+            spans.push((at, at + needle.len()));
+        }
+        // Step one character, so overlapping occurrences count.
+        pos = at + hay[at..].chars().next().map_or(1, char::len_utf8);
+        if pos > b.len() {
+            break;
+        }
+    }
+    (count, spans)
+}
+
+/// Line-based search at one tier. `parts` is `old` split on line breaks.
+fn find_lines(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usize)> {
+    let text = h.text;
+    let lines = h.lines();
+    let n = lines.len();
+    let k = parts.len() - 1;
+    let mut out = Vec::new();
+    if k == 0 {
+        return find_in_line(h, parts[0], tier);
+    }
+    let np: Vec<_> = parts.iter().map(|p| norm(p, tier)).collect();
+    let last_empty = parts[k].is_empty();
+    let needed = if last_empty { k } else { k + 1 };
+    if n < needed {
+        return out;
+    }
+    for i in 0..=(n - needed) {
+        // Full middle lines first: they are the most selective.
+        if !(1..k).all(|j| norm(lines.content(i + j, text), tier).text == np[j].text) {
+            continue;
+        }
+        let end = if last_empty {
+            if !lines.has_terminator(i + k - 1) {
+                continue;
+            }
+            lines.end(i + k - 1)
+        } else {
+            let nl = norm(lines.content(i + k, text), tier);
+            if !nl.text.starts_with(&*np[k].text) {
+                continue;
+            }
+            lines.start(i + k) + nl.to_orig(np[k].text.len())
+        };
+        let first = norm(lines.content(i, text), tier);
+        if !first.text.ends_with(&*np[0].text) {
+            continue;
+        }
+        let start = if tier == Tier::Indentation && first.text == np[0].text {
+            lines.start(i)
+        } else {
+            lines.start(i) + first.to_orig(first.text.len() - np[0].text.len())
+        };
+        out.push((start, end));
+    }
+    out
+}
+
+/// A needle without line breaks, at one tier.
+fn find_in_line(h: &Haystack, p: &str, tier: Tier) -> Vec<(usize, usize)> {
+    let text = h.text;
+    let mut out = Vec::new();
+    let trimmed = p.trim_end();
+    let had_trailing = trimmed.len() != p.len();
+    match tier {
+        Tier::LineEndings => return out,
+        Tier::TrailingWhitespace if !had_trailing || trimmed.is_empty() => return out,
+        Tier::Typography if p.is_ascii() && text.is_ascii() => return out,
+        _ => {}
+    }
+    let needle = norm(p, tier);
+    if needle.text.is_empty() {
+        return out;
+    }
+    let lines = h.lines();
+    let finder = memmem::Finder::new(needle.text.as_bytes());
+    for i in 0..lines.len() {
+        let content = lines.content(i, text);
+        let nl = norm(content, tier);
+        let s = lines.start(i);
+        if tier == Tier::Indentation {
+            if nl.text == needle.text {
+                out.push((s, s + nl.to_orig(nl.text.len())));
+            }
+            continue;
+        }
+        let hb = nl.text.as_bytes();
+        let mut pos = 0;
+        while let Some(at) = finder.find(&hb[pos..]).map(|x| x + pos) {
+            let e = at + needle.text.len();
+            if !had_trailing || e == hb.len() {
+                out.push((s + nl.to_orig(at), s + nl.to_orig(e)));
+            }
+            pos = at + 1;
+            while pos < hb.len() && !nl.text.is_char_boundary(pos) {
+                pos += 1;
+            }
+            if pos >= hb.len() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// Builds the replacement for a line-tier match: the file's own bytes for lines `new` keeps from
+/// `old`, the model's lines (re-indented at the indentation tier) for the rest.
+fn rebuild(h: &Haystack, start: usize, end: usize, old: &[&str], new: &[&str], tier: Tier) -> Option<String> {
+    let text = h.text;
+    let lines = h.lines();
+    let i = lines.index_of(start);
+    let k = old.len() - 1;
+    let seg = |j: usize| -> &str {
+        if k == 0 {
+            &text[start..end]
+        } else if j == 0 {
+            &text[start..lines.content_end(i)]
+        } else if j == k {
+            &text[lines.start(i + k)..end]
+        } else {
+            lines.content(i + j, text)
+        }
+    };
+    let aligned = start == lines.start(i);
+    let term = text::first_terminator(&text[start..end]).unwrap_or_else(|| file_terminator(h));
+
+    let reindent = if tier == Tier::Indentation {
+        // Pairs of (file line, old part) that start at a line start and hold text.
+        let mut pairs = Vec::new();
+        for (j, part) in old.iter().enumerate() {
+            let full = (j > 0 || aligned) && !(j == k && part.is_empty());
+            if full && !is_blank(part) {
+                let file_line = if k == 0 { &text[start..end] } else { lines.content(i + j, text) };
+                pairs.push((indent_of(file_line), indent_of(part)));
+            }
+        }
+        let tabs = if pairs.iter().any(|(f, _)| f.contains('\t')) {
+            true
+        } else if pairs.iter().any(|(f, _)| f.contains(' ')) {
+            false
+        } else {
+            neighbourhood_uses_tabs(h, i)
+        };
+        let mut found = None;
+        for tab in [4usize, 8, 2] {
+            let deltas: Vec<isize> = pairs
+                .iter()
+                .map(|(f, o)| columns(f, tab) as isize - columns(o, tab) as isize)
+                .collect();
+            if deltas.windows(2).all(|w| w[0] == w[1]) {
+                found = Some((tab, deltas.first().copied().unwrap_or(0)));
+                break;
+            }
+        }
+        let (tab, delta) = found?;
+        Some((tab, delta, tabs))
+    } else {
+        None
+    };
+
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, old, new);
+    let mut pieces: Vec<std::borrow::Cow<str>> = Vec::with_capacity(new.len());
+    for op in ops {
+        use similar::DiffOp::*;
+        match op {
+            Equal { old_index, len, .. } => {
+                for j in old_index..old_index + len {
+                    pieces.push(seg(j).into());
+                }
+            }
+            Delete { .. } => {}
+            Insert { new_index, new_len, .. } | Replace { new_index, new_len, .. } => {
+                for (jn, line) in new.iter().enumerate().skip(new_index).take(new_len) {
+                    match reindent {
+                        Some((tab, delta, tabs)) if (jn > 0 || aligned) && !(jn == new.len() - 1 && line.is_empty()) => {
+                            if is_blank(line) {
+                                pieces.push("".into());
+                            } else {
+                                let ind = indent_of(line);
+                                let cols = (columns(ind, tab) as isize + delta).max(0) as usize;
+                                let mut s = render_indent(cols, tabs, tab);
+                                s.push_str(&line[ind.len()..]);
+                                pieces.push(s.into());
+                            }
+                        }
+                        _ => pieces.push((*line).into()),
+                    }
+                }
+            }
+        }
+    }
+    Some(pieces.join(term))
+}
+
+/// Whether the lines around `i` indent with tabs.
+fn neighbourhood_uses_tabs(h: &Haystack, i: usize) -> bool {
+    let lines = h.lines();
+    let lo = i.saturating_sub(50);
+    let hi = (i + 50).min(lines.len());
+    let (mut tabs, mut spaces) = (0, 0);
+    for j in lo..hi {
+        match lines.content(j, h.text).as_bytes().first() {
+            Some(b'\t') => tabs += 1,
+            Some(b' ') => spaces += 1,
+            _ => {}
+        }
+    }
+    tabs > spaces
+}
+
+/// Drops blank lines at the edges of `old` (and as many from `new`), and `old`'s final line break when
+/// the file lacks one. `None` when nothing changes.
+fn trim_blank_edges(old: &str, new: &str, file_ends_with_break: bool) -> Option<(String, String)> {
+    let mut o = split_lines(old);
+    let mut n = split_lines(new);
+    let o_break = o.len() > 1 && o.last() == Some(&"");
+    let n_break = n.len() > 1 && n.last() == Some(&"");
+    if o_break {
+        o.pop();
+    }
+    if n_break {
+        n.pop();
+    }
+    let lead = o.iter().take_while(|l| is_blank(l)).count();
+    if lead == o.len() {
+        return None;
+    }
+    let trail = o.iter().rev().take_while(|l| is_blank(l)).count();
+    let n_lead = n.iter().take_while(|l| is_blank(l)).count().min(lead);
+    let n_trail = n.iter().rev().take_while(|l| is_blank(l)).count().min(trail);
+    let drop_break = o_break && !file_ends_with_break;
+    if lead == 0 && trail == 0 && !drop_break {
+        return None;
+    }
+    let o = &o[lead..o.len() - trail];
+    let n: &[&str] = if n_lead + n_trail <= n.len() { &n[n_lead..n.len() - n_trail] } else { &[] };
+    let mut old_s = o.join("\n");
+    let mut new_s = n.join("\n");
+    if o_break && !drop_break {
+        old_s.push('\n');
+    }
+    if n_break && !drop_break && !n.is_empty() {
+        new_s.push('\n');
+    }
+    Some((old_s, new_s))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,137 @@
+use super::*;
+
+fn apply(text: &str, old: &str, new: &str) -> Result<(String, Tier), Miss> {
+    let h = Haystack::new(text);
+    let ms = locate(&h, old, new, 1, Tolerance::Safe)?;
+    let m = &ms[0];
+    Ok((format!("{}{}{}", &text[..m.start], m.replacement, &text[m.end..]), m.tier))
+}
+
+#[test]
+fn exact_unique_and_ambiguous() {
+    assert_eq!(apply("a = 1\nb = 2\n", "b = 2", "b = 3").unwrap(), ("a = 1\nb = 3\n".into(), Tier::Exact));
+    match apply("x\nx\n", "x", "y") {
+        Err(Miss::Count { count: 2, tier: Tier::Exact, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // Overlapping occurrences count.
+    assert!(matches!(apply("aaa", "aa", "b"), Err(Miss::Count { count: 2, .. })));
+    assert_eq!(apply("abc", "", "x"), Err(Miss::EmptyOld));
+}
+
+#[test]
+fn crlf_file_lf_edit() {
+    let (out, tier) = apply("a\r\nb\r\nc\r\n", "a\nb\n", "a\nB\nb2\n").unwrap();
+    assert_eq!(out, "a\r\nB\r\nb2\r\nc\r\n");
+    assert_eq!(tier, Tier::LineEndings);
+    // A single-line exact match in a CRLF file writes new's breaks as CRLF.
+    let (out, tier) = apply("a\r\nb\r\n", "b", "b\nc").unwrap();
+    assert_eq!((out.as_str(), tier), ("a\r\nb\r\nc\r\n", Tier::Exact));
+}
+
+#[test]
+fn trailing_whitespace_keeps_file_bytes_on_kept_lines() {
+    let file = "fn a() {  \n    x();\t\n}\n";
+    let (out, tier) = apply(file, "fn a() {\n    x();\n}\n", "fn a() {\n    x();\n    y();\n}\n").unwrap();
+    assert_eq!(tier, Tier::TrailingWhitespace);
+    assert_eq!(out, "fn a() {  \n    x();\t\n    y();\n}\n");
+}
+
+#[test]
+fn typography_mid_line_and_whole_lines() {
+    let file = "msg = \u{201C}hello\u{201D}  # greet\n";
+    let (out, tier) = apply(file, "\"hello\"", "\"bye\"").unwrap();
+    assert_eq!(tier, Tier::Typography);
+    assert_eq!(out, "msg = \"bye\"  # greet\n");
+    // ASCII in the file, curly in the edit.
+    let (out, _) = apply("say('hi')\n", "say(\u{2018}hi\u{2019})", "say('yo')").unwrap();
+    assert_eq!(out, "say('yo')\n");
+    // NFD edit on an NFC file.
+    let (out, tier) = apply("caf\u{e9} = 1\n", "cafe\u{301} = 1", "caf\u{e9} = 2").unwrap();
+    assert_eq!((out.as_str(), tier), ("caf\u{e9} = 2\n", Tier::Typography));
+}
+
+#[test]
+fn indentation_drift_reindents_new() {
+    let file = "class A:\n    def f(self):\n        return 1\n";
+    let (out, tier) =
+        apply(file, "def f(self):\n    return 1\n", "def f(self):\n    x = 2\n    return x\n").unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(out, "class A:\n    def f(self):\n        x = 2\n        return x\n");
+}
+
+#[test]
+fn tabs_written_as_spaces_stay_tabs() {
+    let file = "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n";
+    let (out, tier) = apply(file, "    if x {\n        return\n    }\n", "    if x {\n        y()\n        return\n    }\n").unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(out, "func f() {\n\tif x {\n\t\ty()\n\t\treturn\n\t}\n}\n");
+}
+
+#[test]
+fn inconsistent_drift_is_refused() {
+    let file = "a:\n    b\n        c\n";
+    let r = apply(file, "a:\n  b\n  c\n", "a:\n  b\n  d\n");
+    assert!(matches!(r, Err(Miss::InconsistentIndent { .. })), "{r:?}");
+}
+
+#[test]
+fn view_prefixes_are_stripped() {
+    let file = "one\ntwo\nthree\n";
+    let (out, tier) = apply(file, "     2\ttwo\n     3\tthree\n", "two\n3!\n").unwrap();
+    assert_eq!((out.as_str(), tier), ("one\ntwo\n3!\n", Tier::LinePrefix));
+    let (out, _) = apply(file, "2:ab|two\n3:cd|three", "2:ab|two\n3:cd|THREE").unwrap();
+    assert_eq!(out, "one\ntwo\nTHREE\n");
+}
+
+#[test]
+fn blank_edges_and_missing_final_newline() {
+    let file = "a\nb\nc";
+    let (out, tier) = apply(file, "\nb\nc\n", "\nb\nC\n").unwrap();
+    assert_eq!((out.as_str(), tier), ("a\nb\nC", Tier::BlankEdges));
+}
+
+#[test]
+fn ambiguity_at_a_tier_never_falls_through() {
+    // Two regions match once trailing whitespace is ignored: refused, even though a looser tier exists.
+    let file = "x = 1 \ny\nx = 1\t\ny\n";
+    match apply(file, "x = 1\ny\n", "z\n") {
+        Err(Miss::Count { count: 2, tier: Tier::TrailingWhitespace, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn content_differences_are_never_applied() {
+    let file = "retries = 3\ntimeout = 10\n";
+    assert!(matches!(apply(file, "retries = 2\ntimeout = 10\n", "x"), Err(Miss::NotFound { .. })));
+    assert!(matches!(apply(file, "retries = 3\n// ... existing code ...\n", "x"), Err(Miss::NotFound { .. })));
+}
+
+#[test]
+fn expected_replacements() {
+    let h = Haystack::new("a\nb\na\n");
+    let ms = locate(&h, "a", "c", 2, Tolerance::Safe).unwrap();
+    assert_eq!(ms.len(), 2);
+    assert!(matches!(locate(&h, "a", "c", 3, Tolerance::Safe), Err(Miss::Count { count: 2, expected: 3, .. })));
+}
+
+#[test]
+fn exact_tolerance_refuses_noise() {
+    let h = Haystack::new("a\r\nb\r\n");
+    assert!(matches!(locate(&h, "a\nb", "x", 1, Tolerance::Exact), Err(Miss::NotFound { .. })));
+}
+
+#[test]
+fn candidates_point_at_the_stale_region() {
+    let mut file = String::new();
+    for i in 0..200 {
+        file.push_str(&format!("fn f{i}() {{\n    let retries = {i};\n}}\n"));
+    }
+    let h = Haystack::new(&file);
+    let needle = "fn f120() {\n    let retries = 7;\n}\n";
+    let c = candidates::nearest(&h, needle, 3);
+    assert!(!c.is_empty());
+    assert_eq!(c[0].start_line, 361, "{c:?}");
+    assert!(c[0].differences[0].contains("retries = 120"), "{:?}", c[0].differences);
+}

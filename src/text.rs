@@ -1,0 +1,280 @@
+//! Line tables over a text, and small helpers shared by the matcher and the receipts.
+//!
+//! A line's terminator is `\r\n`, `\n` or a lone `\r`, so CR-only and mixed files have real lines.
+//!
+//! ```
+//! use surepatch::text::LineTable;
+//! let t = LineTable::new("a\r\nb\nc");
+//! assert_eq!(t.len(), 3);
+//! assert_eq!(t.content(2, "a\r\nb\nc"), "c");
+//! assert_eq!(t.line_of(4), 2); // 1-based line of byte offset 4 ("b" is at 3, "\n" at 4)
+//! ```
+
+use memchr::memchr2_iter;
+
+/// Start, content end and end (after the terminator) of every line.
+#[derive(Debug, Clone)]
+pub struct LineTable {
+    /// `starts[i]` is where line `i` starts; one extra entry holds the text length.
+    starts: Vec<usize>,
+    /// Where line `i`'s content ends (before its terminator).
+    content_ends: Vec<usize>,
+    /// Whether the last line has a terminator.
+    last_terminated: bool,
+}
+
+impl LineTable {
+    pub fn new(text: &str) -> Self {
+        let b = text.as_bytes();
+        let mut starts = vec![0];
+        let mut content_ends = Vec::new();
+        let mut skip_lf_at = usize::MAX;
+        for i in memchr2_iter(b'\n', b'\r', b) {
+            if i == skip_lf_at {
+                continue;
+            }
+            content_ends.push(i);
+            if b[i] == b'\r' && b.get(i + 1) == Some(&b'\n') {
+                skip_lf_at = i + 1;
+                starts.push(i + 2);
+            } else {
+                starts.push(i + 1);
+            }
+        }
+        let last_terminated = *starts.last().unwrap() == b.len() && !b.is_empty();
+        if last_terminated {
+            // The final terminator ends the last line; no empty line follows it.
+        } else {
+            content_ends.push(b.len());
+            starts.push(b.len());
+        }
+        if b.is_empty() {
+            // An empty text has no lines.
+            starts.truncate(1);
+            content_ends.clear();
+        }
+        LineTable { starts, content_ends, last_terminated }
+    }
+
+    /// Number of lines.
+    pub fn len(&self) -> usize {
+        self.content_ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.content_ends.is_empty()
+    }
+
+    pub fn start(&self, i: usize) -> usize {
+        self.starts[i]
+    }
+
+    /// Offset just past line `i`'s terminator (the start of line `i + 1`, or the text length).
+    pub fn end(&self, i: usize) -> usize {
+        self.starts[i + 1]
+    }
+
+    pub fn content_end(&self, i: usize) -> usize {
+        self.content_ends[i]
+    }
+
+    pub fn has_terminator(&self, i: usize) -> bool {
+        i + 1 < self.len() || self.last_terminated
+    }
+
+    pub fn content<'t>(&self, i: usize, text: &'t str) -> &'t str {
+        &text[self.starts[i]..self.content_ends[i]]
+    }
+
+    pub fn terminator<'t>(&self, i: usize, text: &'t str) -> &'t str {
+        &text[self.content_ends[i]..self.starts[i + 1]]
+    }
+
+    /// 0-based index of the line holding byte `offset` (an offset at the very end belongs to the last line).
+    pub fn index_of(&self, offset: usize) -> usize {
+        match self.starts[..self.len().max(1)].binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+
+    /// 1-based line number of byte `offset`.
+    pub fn line_of(&self, offset: usize) -> usize {
+        self.index_of(offset) + 1
+    }
+}
+
+/// 1-based line number of `offset`, counting `\n`, `\r\n` and lone `\r` as one break each, without
+/// building a table (one pass up to `offset`).
+pub fn line_number_at(text: &str, offset: usize) -> usize {
+    let b = &text.as_bytes()[..offset];
+    let lf = memchr::memchr_iter(b'\n', b).count();
+    if memchr::memchr(b'\r', b).is_none() {
+        return lf + 1;
+    }
+    let lone_cr = memchr::memchr_iter(b'\r', b)
+        .filter(|&i| text.as_bytes().get(i + 1) != Some(&b'\n'))
+        .count();
+    lf + lone_cr + 1
+}
+
+/// Splits a snippet into lines on any terminator. A final terminator yields a final empty part,
+/// so `split_lines("a\nb\n") == ["a", "b", ""]`.
+pub fn split_lines(s: &str) -> Vec<&str> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\n' => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            b'\r' => {
+                out.push(&s[start..i]);
+                if b.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// The first line terminator in `s`, if any.
+pub fn first_terminator(s: &str) -> Option<&'static str> {
+    let b = s.as_bytes();
+    let i = memchr::memchr2(b'\n', b'\r', b)?;
+    Some(match (b[i], b.get(i + 1)) {
+        (b'\r', Some(b'\n')) => "\r\n",
+        (b'\r', _) => "\r",
+        _ => "\n",
+    })
+}
+
+/// The most frequent terminator of a text (`\n` when it has none).
+pub fn dominant_terminator(text: &str) -> &'static str {
+    let b = text.as_bytes();
+    if memchr::memchr(b'\r', b).is_none() {
+        return "\n";
+    }
+    let (mut lf, mut crlf, mut cr) = (0usize, 0usize, 0usize);
+    let mut i = 0;
+    while let Some(p) = memchr::memchr2(b'\n', b'\r', &b[i..]) {
+        let at = i + p;
+        if b[at] == b'\r' {
+            if b.get(at + 1) == Some(&b'\n') {
+                crlf += 1;
+                i = at + 2;
+                continue;
+            }
+            cr += 1;
+        } else {
+            lf += 1;
+        }
+        i = at + 1;
+    }
+    if crlf >= lf && crlf >= cr {
+        "\r\n"
+    } else if cr > lf {
+        "\r"
+    } else {
+        "\n"
+    }
+}
+
+/// Rewrites every line break of `s` as `term`. Borrows when nothing changes.
+pub fn convert_terminators<'a>(s: &'a str, term: &str) -> std::borrow::Cow<'a, str> {
+    let b = s.as_bytes();
+    let needs = match term {
+        "\n" => memchr::memchr(b'\r', b).is_some(),
+        _ => {
+            let parts = split_lines(s);
+            parts.len() > 1 && first_mismatch(s, term)
+        }
+    };
+    if !needs {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    std::borrow::Cow::Owned(split_lines(s).join(term))
+}
+
+fn first_mismatch(s: &str, term: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while let Some(p) = memchr::memchr2(b'\n', b'\r', &b[i..]) {
+        let at = i + p;
+        let found = match (b[at], b.get(at + 1)) {
+            (b'\r', Some(b'\n')) => "\r\n",
+            (b'\r', _) => "\r",
+            _ => "\n",
+        };
+        if found != term {
+            return true;
+        }
+        i = at + found.len();
+    }
+    false
+}
+
+/// Length of `s` in UTF-16 code units, as JavaScript's `String.length` counts it.
+pub fn utf16_len(s: &str) -> usize {
+    if s.is_ascii() {
+        return s.len();
+    }
+    s.chars().map(char::len_utf16).sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_handles_every_terminator() {
+        let t = "a\r\nb\nc\rd";
+        let lt = LineTable::new(t);
+        assert_eq!(lt.len(), 4);
+        assert_eq!(
+            (0..4).map(|i| lt.content(i, t)).collect::<Vec<_>>(),
+            ["a", "b", "c", "d"]
+        );
+        assert_eq!(lt.terminator(0, t), "\r\n");
+        assert_eq!(lt.terminator(2, t), "\r");
+        assert!(!lt.has_terminator(3));
+        assert_eq!(lt.line_of(lt.start(3)), 4);
+        assert_eq!(line_number_at(t, lt.start(3)), 4);
+    }
+
+    #[test]
+    fn table_trailing_newline_adds_no_line() {
+        let lt = LineTable::new("x\ny\n");
+        assert_eq!(lt.len(), 2);
+        assert!(lt.has_terminator(1));
+        assert_eq!(lt.end(1), 4);
+        assert_eq!(LineTable::new("").len(), 0);
+        assert_eq!(LineTable::new("\n").len(), 1);
+    }
+
+    #[test]
+    fn split_and_convert() {
+        assert_eq!(split_lines("a\nb\n"), ["a", "b", ""]);
+        assert_eq!(split_lines("a\r\nb\rc"), ["a", "b", "c"]);
+        assert_eq!(convert_terminators("a\nb\n", "\r\n"), "a\r\nb\r\n");
+        assert!(matches!(convert_terminators("a\r\nb", "\r\n"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(convert_terminators("a\r\nb\rc", "\n"), "a\nb\nc");
+        assert_eq!(dominant_terminator("a\r\nb\r\nc\n"), "\r\n");
+        assert_eq!(dominant_terminator("a\nb"), "\n");
+        assert_eq!(first_terminator("ab\rc"), Some("\r"));
+    }
+
+    #[test]
+    fn utf16_counts_like_javascript() {
+        assert_eq!(utf16_len("abc"), 3);
+        assert_eq!(utf16_len("é😀"), 3);
+    }
+}
