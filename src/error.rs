@@ -42,6 +42,7 @@ codes! {
     FileTooLarge => "FILE_TOO_LARGE", "The file is above the size limit (option max_file_bytes).";
     SearchBlockNotFound => "SEARCH_BLOCK_NOT_FOUND", "Re-read the region named by the best candidate and copy the text exactly.";
     SearchBlockAmbiguous => "SEARCH_BLOCK_AMBIGUOUS", "Add surrounding lines until the search text is unique, or set expected_replacements.";
+    MatchCountMismatch => "MATCH_COUNT_MISMATCH", "The search text occurs a different number of times than expected_replacements; fix the count or the text.";
     OverlappingEdits => "OVERLAPPING_EDITS", "Merge the two overlapping edits into one, or split them so they do not touch the same text.";
     NoChanges => "NO_CHANGES", "The replacement equals the original text; nothing to do.";
     ParseError => "PARSE_ERROR", "The patch text is malformed at the given line; fix the syntax and resend.";

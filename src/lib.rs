@@ -11,6 +11,8 @@
 //!
 //! The Node binding (`binding`, feature `node`) is a thin door onto [`api`].
 
+pub mod apply;
+pub mod diff;
 pub mod error;
 pub mod ir;
 pub mod matcher;

@@ -53,7 +53,11 @@ impl LineTable {
             starts.truncate(1);
             content_ends.clear();
         }
-        LineTable { starts, content_ends, last_terminated }
+        LineTable {
+            starts,
+            content_ends,
+            last_terminated,
+        }
     }
 
     /// Number of lines.
@@ -265,7 +269,10 @@ mod tests {
         assert_eq!(split_lines("a\nb\n"), ["a", "b", ""]);
         assert_eq!(split_lines("a\r\nb\rc"), ["a", "b", "c"]);
         assert_eq!(convert_terminators("a\nb\n", "\r\n"), "a\r\nb\r\n");
-        assert!(matches!(convert_terminators("a\r\nb", "\r\n"), std::borrow::Cow::Borrowed(_)));
+        assert!(matches!(
+            convert_terminators("a\r\nb", "\r\n"),
+            std::borrow::Cow::Borrowed(_)
+        ));
         assert_eq!(convert_terminators("a\r\nb\rc", "\n"), "a\nb\nc");
         assert_eq!(dominant_terminator("a\r\nb\r\nc\n"), "\r\n");
         assert_eq!(dominant_terminator("a\nb"), "\n");

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::normalize::{norm, is_blank};
+use super::normalize::{is_blank, norm};
 use super::{Haystack, Tier};
 use crate::text::split_lines;
 
@@ -49,7 +49,13 @@ fn key(line: &str) -> Option<(u64, usize)> {
     let mut prev_ws = false;
     let bytes = n.text.bytes().filter_map(|b| {
         let ws = b == b' ' || b == b'\t';
-        let out = if ws && prev_ws { None } else if ws { Some(b' ') } else { Some(b) };
+        let out = if ws && prev_ws {
+            None
+        } else if ws {
+            Some(b' ')
+        } else {
+            Some(b)
+        };
         prev_ws = ws;
         out
     });
@@ -62,7 +68,8 @@ fn folded(line: &str) -> String {
 }
 
 fn tokens(s: &str) -> impl Iterator<Item = &str> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|t| t.len() >= 2)
+    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|t| t.len() >= 2)
 }
 
 /// Up to `max` regions nearest to `needle`, best first.
@@ -91,8 +98,11 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
     let mut hits: Vec<(usize, u64, usize)> = Vec::new();
     let mut freq: HashMap<u64, usize> = HashMap::new();
     let short = k <= 3;
-    let needle_tokens: Vec<std::collections::HashSet<&str>> =
-        if short { old.iter().map(|l| tokens(l).collect()).collect() } else { Vec::new() };
+    let needle_tokens: Vec<std::collections::HashSet<&str>> = if short {
+        old.iter().map(|l| tokens(l).collect()).collect()
+    } else {
+        Vec::new()
+    };
     let mut token_votes: Vec<(usize, usize, f64)> = Vec::new();
     for i in 0..n {
         let content = lines.content(i, h.text);
@@ -141,7 +151,10 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         if scored.iter().any(|&(a, _, _)| a == s) {
             continue;
         }
-        let window: String = (s..e).map(|i| folded(lines.content(i, h.text))).collect::<Vec<_>>().join("\n");
+        let window: String = (s..e)
+            .map(|i| folded(lines.content(i, h.text)))
+            .collect::<Vec<_>>()
+            .join("\n");
         scored.push((s, e, similarity(&needle_folded, &window)));
     }
     scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
@@ -153,7 +166,7 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         if sim < 0.2 {
             continue;
         }
-        let overlaps = out.iter().any(|c| s + 1 <= c.end_line && c.start_line <= e);
+        let overlaps = out.iter().any(|c| s < c.end_line && c.start_line <= e);
         if overlaps {
             continue;
         }
@@ -174,7 +187,9 @@ fn similarity(a: &str, b: &str) -> f64 {
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5);
     let (a, b) = (cap(a, 8000), cap(b, 8000));
-    let diff = similar::TextDiff::configure().deadline(deadline).diff_chars(a, b);
+    let diff = similar::TextDiff::configure()
+        .deadline(deadline)
+        .diff_chars(a, b);
     diff.ratio() as f64
 }
 
@@ -202,7 +217,10 @@ fn clip(s: &str) -> String {
 pub fn snippet(h: &Haystack, s: usize, e: usize) -> String {
     let lines = h.lines();
     let e = e.min(lines.len()).min(s + SNIPPET_LINES);
-    (s..e).map(|i| format!("{}\t{}", i + 1, clip(lines.content(i, h.text)))).collect::<Vec<_>>().join("\n")
+    (s..e)
+        .map(|i| format!("{}\t{}", i + 1, clip(lines.content(i, h.text))))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn differences(h: &Haystack, s: usize, e: usize, old: &[&str]) -> Vec<String> {
@@ -215,7 +233,12 @@ fn differences(h: &Haystack, s: usize, e: usize, old: &[&str]) -> Vec<String> {
         use similar::DiffOp::*;
         match op {
             Equal { .. } => continue,
-            Replace { old_index, old_len, new_index, new_len } => {
+            Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
                 for d in 0..old_len.max(new_len) {
                     let fl = (d < new_len).then(|| s + new_index + d);
                     let ol = (d < old_len).then(|| old[old_index + d]);
@@ -227,21 +250,38 @@ fn differences(h: &Haystack, s: usize, e: usize, old: &[&str]) -> Vec<String> {
                             clip(o.trim())
                         ),
                         (Some(f), None) => {
-                            format!("line {}: file has {:?}, missing from the edit", f + 1, clip(lines.content(f, h.text).trim()))
+                            format!(
+                                "line {}: file has {:?}, missing from the edit",
+                                f + 1,
+                                clip(lines.content(f, h.text).trim())
+                            )
                         }
-                        (None, Some(o)) => format!("edit has {:?}, not in the file here", clip(o.trim())),
+                        (None, Some(o)) => {
+                            format!("edit has {:?}, not in the file here", clip(o.trim()))
+                        }
                         (None, None) => continue,
                     });
                 }
             }
-            Delete { old_index, old_len, .. } => {
+            Delete {
+                old_index, old_len, ..
+            } => {
                 for o in &old[old_index..old_index + old_len] {
-                    out.push(format!("edit has {:?}, not in the file here", clip(o.trim())));
+                    out.push(format!(
+                        "edit has {:?}, not in the file here",
+                        clip(o.trim())
+                    ));
                 }
             }
-            Insert { new_index, new_len, .. } => {
+            Insert {
+                new_index, new_len, ..
+            } => {
                 for f in s + new_index..s + new_index + new_len {
-                    out.push(format!("line {}: file has {:?}, missing from the edit", f + 1, clip(lines.content(f, h.text).trim())));
+                    out.push(format!(
+                        "line {}: file has {:?}, missing from the edit",
+                        f + 1,
+                        clip(lines.content(f, h.text).trim())
+                    ));
                 }
             }
         }

@@ -65,7 +65,12 @@ impl Tier {
     }
 }
 
-const LINE_TIERS: [Tier; 4] = [Tier::LineEndings, Tier::TrailingWhitespace, Tier::Typography, Tier::Indentation];
+const LINE_TIERS: [Tier; 4] = [
+    Tier::LineEndings,
+    Tier::TrailingWhitespace,
+    Tier::Typography,
+    Tier::Indentation,
+];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tolerance {
@@ -83,7 +88,10 @@ pub struct Haystack<'a> {
 
 impl<'a> Haystack<'a> {
     pub fn new(text: &'a str) -> Self {
-        Haystack { text, lines: OnceCell::new() }
+        Haystack {
+            text,
+            lines: OnceCell::new(),
+        }
     }
 
     pub fn lines(&self) -> &LineTable {
@@ -126,9 +134,17 @@ pub enum Miss {
     /// No tier found the text. `needle` is the cleanest form of `old` (prefixes stripped), for candidates.
     NotFound { needle: String },
     /// A tier found a number of regions other than the expected one. Spans are capped; `count` is not.
-    Count { tier: Tier, count: usize, spans: Vec<(usize, usize)>, expected: usize },
+    Count {
+        tier: Tier,
+        count: usize,
+        spans: Vec<(usize, usize)>,
+        expected: usize,
+    },
     /// Occurrences overlap one another, so they cannot all be replaced.
-    Overlapping { tier: Tier, spans: Vec<(usize, usize)> },
+    Overlapping {
+        tier: Tier,
+        spans: Vec<(usize, usize)>,
+    },
     /// One region matched apart from indentation, but its drift is not uniform.
     InconsistentIndent { span: (usize, usize) },
 }
@@ -145,7 +161,13 @@ struct Form {
 
 /// Locates `old` and computes its replacement(s). `expected` is how many regions must match (1 unless
 /// the caller set `expected_replacements`).
-pub fn locate(h: &Haystack, old: &str, new: &str, expected: usize, tol: Tolerance) -> Result<Vec<Match>, Miss> {
+pub fn locate(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    expected: usize,
+    tol: Tolerance,
+) -> Result<Vec<Match>, Miss> {
     if old.is_empty() {
         return Err(Miss::EmptyOld);
     }
@@ -154,25 +176,48 @@ pub fn locate(h: &Haystack, old: &str, new: &str, expected: usize, tol: Toleranc
         return decide(h, old, new, Tier::Exact, &[], count, spans, expected);
     }
     if tol == Tolerance::Exact {
-        return Err(Miss::NotFound { needle: old.to_string() });
+        return Err(Miss::NotFound {
+            needle: old.to_string(),
+        });
     }
-    let mut forms = vec![Form { old: old.to_string(), new: new.to_string(), via: vec![] }];
+    let mut forms = vec![Form {
+        old: old.to_string(),
+        new: new.to_string(),
+        via: vec![],
+    }];
     if let Some((o, n)) = prefix::strip_view_prefixes(old, new) {
-        forms.push(Form { old: o, new: n, via: vec![Tier::LinePrefix] });
+        forms.push(Form {
+            old: o,
+            new: n,
+            via: vec![Tier::LinePrefix],
+        });
     }
     let ends_with_break = h.text.ends_with('\n') || h.text.ends_with('\r');
     for i in 0..forms.len() {
         if let Some((o, n)) = trim_blank_edges(&forms[i].old, &forms[i].new, ends_with_break) {
             let mut via = forms[i].via.clone();
             via.push(Tier::BlankEdges);
-            forms.push(Form { old: o, new: n, via });
+            forms.push(Form {
+                old: o,
+                new: n,
+                via,
+            });
         }
     }
     for (fi, form) in forms.iter().enumerate() {
         if fi > 0 {
             let (count, spans) = find_exact(h.text, &form.old);
             if count > 0 {
-                return decide(h, &form.old, &form.new, Tier::Exact, &form.via, count, spans, expected);
+                return decide(
+                    h,
+                    &form.old,
+                    &form.new,
+                    Tier::Exact,
+                    &form.via,
+                    count,
+                    spans,
+                    expected,
+                );
             }
         }
         let parts = split_lines(&form.old);
@@ -180,12 +225,20 @@ pub fn locate(h: &Haystack, old: &str, new: &str, expected: usize, tol: Toleranc
             let spans = find_lines(h, &parts, tier);
             if !spans.is_empty() {
                 let count = spans.len();
-                return decide(h, &form.old, &form.new, tier, &form.via, count, spans, expected);
+                return decide(
+                    h, &form.old, &form.new, tier, &form.via, count, spans, expected,
+                );
             }
         }
     }
-    let cleanest = forms.iter().rev().find(|f| !f.via.contains(&Tier::BlankEdges)).unwrap_or(&forms[0]);
-    Err(Miss::NotFound { needle: cleanest.old.clone() })
+    let cleanest = forms
+        .iter()
+        .rev()
+        .find(|f| !f.via.contains(&Tier::BlankEdges))
+        .unwrap_or(&forms[0]);
+    Err(Miss::NotFound {
+        needle: cleanest.old.clone(),
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -206,17 +259,26 @@ fn decide(
     tolerances.sort();
     let tier_out = tolerances.last().copied().unwrap_or(Tier::Exact);
     if count != expected {
-        return Err(Miss::Count { tier: tier_out, count, spans, expected });
+        return Err(Miss::Count {
+            tier: tier_out,
+            count,
+            spans,
+            expected,
+        });
     }
     if spans.windows(2).any(|w| w[1].0 < w[0].1) {
-        return Err(Miss::Overlapping { tier: tier_out, spans });
+        return Err(Miss::Overlapping {
+            tier: tier_out,
+            spans,
+        });
     }
     let parts_old = split_lines(old);
     let parts_new = split_lines(new);
     let mut out = Vec::with_capacity(spans.len());
     for (start, end) in spans {
         let replacement = if tier == Tier::Exact {
-            let term = text::first_terminator(&h.text[start..end]).unwrap_or_else(|| file_terminator(h));
+            let term =
+                text::first_terminator(&h.text[start..end]).unwrap_or_else(|| file_terminator(h));
             text::convert_terminators(new, term).into_owned()
         } else {
             match rebuild(h, start, end, &parts_old, &parts_new, tier) {
@@ -224,7 +286,13 @@ fn decide(
                 None => return Err(Miss::InconsistentIndent { span: (start, end) }),
             }
         };
-        out.push(Match { start, end, replacement, tier: tier_out, tolerances: tolerances.clone() });
+        out.push(Match {
+            start,
+            end,
+            replacement,
+            tier: tier_out,
+            tolerances: tolerances.clone(),
+        });
     }
     Ok(out)
 }
@@ -351,7 +419,14 @@ fn find_in_line(h: &Haystack, p: &str, tier: Tier) -> Vec<(usize, usize)> {
 
 /// Builds the replacement for a line-tier match: the file's own bytes for lines `new` keeps from
 /// `old`, the model's lines (re-indented at the indentation tier) for the rest.
-fn rebuild(h: &Haystack, start: usize, end: usize, old: &[&str], new: &[&str], tier: Tier) -> Option<String> {
+fn rebuild(
+    h: &Haystack,
+    start: usize,
+    end: usize,
+    old: &[&str],
+    new: &[&str],
+    tier: Tier,
+) -> Option<String> {
     let text = h.text;
     let lines = h.lines();
     let i = lines.index_of(start);
@@ -376,7 +451,11 @@ fn rebuild(h: &Haystack, start: usize, end: usize, old: &[&str], new: &[&str], t
         for (j, part) in old.iter().enumerate() {
             let full = (j > 0 || aligned) && !(j == k && part.is_empty());
             if full && !is_blank(part) {
-                let file_line = if k == 0 { &text[start..end] } else { lines.content(i + j, text) };
+                let file_line = if k == 0 {
+                    &text[start..end]
+                } else {
+                    lines.content(i + j, text)
+                };
                 pairs.push((indent_of(file_line), indent_of(part)));
             }
         }
@@ -387,23 +466,32 @@ fn rebuild(h: &Haystack, start: usize, end: usize, old: &[&str], new: &[&str], t
         } else {
             neighbourhood_uses_tabs(h, i)
         };
-        let mut found = None;
-        for tab in [4usize, 8, 2] {
-            let deltas: Vec<isize> = pairs
+        let unit = indent_unit(h, i);
+        let uniform = |tab: usize| -> Option<isize> {
+            let mut deltas = pairs
                 .iter()
-                .map(|(f, o)| columns(f, tab) as isize - columns(o, tab) as isize)
-                .collect();
-            if deltas.windows(2).all(|w| w[0] == w[1]) {
-                found = Some((tab, deltas.first().copied().unwrap_or(0)));
-                break;
-            }
-        }
+                .map(|(f, o)| columns(f, tab) as isize - columns(o, tab) as isize);
+            let d = deltas.next().unwrap_or(0);
+            deltas.all(|x| x == d).then_some(d)
+        };
+        // A model that wrote tabs for spaces (or the reverse) meant one tab per indentation unit: prefer
+        // the width that makes the drift vanish, then the file's own unit.
+        let widths = [unit, 2, 4, 8];
+        let found = widths
+            .iter()
+            .find_map(|&t| (uniform(t) == Some(0)).then_some((t, 0)))
+            .or_else(|| {
+                [unit, 4, 8, 2]
+                    .iter()
+                    .find_map(|&t| uniform(t).map(|d| (t, d)))
+            });
         let (tab, delta) = found?;
         Some((tab, delta, tabs))
     } else {
         None
     };
 
+    let fix_typography = typography_fixer(&text[start..end], old, tier);
     let ops = similar::capture_diff_slices(similar::Algorithm::Myers, old, new);
     let mut pieces: Vec<std::borrow::Cow<str>> = Vec::with_capacity(new.len());
     for op in ops {
@@ -415,27 +503,109 @@ fn rebuild(h: &Haystack, start: usize, end: usize, old: &[&str], new: &[&str], t
                 }
             }
             Delete { .. } => {}
-            Insert { new_index, new_len, .. } | Replace { new_index, new_len, .. } => {
+            Insert {
+                new_index, new_len, ..
+            }
+            | Replace {
+                new_index, new_len, ..
+            } => {
                 for (jn, line) in new.iter().enumerate().skip(new_index).take(new_len) {
                     match reindent {
-                        Some((tab, delta, tabs)) if (jn > 0 || aligned) && !(jn == new.len() - 1 && line.is_empty()) => {
+                        Some((tab, delta, tabs))
+                            if (jn > 0 || aligned) && !(jn == new.len() - 1 && line.is_empty()) =>
+                        {
                             if is_blank(line) {
                                 pieces.push("".into());
                             } else {
                                 let ind = indent_of(line);
                                 let cols = (columns(ind, tab) as isize + delta).max(0) as usize;
                                 let mut s = render_indent(cols, tabs, tab);
-                                s.push_str(&line[ind.len()..]);
+                                s.push_str(&fix_typography(&line[ind.len()..]));
                                 pieces.push(s.into());
                             }
                         }
-                        _ => pieces.push((*line).into()),
+                        _ => pieces.push(fix_typography(line)),
                     }
                 }
             }
         }
     }
     Some(pieces.join(term))
+}
+
+/// Folds, in lines the model wrote, the typographic characters its `old` used where the file region
+/// has none of them (a model that "smartened" quotes writes them into `new` too), and composes NFD
+/// text to NFC when the file is NFC and the model's `old` was not.
+fn typography_fixer<'x>(
+    region: &str,
+    old: &[&str],
+    tier: Tier,
+) -> impl Fn(&'x str) -> std::borrow::Cow<'x, str> {
+    use unicode_normalization::{is_nfc, UnicodeNormalization};
+    // The model "smartens" when its old has typographic characters the file region lacks; then every
+    // such character it writes is noise, unless the region itself uses it.
+    let mut smartens = false;
+    let mut compose = false;
+    if tier >= Tier::Typography {
+        smartens = old
+            .iter()
+            .flat_map(|p| p.chars())
+            .any(|c| !c.is_ascii() && normalize::fold_char(c) != c && !region.contains(c));
+        compose = is_nfc(region) && old.iter().any(|p| !is_nfc(p));
+    }
+    let region = region.to_string();
+    move |line: &'x str| {
+        if line.is_ascii() || (!smartens && !compose) {
+            return std::borrow::Cow::Borrowed(line);
+        }
+        let folded = line.chars().map(|c| {
+            if smartens && !region.contains(c) {
+                normalize::fold_char(c)
+            } else {
+                c
+            }
+        });
+        if compose {
+            std::borrow::Cow::Owned(folded.collect::<String>().nfc().collect())
+        } else {
+            std::borrow::Cow::Owned(folded.collect())
+        }
+    }
+}
+
+/// The indentation unit of the lines around `i`: the most common step between the indentation of
+/// neighbouring lines, in columns (4 when nothing is indented).
+fn indent_unit(h: &Haystack, i: usize) -> usize {
+    let lines = h.lines();
+    let lo = i.saturating_sub(100);
+    let hi = (i + 100).min(lines.len());
+    let mut counts = [0usize; 9];
+    let mut prev: Option<usize> = None;
+    for j in lo..hi {
+        let l = lines.content(j, h.text);
+        if is_blank(l) {
+            continue;
+        }
+        let ind = indent_of(l);
+        if ind.contains('\t') {
+            prev = None;
+            continue;
+        }
+        let c = ind.len();
+        if let Some(p) = prev {
+            let step = c.abs_diff(p);
+            if (1..=8).contains(&step) {
+                counts[step] += 1;
+            }
+        }
+        prev = Some(c);
+    }
+    let best = (1..=8).max_by_key(|&s| (counts[s], s == 4)).unwrap_or(4);
+    if counts[best] == 0 {
+        4
+    } else {
+        best
+    }
 }
 
 /// Whether the lines around `i` indent with tabs.
@@ -473,13 +643,22 @@ fn trim_blank_edges(old: &str, new: &str, file_ends_with_break: bool) -> Option<
     }
     let trail = o.iter().rev().take_while(|l| is_blank(l)).count();
     let n_lead = n.iter().take_while(|l| is_blank(l)).count().min(lead);
-    let n_trail = n.iter().rev().take_while(|l| is_blank(l)).count().min(trail);
+    let n_trail = n
+        .iter()
+        .rev()
+        .take_while(|l| is_blank(l))
+        .count()
+        .min(trail);
     let drop_break = o_break && !file_ends_with_break;
     if lead == 0 && trail == 0 && !drop_break {
         return None;
     }
     let o = &o[lead..o.len() - trail];
-    let n: &[&str] = if n_lead + n_trail <= n.len() { &n[n_lead..n.len() - n_trail] } else { &[] };
+    let n: &[&str] = if n_lead + n_trail <= n.len() {
+        &n[n_lead..n.len() - n_trail]
+    } else {
+        &[]
+    };
     let mut old_s = o.join("\n");
     let mut new_s = n.join("\n");
     if o_break && !drop_break {

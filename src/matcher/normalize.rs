@@ -15,7 +15,8 @@ pub fn fold_char(c: char) -> char {
     match c {
         '\u{2018}' | '\u{2019}' | '\u{201A}' | '\u{201B}' | '\u{2032}' | '\u{FF07}' => '\'',
         '\u{201C}' | '\u{201D}' | '\u{201E}' | '\u{201F}' | '\u{2033}' | '\u{FF02}' => '"',
-        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}' | '\u{2212}' => '-',
+        '\u{2010}' | '\u{2011}' | '\u{2012}' | '\u{2013}' | '\u{2014}' | '\u{2015}'
+        | '\u{2212}' => '-',
         '\u{00A0}' | '\u{2000}'..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}' => ' ',
         _ => c,
     }
@@ -85,23 +86,49 @@ fn fold_line(line: &str) -> (String, Vec<(usize, usize)>) {
 /// Normalizes one line (no terminator) for `tier`. Tiers up to line endings compare lines as they are.
 pub fn norm(line: &str, tier: Tier) -> NormLine<'_> {
     match tier {
-        Tier::Exact | Tier::LineEndings => NormLine { text: Cow::Borrowed(line), lead: 0, map: None },
-        Tier::TrailingWhitespace => NormLine { text: Cow::Borrowed(line.trim_end()), lead: 0, map: None },
+        Tier::Exact | Tier::LineEndings => NormLine {
+            text: Cow::Borrowed(line),
+            lead: 0,
+            map: None,
+        },
+        Tier::TrailingWhitespace => NormLine {
+            text: Cow::Borrowed(line.trim_end()),
+            lead: 0,
+            map: None,
+        },
         Tier::Typography | Tier::Indentation => {
             let strip = tier == Tier::Indentation;
             if line.is_ascii() {
                 let t = line.trim_end();
-                let s = if strip { t.trim_start_matches(is_indent) } else { t };
-                return NormLine { text: Cow::Borrowed(s), lead: t.len() - s.len(), map: None };
+                let s = if strip {
+                    t.trim_start_matches(is_indent)
+                } else {
+                    t
+                };
+                return NormLine {
+                    text: Cow::Borrowed(s),
+                    lead: t.len() - s.len(),
+                    map: None,
+                };
             }
             let (folded, map) = fold_line(line);
             let t = folded.trim_end();
-            let s = if strip { t.trim_start_matches(is_indent) } else { t };
+            let s = if strip {
+                t.trim_start_matches(is_indent)
+            } else {
+                t
+            };
             let lead = t.len() - s.len();
             let text = s.to_string();
-            NormLine { text: Cow::Owned(text), lead, map: Some(map) }
+            NormLine {
+                text: Cow::Owned(text),
+                lead,
+                map: Some(map),
+            }
         }
-        Tier::LinePrefix | Tier::BlankEdges => unreachable!("needle transforms, not line normalizations"),
+        Tier::LinePrefix | Tier::BlankEdges => {
+            unreachable!("needle transforms, not line normalizations")
+        }
     }
 }
 
@@ -112,7 +139,13 @@ pub fn indent_of(line: &str) -> &str {
 
 /// Width of an indentation in columns, a tab advancing to the next multiple of `tab`.
 pub fn columns(indent: &str, tab: usize) -> usize {
-    indent.chars().fold(0, |col, c| if c == '\t' { (col / tab + 1) * tab } else { col + 1 })
+    indent.chars().fold(0, |col, c| {
+        if c == '\t' {
+            (col / tab + 1) * tab
+        } else {
+            col + 1
+        }
+    })
 }
 
 /// Renders `cols` columns of indentation with tabs (`tab` wide) or spaces.

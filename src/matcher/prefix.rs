@@ -131,7 +131,10 @@ mod tests {
         assert!(strip_view_prefixes("12\tfoo\n13: bar", "").is_none());
         assert!(strip_view_prefixes("12\tfoo\nbar", "").is_none());
         assert!(strip_view_prefixes("foo", "").is_none());
-        assert!(strip_view_prefixes("12", "").is_none(), "digits alone are no prefix kind");
+        assert!(
+            strip_view_prefixes("12", "").is_none(),
+            "digits alone are no prefix kind"
+        );
     }
 
     #[test]

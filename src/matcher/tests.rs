@@ -4,18 +4,31 @@ fn apply(text: &str, old: &str, new: &str) -> Result<(String, Tier), Miss> {
     let h = Haystack::new(text);
     let ms = locate(&h, old, new, 1, Tolerance::Safe)?;
     let m = &ms[0];
-    Ok((format!("{}{}{}", &text[..m.start], m.replacement, &text[m.end..]), m.tier))
+    Ok((
+        format!("{}{}{}", &text[..m.start], m.replacement, &text[m.end..]),
+        m.tier,
+    ))
 }
 
 #[test]
 fn exact_unique_and_ambiguous() {
-    assert_eq!(apply("a = 1\nb = 2\n", "b = 2", "b = 3").unwrap(), ("a = 1\nb = 3\n".into(), Tier::Exact));
+    assert_eq!(
+        apply("a = 1\nb = 2\n", "b = 2", "b = 3").unwrap(),
+        ("a = 1\nb = 3\n".into(), Tier::Exact)
+    );
     match apply("x\nx\n", "x", "y") {
-        Err(Miss::Count { count: 2, tier: Tier::Exact, .. }) => {}
+        Err(Miss::Count {
+            count: 2,
+            tier: Tier::Exact,
+            ..
+        }) => {}
         other => panic!("{other:?}"),
     }
     // Overlapping occurrences count.
-    assert!(matches!(apply("aaa", "aa", "b"), Err(Miss::Count { count: 2, .. })));
+    assert!(matches!(
+        apply("aaa", "aa", "b"),
+        Err(Miss::Count { count: 2, .. })
+    ));
     assert_eq!(apply("abc", "", "x"), Err(Miss::EmptyOld));
 }
 
@@ -32,7 +45,12 @@ fn crlf_file_lf_edit() {
 #[test]
 fn trailing_whitespace_keeps_file_bytes_on_kept_lines() {
     let file = "fn a() {  \n    x();\t\n}\n";
-    let (out, tier) = apply(file, "fn a() {\n    x();\n}\n", "fn a() {\n    x();\n    y();\n}\n").unwrap();
+    let (out, tier) = apply(
+        file,
+        "fn a() {\n    x();\n}\n",
+        "fn a() {\n    x();\n    y();\n}\n",
+    )
+    .unwrap();
     assert_eq!(tier, Tier::TrailingWhitespace);
     assert_eq!(out, "fn a() {  \n    x();\t\n    y();\n}\n");
 }
@@ -54,16 +72,28 @@ fn typography_mid_line_and_whole_lines() {
 #[test]
 fn indentation_drift_reindents_new() {
     let file = "class A:\n    def f(self):\n        return 1\n";
-    let (out, tier) =
-        apply(file, "def f(self):\n    return 1\n", "def f(self):\n    x = 2\n    return x\n").unwrap();
+    let (out, tier) = apply(
+        file,
+        "def f(self):\n    return 1\n",
+        "def f(self):\n    x = 2\n    return x\n",
+    )
+    .unwrap();
     assert_eq!(tier, Tier::Indentation);
-    assert_eq!(out, "class A:\n    def f(self):\n        x = 2\n        return x\n");
+    assert_eq!(
+        out,
+        "class A:\n    def f(self):\n        x = 2\n        return x\n"
+    );
 }
 
 #[test]
 fn tabs_written_as_spaces_stay_tabs() {
     let file = "func f() {\n\tif x {\n\t\treturn\n\t}\n}\n";
-    let (out, tier) = apply(file, "    if x {\n        return\n    }\n", "    if x {\n        y()\n        return\n    }\n").unwrap();
+    let (out, tier) = apply(
+        file,
+        "    if x {\n        return\n    }\n",
+        "    if x {\n        y()\n        return\n    }\n",
+    )
+    .unwrap();
     assert_eq!(tier, Tier::Indentation);
     assert_eq!(out, "func f() {\n\tif x {\n\t\ty()\n\t\treturn\n\t}\n}\n");
 }
@@ -96,7 +126,11 @@ fn ambiguity_at_a_tier_never_falls_through() {
     // Two regions match once trailing whitespace is ignored: refused, even though a looser tier exists.
     let file = "x = 1 \ny\nx = 1\t\ny\n";
     match apply(file, "x = 1\ny\n", "z\n") {
-        Err(Miss::Count { count: 2, tier: Tier::TrailingWhitespace, .. }) => {}
+        Err(Miss::Count {
+            count: 2,
+            tier: Tier::TrailingWhitespace,
+            ..
+        }) => {}
         other => panic!("{other:?}"),
     }
 }
@@ -104,8 +138,14 @@ fn ambiguity_at_a_tier_never_falls_through() {
 #[test]
 fn content_differences_are_never_applied() {
     let file = "retries = 3\ntimeout = 10\n";
-    assert!(matches!(apply(file, "retries = 2\ntimeout = 10\n", "x"), Err(Miss::NotFound { .. })));
-    assert!(matches!(apply(file, "retries = 3\n// ... existing code ...\n", "x"), Err(Miss::NotFound { .. })));
+    assert!(matches!(
+        apply(file, "retries = 2\ntimeout = 10\n", "x"),
+        Err(Miss::NotFound { .. })
+    ));
+    assert!(matches!(
+        apply(file, "retries = 3\n// ... existing code ...\n", "x"),
+        Err(Miss::NotFound { .. })
+    ));
 }
 
 #[test]
@@ -113,13 +153,23 @@ fn expected_replacements() {
     let h = Haystack::new("a\nb\na\n");
     let ms = locate(&h, "a", "c", 2, Tolerance::Safe).unwrap();
     assert_eq!(ms.len(), 2);
-    assert!(matches!(locate(&h, "a", "c", 3, Tolerance::Safe), Err(Miss::Count { count: 2, expected: 3, .. })));
+    assert!(matches!(
+        locate(&h, "a", "c", 3, Tolerance::Safe),
+        Err(Miss::Count {
+            count: 2,
+            expected: 3,
+            ..
+        })
+    ));
 }
 
 #[test]
 fn exact_tolerance_refuses_noise() {
     let h = Haystack::new("a\r\nb\r\n");
-    assert!(matches!(locate(&h, "a\nb", "x", 1, Tolerance::Exact), Err(Miss::NotFound { .. })));
+    assert!(matches!(
+        locate(&h, "a\nb", "x", 1, Tolerance::Exact),
+        Err(Miss::NotFound { .. })
+    ));
 }
 
 #[test]
@@ -133,5 +183,9 @@ fn candidates_point_at_the_stale_region() {
     let c = candidates::nearest(&h, needle, 3);
     assert!(!c.is_empty());
     assert_eq!(c[0].start_line, 361, "{c:?}");
-    assert!(c[0].differences[0].contains("retries = 120"), "{:?}", c[0].differences);
+    assert!(
+        c[0].differences[0].contains("retries = 120"),
+        "{:?}",
+        c[0].differences
+    );
 }

@@ -1,0 +1,433 @@
+//! Applying a batch of edits to a text: every `old` is located in the original text, the matches must
+//! not overlap, and the result is built in one pass. Pure: no I/O.
+//!
+//! ```
+//! use surepatch::{apply::apply_edits, ir::Edit, matcher::Tolerance};
+//! let out = apply_edits("a = 1\nb = 2\n", &[Edit::new("a = 1", "a = 10"), Edit::new("b = 2", "b = 20")], Tolerance::Safe).unwrap();
+//! assert_eq!(out.text, "a = 10\nb = 20\n");
+//! assert_eq!(out.matches.len(), 2);
+//! ```
+
+use serde::Serialize;
+
+use crate::error::{Code, Failure};
+use crate::ir::Edit;
+use crate::matcher::{candidates, locate, Haystack, Miss, Tier, Tolerance, MAX_LISTED};
+
+/// Where one edit landed.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct MatchInfo {
+    pub edit_index: usize,
+    pub start_line: usize,
+    pub end_line: usize,
+    pub tier: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tolerances: Vec<&'static str>,
+}
+
+/// The result of a batch.
+#[derive(Debug, Clone)]
+pub struct Applied {
+    pub text: String,
+    /// One entry per replaced region, in file order.
+    pub matches: Vec<MatchInfo>,
+    /// `(old_start, old_end, new_start, new_end)` byte spans, sorted and disjoint.
+    pub changes: Vec<(usize, usize, usize, usize)>,
+    /// 1-based first line whose content differs.
+    pub first_changed_line: usize,
+    /// The loosest tier any edit needed.
+    pub tier: Tier,
+}
+
+struct Span {
+    edit: usize,
+    start: usize,
+    end: usize,
+    replacement: String,
+    tier: Tier,
+    tolerances: Vec<Tier>,
+}
+
+const MAX_EDITS: usize = 10_000;
+
+/// Applies `edits` to `text` all or nothing.
+pub fn apply_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Applied, Failure> {
+    if edits.is_empty() {
+        return Err(Failure::new(
+            Code::InvalidInput,
+            "edits is empty: send at least one {old, new} edit.",
+        ));
+    }
+    if edits.len() > MAX_EDITS {
+        return Err(Failure::new(
+            Code::InvalidInput,
+            format!(
+                "{} edits in one call; at most {MAX_EDITS} are accepted.",
+                edits.len()
+            ),
+        ));
+    }
+    let h = Haystack::new(text);
+    let mut spans: Vec<Span> = Vec::new();
+    for (i, e) in edits.iter().enumerate() {
+        if e.old.is_empty() {
+            return Err(Failure::new(
+                Code::InvalidInput,
+                format!("edits[{i}].old is empty: it must hold the exact text to replace (to create a file, use createFile)."),
+            )
+            .with("edit_index", i));
+        }
+        if e.old == e.new {
+            return Err(Failure::new(
+                Code::NoChanges,
+                format!("edits[{i}]: old and new are identical; nothing to change."),
+            )
+            .with("edit_index", i));
+        }
+        let expected = e.expected_replacements.unwrap_or(1);
+        if expected == 0 {
+            return Err(Failure::new(
+                Code::InvalidInput,
+                format!("edits[{i}].expected_replacements must be at least 1."),
+            )
+            .with("edit_index", i));
+        }
+        let found = locate(&h, &e.old, &e.new, expected, tol)
+            .map_err(|m| miss_failure(&h, m, i, edits.len()))?;
+        if found.iter().all(|m| text[m.start..m.end] == m.replacement) {
+            let m = &found[0];
+            return Err(Failure::new(
+                Code::NoChanges,
+                format!(
+                    "edits[{i}]: the replacement equals the file's text at line {} (it differs from old only in noise the {} tier ignores); nothing to change.",
+                    h.line_of(m.start),
+                    m.tier.as_str()
+                ),
+            )
+            .with("edit_index", i));
+        }
+        for m in found {
+            spans.push(Span {
+                edit: i,
+                start: m.start,
+                end: m.end,
+                replacement: m.replacement,
+                tier: m.tier,
+                tolerances: m.tolerances,
+            });
+        }
+    }
+    spans.sort_by_key(|s| (s.start, s.end));
+    for w in spans.windows(2) {
+        if w[1].start < w[0].end {
+            let (a, b) = (w[0].edit.min(w[1].edit), w[0].edit.max(w[1].edit));
+            let what = if a == b {
+                format!("edits[{a}] matches overlapping regions")
+            } else {
+                format!("edits[{a}] and edits[{b}] overlap")
+            };
+            return Err(Failure::new(
+                Code::OverlappingEdits,
+                format!(
+                    "{what} at lines {}-{}: merge them into one edit, or make them touch disjoint text. Every edit is matched against the original file, not against the result of earlier edits.",
+                    h.line_of(w[1].start),
+                    h.end_line_of(w[0].start, w[0].end)
+                ),
+            )
+            .with("edit_indices", [a, b]));
+        }
+    }
+
+    let grown: usize = spans.iter().map(|s| s.replacement.len()).sum();
+    let mut out = String::with_capacity(text.len() + grown);
+    let mut changes = Vec::with_capacity(spans.len());
+    let mut matches = Vec::with_capacity(spans.len());
+    let mut pos = 0;
+    let mut first_changed = None;
+    for s in &spans {
+        out.push_str(&text[pos..s.start]);
+        let ns = out.len();
+        out.push_str(&s.replacement);
+        changes.push((s.start, s.end, ns, out.len()));
+        pos = s.end;
+        if first_changed.is_none() {
+            let common = common_prefix(&text[s.start..s.end], &s.replacement);
+            first_changed = Some(h.line_of(s.start + common));
+        }
+        matches.push(MatchInfo {
+            edit_index: s.edit,
+            start_line: h.line_of(s.start),
+            end_line: h.end_line_of(s.start, s.end),
+            tier: s.tier.as_str(),
+            tolerances: if s.tolerances.len() > 1 {
+                s.tolerances.iter().map(|t| t.as_str()).collect()
+            } else {
+                Vec::new()
+            },
+        });
+    }
+    out.push_str(&text[pos..]);
+    let tier = spans.iter().map(|s| s.tier).max().unwrap_or(Tier::Exact);
+    Ok(Applied {
+        text: out,
+        matches,
+        changes,
+        first_changed_line: first_changed.unwrap_or(1),
+        tier,
+    })
+}
+
+fn common_prefix(a: &str, b: &str) -> usize {
+    let n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    let mut n = n.min(a.len());
+    while !a.is_char_boundary(n) {
+        n -= 1;
+    }
+    n
+}
+
+#[derive(Serialize)]
+struct Region {
+    start_line: usize,
+    end_line: usize,
+}
+
+fn regions(h: &Haystack, spans: &[(usize, usize)]) -> Vec<Region> {
+    spans
+        .iter()
+        .map(|&(s, e)| Region {
+            start_line: h.line_of(s),
+            end_line: h.end_line_of(s, e),
+        })
+        .collect()
+}
+
+fn miss_failure(h: &Haystack, miss: Miss, i: usize, n_edits: usize) -> Failure {
+    let at = if n_edits > 1 {
+        format!("edits[{i}]: ")
+    } else {
+        String::new()
+    };
+    match miss {
+        Miss::EmptyOld => {
+            Failure::new(Code::InvalidInput, format!("{at}old is empty.")).with("edit_index", i)
+        }
+        Miss::NotFound { needle } => {
+            let cands = candidates::nearest(h, &needle, 3);
+            let (message, hint) = match cands.first() {
+                Some(c) => {
+                    let what = c
+                        .differences
+                        .first()
+                        .map(|d| format!(" Differs: {d}."))
+                        .unwrap_or_default();
+                    (
+                        format!(
+                            "{at}the search text was not found, exactly or with whitespace/typography tolerance. Nearest: lines {}-{} (similarity {:.2}).{what}",
+                            c.start_line, c.end_line, c.similarity
+                        ),
+                        format!(
+                            "Re-read lines {}-{} and copy the text exactly as it is now; do not elide lines with '...'.",
+                            c.start_line, c.end_line
+                        ),
+                    )
+                }
+                None => (
+                    format!(
+                        "{at}the search text was not found, and nothing in the file resembles it."
+                    ),
+                    "Check that this is the right file, and re-read it before editing.".to_string(),
+                ),
+            };
+            Failure::new(Code::SearchBlockNotFound, message)
+                .with("edit_index", i)
+                .with("match_count", 0)
+                .with("candidates", cands)
+                .with("hint", hint)
+        }
+        Miss::Count {
+            tier,
+            count,
+            spans,
+            expected,
+        } => {
+            let listed = regions(h, &spans);
+            let lines: Vec<usize> = listed.iter().map(|r| r.start_line).collect();
+            let shown = lines
+                .iter()
+                .take(10)
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            let more = if count > 10 {
+                format!(" and {} more", count - 10)
+            } else {
+                String::new()
+            };
+            let via = if tier == Tier::Exact {
+                String::new()
+            } else {
+                format!(" (at the {} tier)", tier.as_str())
+            };
+            let (code, message, hint) = if count > expected && expected == 1 {
+                (
+                    Code::SearchBlockAmbiguous,
+                    format!("{at}the search text occurs {count} times{via}, at lines {shown}{more}; refusing to guess."),
+                    "Add unchanged neighbouring lines to old until it is unique, or set expected_replacements to replace every occurrence.".to_string(),
+                )
+            } else {
+                (
+                    Code::MatchCountMismatch,
+                    format!("{at}expected {expected} occurrences but found {count}{via}, at lines {shown}{more}."),
+                    format!("Set expected_replacements to {count}, or change old so it matches exactly {expected} places."),
+                )
+            };
+
+            Failure::new(code, message)
+                .with("edit_index", i)
+                .with("match_count", count)
+                .with("expected_replacements", expected)
+                .with("match_lines", &lines)
+                .with("matches", &listed)
+                .with("truncated", count > MAX_LISTED)
+                .with("tier", tier.as_str())
+                .with("hint", hint)
+        }
+        Miss::Overlapping { tier, spans } => {
+            let listed = regions(h, &spans);
+            let lines: Vec<usize> = listed.iter().map(|r| r.start_line).collect();
+            Failure::new(
+                Code::SearchBlockAmbiguous,
+                format!("{at}the search text occurs at overlapping places (lines {lines:?}); they cannot all be replaced."),
+            )
+            .with("edit_index", i)
+            .with("match_count", spans.len())
+            .with("match_lines", &lines)
+            .with("matches", &listed)
+            .with("tier", tier.as_str())
+            .with("hint", "Make old longer so its occurrences do not overlap.")
+        }
+        Miss::InconsistentIndent { span } => {
+            let (s, e) = span;
+            let (sl, el) = (h.line_of(s), h.end_line_of(s, e));
+            let c = candidates::Candidate {
+                start_line: sl,
+                end_line: el,
+                similarity: 1.0,
+                snippet: candidates::snippet(h, sl - 1, el),
+                differences: vec![
+                    "indentation differs by different amounts on different lines".into(),
+                ],
+            };
+            Failure::new(
+                Code::SearchBlockNotFound,
+                format!("{at}lines {sl}-{el} match apart from indentation, but the indentation differs unevenly, so new cannot be re-indented safely."),
+            )
+            .with("edit_index", i)
+            .with("match_count", 0)
+            .with("candidates", [c])
+            .with("hint", format!("Re-read lines {sl}-{el} and copy their indentation exactly."))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(r: Result<Applied, Failure>) -> Code {
+        r.expect_err("should fail").code
+    }
+
+    #[test]
+    fn batch_matches_against_the_original() {
+        let out = apply_edits(
+            "x\ny\n",
+            &[Edit::new("x", "y"), Edit::new("y\n", "z\n")],
+            Tolerance::Safe,
+        )
+        .unwrap();
+        assert_eq!(out.text, "y\nz\n");
+        assert_eq!(out.first_changed_line, 1);
+        assert_eq!(out.matches[1].start_line, 2);
+    }
+
+    #[test]
+    fn overlap_names_both_edits() {
+        let f = apply_edits(
+            "abcdef",
+            &[Edit::new("abc", "1"), Edit::new("cde", "2")],
+            Tolerance::Safe,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+        assert_eq!(
+            f.detail("edit_indices").unwrap(),
+            &serde_json::json!([0, 1])
+        );
+    }
+
+    #[test]
+    fn refusals() {
+        assert_eq!(
+            codes(apply_edits("a", &[], Tolerance::Safe)),
+            Code::InvalidInput
+        );
+        assert_eq!(
+            codes(apply_edits("a", &[Edit::new("", "b")], Tolerance::Safe)),
+            Code::InvalidInput
+        );
+        assert_eq!(
+            codes(apply_edits("a", &[Edit::new("a", "a")], Tolerance::Safe)),
+            Code::NoChanges
+        );
+        assert_eq!(
+            codes(apply_edits(
+                "a  \n",
+                &[Edit::new("a\n", "a  \n")],
+                Tolerance::Safe
+            )),
+            Code::NoChanges
+        );
+        assert_eq!(
+            codes(apply_edits(
+                "a\na\n",
+                &[Edit::new("a", "b")],
+                Tolerance::Safe
+            )),
+            Code::SearchBlockAmbiguous
+        );
+        let mut e = Edit::new("a", "b");
+        e.expected_replacements = Some(3);
+        let f = apply_edits("a\na\n", &[e], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::MatchCountMismatch);
+        assert_eq!(f.detail("match_lines").unwrap(), &serde_json::json!([1, 2]));
+    }
+
+    #[test]
+    fn not_found_carries_candidates() {
+        let f = apply_edits(
+            "def f():\n    retries = 3\n    return retries\n",
+            &[Edit::new("    retries = 2\n    return retries\n", "x")],
+            Tolerance::Safe,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound);
+        let c = &f.detail("candidates").unwrap()[0];
+        assert_eq!(c["start_line"], 2);
+        assert!(c["differences"][0]
+            .as_str()
+            .unwrap()
+            .contains("retries = 3"));
+        assert!(f.message.contains("lines 2-3"));
+    }
+
+    #[test]
+    fn expected_replacements_replace_all() {
+        let mut e = Edit::new("foo", "bar");
+        e.expected_replacements = Some(2);
+        let out = apply_edits("foo(); foo();", &[e], Tolerance::Safe).unwrap();
+        assert_eq!(out.text, "bar(); bar();");
+        assert_eq!(out.matches.len(), 2);
+    }
+}
