@@ -11,6 +11,7 @@
 //!
 //! The Node binding (`binding`, feature `node`) is a thin door onto [`api`].
 
+pub mod codec;
 pub mod error;
 pub mod ir;
 
