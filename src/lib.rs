@@ -14,6 +14,7 @@
 pub mod codec;
 pub mod error;
 pub mod ir;
+pub mod workspace;
 
 #[cfg(feature = "node")]
 mod binding;
