@@ -13,6 +13,7 @@
 
 pub mod codec;
 pub mod error;
+pub mod fsio;
 pub mod ir;
 pub mod workspace;
 
