@@ -12,11 +12,14 @@
 //! The Node binding (`binding`, feature `node`) is a thin door onto [`api`].
 
 pub mod apply;
+pub mod codec;
 pub mod diff;
 pub mod error;
+pub mod fsio;
 pub mod ir;
 pub mod matcher;
 pub mod text;
+pub mod workspace;
 
 #[cfg(feature = "node")]
 mod binding;

@@ -1,0 +1,472 @@
+//! Bytes ↔ text: the only place file bytes become a `String` and back.
+//!
+//! [`decode`] recognises UTF-8 (with or without a byte-order mark) and BOM-marked UTF-16 (LE/BE),
+//! refuses binary files (a NUL byte in a file without a BOM) and anything that is not valid in its
+//! encoding. [`encode`] writes the text back in the encoding it came in, BOM included, so that
+//! `encode(decode(b).text, decode(b).encoding) == b` for every accepted `b`.
+//!
+//! Plain UTF-8, by far the common case, is never copied: `decode` validates the buffer in place
+//! (`String::from_utf8`) and `encode` hands the `String`'s buffer back (`into_bytes`).
+//!
+//! [`detect_line_ending`] tells which line terminator a text uses (one pass with `memchr`), so that
+//! edits can write new lines with the file's own convention.
+
+use crate::error::{Code, Failure, Result};
+
+const BOM_UTF8: [u8; 3] = [0xEF, 0xBB, 0xBF];
+const BOM_UTF16LE: [u8; 2] = [0xFF, 0xFE];
+const BOM_UTF16BE: [u8; 2] = [0xFE, 0xFF];
+
+/// A text encoding surepatch reads and writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Encoding {
+    /// UTF-8 without a byte-order mark.
+    Utf8,
+    /// UTF-8 starting with the byte-order mark `EF BB BF`.
+    Utf8Bom,
+    /// UTF-16 little-endian, starting with `FF FE`.
+    Utf16Le,
+    /// UTF-16 big-endian, starting with `FE FF`.
+    Utf16Be,
+}
+
+impl Encoding {
+    /// The stable string form: `"utf-8"`, `"utf-8-bom"`, `"utf-16le"` or `"utf-16be"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Encoding::Utf8 => "utf-8",
+            Encoding::Utf8Bom => "utf-8-bom",
+            Encoding::Utf16Le => "utf-16le",
+            Encoding::Utf16Be => "utf-16be",
+        }
+    }
+}
+
+/// A decoded file: its text (without any byte-order mark) and the encoding to write it back in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded {
+    pub text: String,
+    pub encoding: Encoding,
+}
+
+/// Decodes a whole file.
+///
+/// - `EF BB BF` → [`Encoding::Utf8Bom`]; `FF FE` → [`Encoding::Utf16Le`]; `FE FF` → [`Encoding::Utf16Be`].
+///   The BOM is not part of the returned text.
+/// - Without a BOM, a NUL byte anywhere → `BINARY_FILE_REJECTED` (the same holds after a UTF-8 BOM:
+///   a BOM does not make NUL bytes textual). UTF-16 text may hold U+0000.
+/// - Invalid UTF-8 → `ENCODING_UNSUPPORTED`, with the file offset of the first invalid byte in the
+///   message and as detail `byte_offset`.
+/// - UTF-16 with an odd number of bytes or an unpaired surrogate → `ENCODING_UNSUPPORTED` (detail
+///   `byte_offset` too).
+/// - An empty file is UTF-8 `""`.
+///
+/// Plain UTF-8 is validated in place and not copied.
+pub fn decode(mut bytes: Vec<u8>) -> Result<Decoded> {
+    if bytes.starts_with(&BOM_UTF8) {
+        bytes.drain(..BOM_UTF8.len());
+        let text = utf8(bytes, BOM_UTF8.len())?;
+        return Ok(Decoded {
+            text,
+            encoding: Encoding::Utf8Bom,
+        });
+    }
+    if bytes.starts_with(&BOM_UTF16LE) {
+        let text = utf16(&bytes[2..], u16::from_le_bytes, "utf-16le")?;
+        return Ok(Decoded {
+            text,
+            encoding: Encoding::Utf16Le,
+        });
+    }
+    if bytes.starts_with(&BOM_UTF16BE) {
+        let text = utf16(&bytes[2..], u16::from_be_bytes, "utf-16be")?;
+        return Ok(Decoded {
+            text,
+            encoding: Encoding::Utf16Be,
+        });
+    }
+    let text = utf8(bytes, 0)?;
+    Ok(Decoded {
+        text,
+        encoding: Encoding::Utf8,
+    })
+}
+
+/// Validates UTF-8 without copying. `base` is the number of bytes (a BOM) stripped before `bytes`,
+/// added to reported offsets so they are file offsets.
+fn utf8(bytes: Vec<u8>, base: usize) -> Result<String> {
+    if let Some(at) = memchr::memchr(0, &bytes) {
+        let at = at + base;
+        return Err(Failure::new(
+            Code::BinaryFileRejected,
+            format!("the file holds a NUL byte at byte offset {at}, so it is treated as binary"),
+        )
+        .with("byte_offset", at));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to() + base;
+        Failure::new(
+            Code::EncodingUnsupported,
+            format!(
+                "the file is not valid UTF-8: the first invalid byte is at byte offset {at}; \
+                 only UTF-8 and BOM-marked UTF-16 files can be edited"
+            ),
+        )
+        .with("byte_offset", at)
+    })
+}
+
+/// Decodes UTF-16 code units (after the 2-byte BOM) with the given byte order.
+fn utf16(body: &[u8], unit: fn([u8; 2]) -> u16, name: &str) -> Result<String> {
+    if !body.len().is_multiple_of(2) {
+        let size = body.len() + 2;
+        return Err(Failure::new(
+            Code::EncodingUnsupported,
+            format!("the file has a {name} byte-order mark but an odd number of bytes ({size})"),
+        )
+        .with("size", size));
+    }
+    let units = body.chunks_exact(2).map(|c| unit([c[0], c[1]]));
+    let mut text = String::with_capacity(body.len() / 2 * 3 / 2);
+    // Byte offset (in the file) of the next code unit, to report where decoding failed.
+    let mut at = 2usize;
+    for r in char::decode_utf16(units) {
+        match r {
+            Ok(ch) => {
+                text.push(ch);
+                at += ch.len_utf16() * 2;
+            }
+            Err(_) => {
+                return Err(Failure::new(
+                    Code::EncodingUnsupported,
+                    format!("the file is not valid {name}: unpaired surrogate at byte offset {at}"),
+                )
+                .with("byte_offset", at));
+            }
+        }
+    }
+    Ok(text)
+}
+
+/// Encodes text in `enc`, re-adding the byte-order mark the encoding implies. UTF-8 without a BOM
+/// reuses the `String`'s buffer (no copy).
+pub fn encode(text: String, enc: Encoding) -> Vec<u8> {
+    match enc {
+        Encoding::Utf8 => text.into_bytes(),
+        Encoding::Utf8Bom => {
+            let mut out = Vec::with_capacity(text.len() + BOM_UTF8.len());
+            out.extend_from_slice(&BOM_UTF8);
+            out.extend_from_slice(text.as_bytes());
+            out
+        }
+        Encoding::Utf16Le => utf16_bytes(&text, BOM_UTF16LE, u16::to_le_bytes),
+        Encoding::Utf16Be => utf16_bytes(&text, BOM_UTF16BE, u16::to_be_bytes),
+    }
+}
+
+fn utf16_bytes(text: &str, bom: [u8; 2], bytes: fn(u16) -> [u8; 2]) -> Vec<u8> {
+    // Every UTF-8 byte yields at most one UTF-16 unit (2 bytes).
+    let mut out = Vec::with_capacity(2 + text.len() * 2);
+    out.extend_from_slice(&bom);
+    for u in text.encode_utf16() {
+        out.extend_from_slice(&bytes(u));
+    }
+    out
+}
+
+/// The line terminator convention of a text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineEnding {
+    /// Only `\n`.
+    Lf,
+    /// Only `\r\n`.
+    Crlf,
+    /// Only a lone `\r` (classic Mac).
+    Cr,
+    /// More than one kind. `dominant` is the most frequent terminator (`"\n"`, `"\r\n"` or `"\r"`);
+    /// ties go to `\n`, then `\r\n`, then `\r`.
+    Mixed { dominant: &'static str },
+    /// No line terminator at all (empty or single-line text).
+    None,
+}
+
+impl LineEnding {
+    /// The stable string form: `"lf"`, `"crlf"`, `"cr"`, `"mixed"` or `"none"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "lf",
+            LineEnding::Crlf => "crlf",
+            LineEnding::Cr => "cr",
+            LineEnding::Mixed { .. } => "mixed",
+            LineEnding::None => "none",
+        }
+    }
+
+    /// The terminator to use for new lines: `"\n"` for `Lf` and `None`, `"\r\n"` for `Crlf`, `"\r"`
+    /// for `Cr`, and the most frequent one for `Mixed`.
+    pub fn terminator(self) -> &'static str {
+        match self {
+            LineEnding::Lf | LineEnding::None => "\n",
+            LineEnding::Crlf => "\r\n",
+            LineEnding::Cr => "\r",
+            LineEnding::Mixed { dominant } => dominant,
+        }
+    }
+}
+
+/// How many terminators of each kind a text holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LineCounts {
+    /// `\n` not preceded by `\r`.
+    pub lf: usize,
+    /// `\r\n`.
+    pub crlf: usize,
+    /// `\r` not followed by `\n`.
+    pub cr: usize,
+}
+
+impl LineCounts {
+    /// The convention these counts describe.
+    pub fn ending(self) -> LineEnding {
+        let kinds = (self.lf > 0) as u8 + (self.crlf > 0) as u8 + (self.cr > 0) as u8;
+        match kinds {
+            0 => LineEnding::None,
+            1 if self.lf > 0 => LineEnding::Lf,
+            1 if self.crlf > 0 => LineEnding::Crlf,
+            1 => LineEnding::Cr,
+            _ => {
+                let dominant = if self.lf >= self.crlf && self.lf >= self.cr {
+                    "\n"
+                } else if self.crlf >= self.cr {
+                    "\r\n"
+                } else {
+                    "\r"
+                };
+                LineEnding::Mixed { dominant }
+            }
+        }
+    }
+}
+
+/// Counts the line terminators of `text` in one `memchr` pass.
+pub fn count_line_endings(text: &str) -> LineCounts {
+    let b = text.as_bytes();
+    let mut c = LineCounts::default();
+    for i in memchr::memchr2_iter(b'\r', b'\n', b) {
+        if b[i] == b'\r' {
+            if b.get(i + 1) == Some(&b'\n') {
+                c.crlf += 1;
+            } else {
+                c.cr += 1;
+            }
+        } else if i == 0 || b[i - 1] != b'\r' {
+            c.lf += 1;
+        }
+    }
+    c
+}
+
+/// The line terminator convention of `text` (see [`LineEnding`]).
+pub fn detect_line_ending(text: &str) -> LineEnding {
+    count_line_endings(text).ending()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(bytes: &[u8]) -> Decoded {
+        let d = decode(bytes.to_vec()).unwrap_or_else(|f| panic!("{bytes:?}: {f}"));
+        let again = encode(d.text.clone(), d.encoding);
+        assert_eq!(again, bytes, "round trip of {:?}", d.encoding);
+        d
+    }
+
+    fn utf16(text: &str, le: bool) -> Vec<u8> {
+        let mut out = if le {
+            vec![0xFF, 0xFE]
+        } else {
+            vec![0xFE, 0xFF]
+        };
+        for u in text.encode_utf16() {
+            out.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
+        }
+        out
+    }
+
+    #[test]
+    fn encoding_names() {
+        assert_eq!(Encoding::Utf8.as_str(), "utf-8");
+        assert_eq!(Encoding::Utf8Bom.as_str(), "utf-8-bom");
+        assert_eq!(Encoding::Utf16Le.as_str(), "utf-16le");
+        assert_eq!(Encoding::Utf16Be.as_str(), "utf-16be");
+    }
+
+    #[test]
+    fn round_trips_are_byte_exact() {
+        let texts = [
+            "",
+            "a",
+            "one\ntwo\n",
+            "one\r\ntwo\r\n",
+            "one\rtwo\r",
+            "one\ntwo\r\nthree\rfour",
+            "no final newline",
+            "héllo wörld 日本語 🎉\n",
+            "\r\n\r\n",
+        ];
+        for t in texts {
+            let d = round_trip(t.as_bytes());
+            assert_eq!(d.text, t);
+            assert_eq!(d.encoding, Encoding::Utf8);
+
+            let mut bom = BOM_UTF8.to_vec();
+            bom.extend_from_slice(t.as_bytes());
+            let d = round_trip(&bom);
+            assert_eq!(d.text, t, "BOM excluded from the text");
+            assert_eq!(d.encoding, Encoding::Utf8Bom);
+
+            let d = round_trip(&utf16(t, true));
+            assert_eq!((d.text.as_str(), d.encoding), (t, Encoding::Utf16Le));
+            let d = round_trip(&utf16(t, false));
+            assert_eq!((d.text.as_str(), d.encoding), (t, Encoding::Utf16Be));
+        }
+    }
+
+    #[test]
+    fn bom_with_crlf_round_trips() {
+        let bytes = b"\xEF\xBB\xBFline one\r\nline two\r\n";
+        let d = round_trip(bytes);
+        assert_eq!(d.text, "line one\r\nline two\r\n");
+        assert_eq!(detect_line_ending(&d.text), LineEnding::Crlf);
+    }
+
+    #[test]
+    fn empty_file_is_utf8() {
+        let d = decode(Vec::new()).unwrap();
+        assert_eq!(d.text, "");
+        assert_eq!(d.encoding, Encoding::Utf8);
+    }
+
+    #[test]
+    fn plain_utf8_is_not_copied() {
+        let bytes = b"fn main() {}\n".to_vec();
+        let ptr = bytes.as_ptr();
+        let d = decode(bytes).unwrap();
+        assert_eq!(d.text.as_ptr(), ptr, "decode reuses the buffer");
+        let out = encode(d.text, Encoding::Utf8);
+        assert_eq!(out.as_ptr(), ptr, "encode reuses the buffer");
+    }
+
+    #[test]
+    fn nul_byte_is_binary() {
+        for bytes in [&b"\0"[..], b"abc\0def", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"] {
+            let f = decode(bytes.to_vec()).unwrap_err();
+            assert_eq!(f.code, Code::BinaryFileRejected, "{bytes:?}");
+        }
+        let f = decode(b"\xEF\xBB\xBFa\0b".to_vec()).unwrap_err();
+        assert_eq!(f.code, Code::BinaryFileRejected);
+        assert_eq!(f.detail("byte_offset"), Some(&4.into()));
+    }
+
+    #[test]
+    fn invalid_utf8_reports_offset() {
+        let f = decode(b"abc\xFFdef".to_vec()).unwrap_err();
+        assert_eq!(f.code, Code::EncodingUnsupported);
+        assert_eq!(f.detail("byte_offset"), Some(&3.into()));
+        assert!(f.message.contains("byte offset 3"), "{}", f.message);
+
+        // Truncated multi-byte sequence at the end.
+        let f = decode(b"ok \xE6\x97".to_vec()).unwrap_err();
+        assert_eq!(f.detail("byte_offset"), Some(&3.into()));
+
+        // Latin-1 "é" after a UTF-8 BOM: offset counts the BOM.
+        let f = decode(b"\xEF\xBB\xBFcaf\xE9".to_vec()).unwrap_err();
+        assert_eq!(f.code, Code::EncodingUnsupported);
+        assert_eq!(f.detail("byte_offset"), Some(&6.into()));
+    }
+
+    #[test]
+    fn utf16_odd_length_refused() {
+        for bytes in [&b"\xFF\xFEa"[..], b"\xFE\xFF\0a\0", b"\xFF\xFEa\0b"] {
+            let f = decode(bytes.to_vec()).unwrap_err();
+            assert_eq!(f.code, Code::EncodingUnsupported, "{bytes:?}");
+            assert!(f.message.contains("odd"), "{}", f.message);
+        }
+    }
+
+    #[test]
+    fn utf16_unpaired_surrogate_refused() {
+        // LE: 'a', lone high surrogate D800, 'b'.
+        let f = decode(vec![0xFF, 0xFE, b'a', 0, 0x00, 0xD8, b'b', 0]).unwrap_err();
+        assert_eq!(f.code, Code::EncodingUnsupported);
+        assert_eq!(f.detail("byte_offset"), Some(&4.into()));
+        // BE: lone low surrogate DC00 at the end.
+        let f = decode(vec![0xFE, 0xFF, 0, b'a', 0xDC, 0x00]).unwrap_err();
+        assert_eq!(f.code, Code::EncodingUnsupported);
+        assert_eq!(f.detail("byte_offset"), Some(&4.into()));
+        // A high surrogate at the very end.
+        let f = decode(vec![0xFF, 0xFE, 0x3D, 0xD8]).unwrap_err();
+        assert_eq!(f.code, Code::EncodingUnsupported);
+    }
+
+    #[test]
+    fn utf16_surrogate_pairs_decode() {
+        let d = round_trip(&utf16("x🎉y\r\n", true));
+        assert_eq!(d.text, "x🎉y\r\n");
+        let d = round_trip(&utf16("x🎉y\r\n", false));
+        assert_eq!(d.text, "x🎉y\r\n");
+        // A BOM alone is an empty text.
+        let d = round_trip(&[0xFF, 0xFE]);
+        assert_eq!((d.text.as_str(), d.encoding), ("", Encoding::Utf16Le));
+    }
+
+    #[test]
+    fn line_endings() {
+        let cases: &[(&str, LineEnding, &str)] = &[
+            ("", LineEnding::None, "\n"),
+            ("single line", LineEnding::None, "\n"),
+            ("a\nb\n", LineEnding::Lf, "\n"),
+            ("a\nb", LineEnding::Lf, "\n"),
+            ("\n", LineEnding::Lf, "\n"),
+            ("a\r\nb\r\n", LineEnding::Crlf, "\r\n"),
+            ("\r\n", LineEnding::Crlf, "\r\n"),
+            ("a\rb\r", LineEnding::Cr, "\r"),
+            ("\r", LineEnding::Cr, "\r"),
+            (
+                "a\r\nb\nc\r\n",
+                LineEnding::Mixed { dominant: "\r\n" },
+                "\r\n",
+            ),
+            ("a\nb\nc\r\n", LineEnding::Mixed { dominant: "\n" }, "\n"),
+            ("a\rb\rc\n", LineEnding::Mixed { dominant: "\r" }, "\r"),
+            ("a\nb\r\n", LineEnding::Mixed { dominant: "\n" }, "\n"),
+            ("a\r\nb\r", LineEnding::Mixed { dominant: "\r\n" }, "\r\n"),
+            ("\r\r\n\n", LineEnding::Mixed { dominant: "\n" }, "\n"),
+        ];
+        for &(text, want, term) in cases {
+            let got = detect_line_ending(text);
+            assert_eq!(got, want, "{text:?}");
+            assert_eq!(got.terminator(), term, "{text:?}");
+        }
+        assert_eq!(
+            count_line_endings("\r\r\n\n"),
+            LineCounts {
+                lf: 1,
+                crlf: 1,
+                cr: 1
+            }
+        );
+        let names: Vec<_> = [
+            LineEnding::Lf,
+            LineEnding::Crlf,
+            LineEnding::Cr,
+            LineEnding::Mixed { dominant: "\n" },
+            LineEnding::None,
+        ]
+        .iter()
+        .map(|e| e.as_str())
+        .collect();
+        assert_eq!(names, ["lf", "crlf", "cr", "mixed", "none"]);
+    }
+}
