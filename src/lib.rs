@@ -11,11 +11,13 @@
 //!
 //! The Node binding (`binding`, feature `node`) is a thin door onto [`api`].
 
+pub mod api;
 pub mod apply;
 pub mod codec;
 pub mod diff;
 pub mod error;
 pub mod fsio;
+pub mod hash;
 pub mod ir;
 pub mod matcher;
 pub mod text;

@@ -1,0 +1,205 @@
+//! Reading JSON arguments the way every entry point accepts them: snake_case and camelCase spellings
+//! of each key, strict types, unknown keys refused with the list of known ones.
+//!
+//! When two spellings of one key are both given, they must be equal; otherwise the call is refused with
+//! `INVALID_INPUT` (silently preferring one would hide a caller's bug).
+
+use serde_json::{Map, Value};
+
+use crate::error::{Code, Failure, Result};
+
+/// An argument object: a name for messages, the map, and the keys read so far.
+pub struct Obj<'a> {
+    name: String,
+    map: &'a Map<String, Value>,
+    known: Vec<&'static str>,
+}
+
+static EMPTY: std::sync::OnceLock<Map<String, Value>> = std::sync::OnceLock::new();
+
+pub fn bad(msg: impl Into<String>) -> Failure {
+    Failure::new(Code::InvalidInput, msg)
+}
+
+/// A JSON type name for messages.
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl<'a> Obj<'a> {
+    /// `v` must be an object; `null`/absent is allowed when `optional` (then it is empty).
+    pub fn new(name: &str, v: Option<&'a Value>, optional: bool) -> Result<Obj<'a>> {
+        let map = match v {
+            Some(Value::Object(m)) => m,
+            None | Some(Value::Null) if optional => EMPTY.get_or_init(Map::new),
+            Some(other) => {
+                return Err(bad(format!(
+                    "{name} must be an object, got {}.",
+                    type_name(other)
+                )))
+            }
+            None => return Err(bad(format!("{name} is required."))),
+        };
+        Ok(Obj {
+            name: name.to_string(),
+            map,
+            known: Vec::new(),
+        })
+    }
+
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The value under any of `keys` (spellings of one key), refusing conflicting spellings.
+    pub fn get(&mut self, keys: &[&'static str]) -> Result<Option<&'a Value>> {
+        self.known.extend_from_slice(keys);
+        let mut found: Option<(&str, &'a Value)> = None;
+        for k in keys {
+            if let Some(v) = self.map.get(*k) {
+                if v.is_null() {
+                    continue;
+                }
+                match found {
+                    Some((k0, v0)) if v0 != v => return Err(bad(format!(
+                        "{}: both {k0} and {k} are given with different values; send one spelling.",
+                        self.name
+                    ))),
+                    Some(_) => {}
+                    None => found = Some((k, v)),
+                }
+            }
+        }
+        Ok(found.map(|(_, v)| v))
+    }
+
+    fn label(&self, keys: &[&'static str]) -> String {
+        format!("{}.{}", self.name, keys[0])
+    }
+
+    pub fn string(&mut self, keys: &[&'static str]) -> Result<Option<&'a str>> {
+        match self.get(keys)? {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(v) => Err(bad(format!(
+                "{} must be a string, got {}.",
+                self.label(keys),
+                type_name(v)
+            ))),
+        }
+    }
+
+    pub fn req_string(&mut self, keys: &[&'static str]) -> Result<&'a str> {
+        let label = self.label(keys);
+        self.string(keys)?
+            .ok_or_else(|| bad(format!("{label} is required (a string).")))
+    }
+
+    pub fn boolean(&mut self, keys: &[&'static str]) -> Result<Option<bool>> {
+        match self.get(keys)? {
+            None => Ok(None),
+            Some(Value::Bool(b)) => Ok(Some(*b)),
+            Some(v) => Err(bad(format!(
+                "{} must be a boolean, got {}.",
+                self.label(keys),
+                type_name(v)
+            ))),
+        }
+    }
+
+    pub fn uint(&mut self, keys: &[&'static str]) -> Result<Option<u64>> {
+        match self.get(keys)? {
+            None => Ok(None),
+            Some(v) => v.as_u64().map(Some).ok_or_else(|| {
+                bad(format!(
+                    "{} must be a non-negative whole number, got {v}.",
+                    self.label(keys)
+                ))
+            }),
+        }
+    }
+
+    /// One of `allowed`, as a string.
+    pub fn choice(
+        &mut self,
+        keys: &[&'static str],
+        allowed: &[&'static str],
+    ) -> Result<Option<&'static str>> {
+        match self.string(keys)? {
+            None => Ok(None),
+            Some(s) => allowed
+                .iter()
+                .find(|a| **a == s)
+                .copied()
+                .map(Some)
+                .ok_or_else(|| {
+                    bad(format!(
+                        "{} must be one of {allowed:?}, got {s:?}.",
+                        self.label(keys)
+                    ))
+                }),
+        }
+    }
+
+    /// Refuses keys no getter asked for. Call after reading every field.
+    pub fn finish(&self) -> Result<()> {
+        let mut unknown: Vec<&str> = self
+            .map
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !self.known.contains(k))
+            .collect();
+        if unknown.is_empty() {
+            return Ok(());
+        }
+        unknown.sort();
+        let mut known = self.known.clone();
+        known.sort();
+        known.dedup();
+        Err(bad(format!(
+            "{}: unknown key(s) {unknown:?}; known keys are {known:?}.",
+            self.name
+        )))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn both_spellings() {
+        let v = json!({"file_path": "a", "filePath": "a"});
+        let mut o = Obj::new("input", Some(&v), false).unwrap();
+        assert_eq!(o.req_string(&["file_path", "filePath"]).unwrap(), "a");
+        let v = json!({"file_path": "a", "filePath": "b"});
+        let mut o = Obj::new("input", Some(&v), false).unwrap();
+        assert_eq!(
+            o.req_string(&["file_path", "filePath"]).unwrap_err().code,
+            Code::InvalidInput
+        );
+    }
+
+    #[test]
+    fn types_and_unknown_keys() {
+        let v = json!({"file_path": 3, "x": 1});
+        let mut o = Obj::new("input", Some(&v), false).unwrap();
+        let e = o.req_string(&["file_path", "filePath"]).unwrap_err();
+        assert!(
+            e.message.contains("must be a string, got a number"),
+            "{}",
+            e.message
+        );
+        assert!(o.finish().unwrap_err().message.contains("\"x\""));
+        assert!(Obj::new("options", Some(&Value::Null), true).is_ok());
+        assert!(Obj::new("input", Some(&json!(5)), false).is_err());
+    }
+}

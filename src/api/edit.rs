@@ -1,0 +1,253 @@
+//! `patchFile`, `applyEdits` and `previewEdits`: edits to one existing file.
+
+use serde_json::{json, Value};
+
+use super::args::{bad, type_name, Obj};
+use super::{arg, ok_object, Res};
+use crate::apply::{self, Applied};
+use crate::codec;
+use crate::error::{Code, Failure, Result};
+use crate::fsio::{self, LockedFile};
+use crate::hash::file_hash;
+use crate::ir::Edit;
+use crate::matcher::Tolerance;
+use crate::text::utf16_len;
+use crate::workspace::{Resolve, Workspace};
+
+/// Files larger than this are refused unless `max_file_bytes` says otherwise.
+pub const DEFAULT_MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Options every edit entry point accepts.
+pub struct EditOptions {
+    pub root: std::path::PathBuf,
+    pub dry_run: bool,
+    pub tolerance: Tolerance,
+    pub max_file_bytes: u64,
+    pub base_hash: Option<String>,
+}
+
+pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
+    let mut o = Obj::new("options", v, true)?;
+    let root = match o.string(&["workspace_root", "workspaceRoot"])? {
+        Some(r) if r.is_empty() => return Err(bad("options.workspace_root is empty.")),
+        Some(r) => r.into(),
+        None => std::env::current_dir().map_err(|e| {
+            Failure::new(
+                Code::InvalidInput,
+                format!("cannot read the current directory: {e}"),
+            )
+        })?,
+    };
+    let dry_run = o.boolean(&["dry_run", "dryRun"])?.unwrap_or(false);
+    let tolerance = match o.choice(&["tolerance"], &["exact", "safe"])? {
+        Some("exact") => Tolerance::Exact,
+        _ => Tolerance::Safe,
+    };
+    let max_file_bytes = o
+        .uint(&["max_file_bytes", "maxFileBytes"])?
+        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+    let base_hash = o.string(&["base_hash", "baseHash"])?.map(str::to_string);
+    o.finish()?;
+    Ok(EditOptions {
+        root,
+        dry_run,
+        tolerance,
+        max_file_bytes,
+        base_hash,
+    })
+}
+
+/// What one file edit produced, before it is shaped into a receipt.
+pub struct Outcome {
+    pub display: String,
+    pub applied: Applied,
+    pub before_text_utf16: usize,
+    pub after_text_utf16: usize,
+    pub before_bytes: usize,
+    pub after_bytes: usize,
+    pub diff: String,
+    pub written: bool,
+    pub file_hash: String,
+}
+
+/// Resolve, lock, read, check the base hash, decode, apply `edits`, encode, write (unless dry run).
+pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outcome> {
+    let ws = Workspace::new(&opts.root)?;
+    let resolved = ws.resolve(path, Resolve::Existing)?;
+    let display = resolved.display.clone();
+    let with_path = |f: Failure| f.with("file_path", &display);
+    let mut file = LockedFile::open(&resolved.real).map_err(with_path)?;
+    let bytes = file.read_all(opts.max_file_bytes).map_err(with_path)?;
+    let before_bytes = bytes.len();
+    if let Some(base) = &opts.base_hash {
+        let now = file_hash(&bytes);
+        if !now.eq_ignore_ascii_case(base) {
+            return Err(with_path(
+                Failure::new(
+                    Code::StaleFile,
+                    format!("{display} changed since it was read (base_hash {base}, now {now}); nothing was written. Re-read the file and rebuild the edit."),
+                )
+                .with("base_hash", base)
+                .with("current_hash", now),
+            ));
+        }
+    }
+    let decoded = codec::decode(bytes).map_err(with_path)?;
+    let mut applied =
+        apply::apply_edits(&decoded.text, edits, opts.tolerance).map_err(with_path)?;
+    let diff = crate::diff::unified(&display, &decoded.text, &applied.text, &applied.changes);
+    let before_text_utf16 = utf16_len(&decoded.text);
+    let after_text_utf16 = utf16_len(&applied.text);
+    let encoding = decoded.encoding;
+    drop(decoded);
+    let out_bytes = codec::encode(std::mem::take(&mut applied.text), encoding);
+    let written = !opts.dry_run;
+    if written {
+        fsio::write_atomic(&resolved.real, &out_bytes, Some(&file.permissions()))
+            .map_err(with_path)?;
+    }
+    drop(file);
+    Ok(Outcome {
+        display,
+        before_text_utf16,
+        after_text_utf16,
+        before_bytes,
+        after_bytes: out_bytes.len(),
+        file_hash: file_hash(&out_bytes),
+        diff,
+        written,
+        applied,
+    })
+}
+
+/// Reads one edit from `{old|old_string|oldString|search, new|new_string|newString|replace,
+/// expected_replacements}` or an `[old, new]` pair.
+pub fn read_edit(v: &Value, name: &str) -> Result<Edit> {
+    match v {
+        Value::Array(pair) => {
+            if pair.len() != 2 {
+                return Err(bad(format!(
+                    "{name} must be an [old, new] pair, got {} items.",
+                    pair.len()
+                )));
+            }
+            let s = |x: &Value, what: &str| match x {
+                Value::String(s) => Ok(s.clone()),
+                other => Err(bad(format!(
+                    "{name}[{what}] must be a string, got {}.",
+                    type_name(other)
+                ))),
+            };
+            Ok(Edit::new(s(&pair[0], "0")?, s(&pair[1], "1")?))
+        }
+        Value::Object(_) => {
+            let mut o = Obj::new(name, Some(v), false)?;
+            let old = o
+                .req_string(&["old", "old_string", "oldString", "search"])?
+                .to_string();
+            let new = o
+                .string(&["new", "new_string", "newString", "replace"])?
+                .ok_or_else(|| {
+                    bad(format!(
+                        "{name}.new is required (a string; \"\" deletes the old text)."
+                    ))
+                })?
+                .to_string();
+            let expected = o.uint(&["expected_replacements", "expectedReplacements"])?;
+            o.finish()?;
+            Ok(Edit {
+                old,
+                new,
+                expected_replacements: expected.map(|n| n as usize),
+            })
+        }
+        other => Err(bad(format!(
+            "{name} must be an {{old, new}} object or an [old, new] pair, got {}.",
+            type_name(other)
+        ))),
+    }
+}
+
+/// `patchFile(input, options)`.
+pub fn patch_file(args: &[Value]) -> Res {
+    let mut input = Obj::new("input", arg(args, 0), false)?;
+    let path = input.req_string(&["file_path", "filePath"])?;
+    let search = input.req_string(&["search_block", "searchBlock"])?;
+    let replace = input.req_string(&["replace_block", "replaceBlock"])?;
+    input.finish()?;
+    if search.is_empty() {
+        return Err(
+            bad("input.search_block is empty: it must hold the exact text to replace.")
+                .with("file_path", path),
+        );
+    }
+    let opts = read_options(arg(args, 1))?;
+    let out = edit_file(path, &[Edit::new(search, replace)], &opts)?;
+    let first = &out.applied.matches[0];
+    Ok(ok_object(json!({
+        "file_path": out.display,
+        "replacements": out.applied.matches.len(),
+        "line_number": first.start_line,
+        "tier": first.tier,
+        "before_chars": out.before_text_utf16,
+        "after_chars": out.after_text_utf16,
+        "before_bytes": out.before_bytes,
+        "after_bytes": out.after_bytes,
+        "diff": out.diff,
+        "written": out.written,
+        "file_hash": out.file_hash,
+    })))
+}
+
+/// `applyEdits(filePath, edits, options)` and `previewEdits(...)` (a dry run).
+pub fn apply_edits(args: &[Value], preview: bool) -> Res {
+    let path = match arg(args, 0) {
+        Some(Value::String(s)) => s.as_str(),
+        Some(Value::Null) | None => {
+            return Err(bad("filePath (argument 1) is required (a string)."))
+        }
+        Some(v) => {
+            return Err(bad(format!(
+                "filePath (argument 1) must be a string, got {}.",
+                type_name(v)
+            )))
+        }
+    };
+    let edits = match arg(args, 1) {
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(i, e)| read_edit(e, &format!("edits[{i}]")))
+            .collect::<Result<Vec<_>>>()?,
+        Some(Value::Null) | None => {
+            return Err(bad(
+                "edits (argument 2) is required: an array of {old, new} edits.",
+            ))
+        }
+        Some(v) => {
+            return Err(bad(format!(
+                "edits (argument 2) must be an array, got {}.",
+                type_name(v)
+            )))
+        }
+    };
+    let mut opts = read_options(arg(args, 2))?;
+    if preview {
+        opts.dry_run = true;
+    }
+    let out = edit_file(path, &edits, &opts)?;
+    Ok(ok_object(json!({
+        "file_path": out.display,
+        "edits_applied": edits.len(),
+        "first_changed_line": out.applied.first_changed_line,
+        "tier": out.applied.tier.as_str(),
+        "matches": out.applied.matches,
+        "before_chars": out.before_text_utf16,
+        "after_chars": out.after_text_utf16,
+        "before_bytes": out.before_bytes,
+        "after_bytes": out.after_bytes,
+        "diff": out.diff,
+        "written": out.written,
+        "file_hash": out.file_hash,
+    })))
+}

@@ -1,0 +1,95 @@
+//! The entry points, as JSON in and JSON out: what the Node binding (and any other host) calls.
+//!
+//! `call(op, payload)` takes the operation name and a JSON array of the caller's arguments, and always
+//! returns a JSON object: `{"ok": true, ...}` or `{"ok": false, "code", "message", ...}`. It never
+//! panics: a panic inside the engine is caught and reported as `INTERNAL_ERROR`, with nothing written.
+//!
+//! ```
+//! let out = surepatch::api::call("patch_file", r#"[{"file_path": 3}]"#);
+//! assert!(out.contains("\"code\":\"INVALID_INPUT\""));
+//! ```
+
+mod args;
+mod edit;
+
+use serde_json::{json, Map, Value};
+
+use crate::error::{Code, Failure, Result};
+
+/// The operations `call` understands.
+pub const OPS: &[&str] = &["patch_file", "apply_edits", "preview_edits"];
+
+/// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
+pub fn call(op: &str, payload: &str) -> String {
+    let result = std::panic::catch_unwind(|| dispatch(op, payload));
+    let value = match result {
+        Ok(v) => v,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            failure_value(&Failure::new(
+                Code::InternalError,
+                format!("internal error in surepatch ({what}); nothing was written. Please report this."),
+            ))
+        }
+    };
+    value.to_string()
+}
+
+fn dispatch(op: &str, payload: &str) -> Value {
+    let args: Vec<Value> = match serde_json::from_str::<Value>(payload) {
+        Ok(Value::Array(a)) => a,
+        Ok(_) => return failure_value(&args::bad("arguments must be passed as a JSON array")),
+        Err(e) => {
+            return failure_value(&args::bad(format!(
+                "arguments are not valid JSON text ({e}); strings must be well-formed Unicode (no lone surrogates)."
+            )))
+        }
+    };
+    let out = match op {
+        "patch_file" => edit::patch_file(&args),
+        "apply_edits" => edit::apply_edits(&args, false),
+        "preview_edits" => edit::apply_edits(&args, true),
+        _ => Err(args::bad(format!(
+            "unknown operation {op:?}; known: {OPS:?}"
+        ))),
+    };
+    match out {
+        Ok(v) => v,
+        Err(f) => failure_value(&f),
+    }
+}
+
+/// The JSON form of a failure: `ok`, `code`, `message`, then every detail.
+pub fn failure_value(f: &Failure) -> Value {
+    let mut m = Map::new();
+    m.insert("ok".into(), json!(false));
+    m.insert("code".into(), json!(f.code.as_str()));
+    m.insert("message".into(), json!(f.message));
+    for (k, v) in &f.details {
+        m.insert(k.clone(), v.clone());
+    }
+    Value::Object(m)
+}
+
+/// Argument `i` of the call.
+fn arg(args: &[Value], i: usize) -> Option<&Value> {
+    args.get(i)
+}
+
+pub(crate) fn ok_object(fields: Value) -> Value {
+    let mut m = Map::new();
+    m.insert("ok".into(), json!(true));
+    if let Value::Object(f) = fields {
+        m.extend(f);
+    }
+    Value::Object(m)
+}
+
+pub(crate) type Res = Result<Value>;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,241 @@
+//! End-to-end tests of the JSON entry points on real files in a temp workspace.
+
+use super::call;
+use serde_json::{json, Value};
+use std::fs;
+
+fn run(op: &str, args: Value) -> Value {
+    serde_json::from_str(&call(op, &args.to_string())).unwrap()
+}
+
+fn ws() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+fn root(d: &tempfile::TempDir) -> String {
+    d.path().to_str().unwrap().to_string()
+}
+
+#[test]
+fn patch_file_success_receipt() {
+    let d = ws();
+    fs::write(d.path().join("a.py"), "x = 1\ny = 2\n").unwrap();
+    let r = run(
+        "patch_file",
+        json!([{"file_path": "a.py", "search_block": "y = 2", "replace_block": "y = 3"}, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["line_number"], 2);
+    assert_eq!(r["replacements"], 1);
+    assert_eq!(r["written"], true);
+    assert_eq!(r["tier"], "exact");
+    assert_eq!(r["before_bytes"], 12);
+    assert_eq!(r["after_bytes"], 12);
+    assert_eq!(r["file_hash"], crate::hash::file_hash(b"x = 1\ny = 3\n"));
+    assert!(r["diff"].as_str().unwrap().contains("-y = 2\n+y = 3\n"));
+    assert_eq!(
+        fs::read_to_string(d.path().join("a.py")).unwrap(),
+        "x = 1\ny = 3\n"
+    );
+}
+
+#[test]
+fn camel_case_and_dry_run() {
+    let d = ws();
+    fs::write(d.path().join("a.txt"), "hello").unwrap();
+    let r = run(
+        "patch_file",
+        json!([{"filePath": "a.txt", "searchBlock": "hello", "replaceBlock": "bye"}, {"workspaceRoot": root(&d), "dryRun": true}]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["written"], false);
+    assert_eq!(fs::read_to_string(d.path().join("a.txt")).unwrap(), "hello");
+}
+
+#[test]
+fn error_codes_leave_the_file_unchanged() {
+    let d = ws();
+    let p = d.path().join("f.txt");
+    fs::write(&p, "aa\nbb\naa\n").unwrap();
+    let cases = [
+        (
+            json!({"file_path": "f.txt", "search_block": "zz", "replace_block": "y"}),
+            "SEARCH_BLOCK_NOT_FOUND",
+        ),
+        (
+            json!({"file_path": "f.txt", "search_block": "aa", "replace_block": "y"}),
+            "SEARCH_BLOCK_AMBIGUOUS",
+        ),
+        (
+            json!({"file_path": "f.txt", "search_block": "bb", "replace_block": "bb"}),
+            "NO_CHANGES",
+        ),
+        (
+            json!({"file_path": "f.txt", "search_block": "", "replace_block": "y"}),
+            "INVALID_INPUT",
+        ),
+        (
+            json!({"file_path": 7, "search_block": "bb", "replace_block": "y"}),
+            "INVALID_INPUT",
+        ),
+        (
+            json!({"file_path": "f.txt", "search_block": "bb"}),
+            "INVALID_INPUT",
+        ),
+        (
+            json!({"file_path": "../x", "search_block": "bb", "replace_block": "y"}),
+            "PATH_OUTSIDE_WORKSPACE",
+        ),
+        (
+            json!({"file_path": "nope.txt", "search_block": "bb", "replace_block": "y"}),
+            "FILE_NOT_FOUND",
+        ),
+        (
+            json!({"file_path": ".", "search_block": "bb", "replace_block": "y"}),
+            "TARGET_IS_DIRECTORY",
+        ),
+        (
+            json!({"file_path": "f.txt", "search_block": "bb", "replace_block": "y", "extra": 1}),
+            "INVALID_INPUT",
+        ),
+    ];
+    for (input, code) in cases {
+        let r = run("patch_file", json!([input, {"workspace_root": root(&d)}]));
+        assert_eq!(r["ok"], false);
+        assert_eq!(r["code"], code, "{input} -> {r}");
+        assert!(!r["message"].as_str().unwrap().is_empty());
+    }
+    assert_eq!(fs::read(&p).unwrap(), b"aa\nbb\naa\n");
+    let r = run(
+        "patch_file",
+        json!([{"file_path": "f.txt", "search_block": "aa", "replace_block": "y"}, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["match_count"], 2);
+    assert_eq!(r["match_lines"], json!([1, 3]));
+}
+
+#[test]
+fn binary_and_invalid_utf8_are_refused() {
+    let d = ws();
+    fs::write(d.path().join("b.bin"), b"ab\0cd").unwrap();
+    fs::write(d.path().join("l.txt"), b"caf\xe9\n").unwrap();
+    let r = run(
+        "patch_file",
+        json!([{"file_path": "b.bin", "search_block": "ab", "replace_block": "x"}, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["code"], "BINARY_FILE_REJECTED");
+    let r = run(
+        "patch_file",
+        json!([{"file_path": "l.txt", "search_block": "caf", "replace_block": "x"}, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["code"], "ENCODING_UNSUPPORTED");
+    assert_eq!(fs::read(d.path().join("l.txt")).unwrap(), b"caf\xe9\n");
+}
+
+#[test]
+fn crlf_bom_and_utf16_round_trip() {
+    let d = ws();
+    fs::write(d.path().join("c.txt"), b"\xef\xbb\xbfa\r\nb\r\n").unwrap();
+    let r = run(
+        "patch_file",
+        json!([{"file_path": "c.txt", "search_block": "a\nb\n", "replace_block": "a\nB\n"}, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(
+        fs::read(d.path().join("c.txt")).unwrap(),
+        b"\xef\xbb\xbfa\r\nB\r\n"
+    );
+    let utf16: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("h\u{e9}llo\r\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    fs::write(d.path().join("u.txt"), &utf16).unwrap();
+    let r = run(
+        "patch_file",
+        json!([{"file_path": "u.txt", "search_block": "h\u{e9}llo", "replace_block": "bye"}, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    let want: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain("bye\r\n".encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    assert_eq!(fs::read(d.path().join("u.txt")).unwrap(), want);
+}
+
+#[test]
+fn apply_edits_batch_and_preview() {
+    let d = ws();
+    let p = d.path().join("m.js");
+    fs::write(&p, "const a = 1;\nconst b = 2;\n").unwrap();
+    let edits =
+        json!([{"old": "const a = 1;", "new": "const a = 10;"}, ["const b = 2;", "const b = 20;"]]);
+    let r = run(
+        "preview_edits",
+        json!(["m.js", edits, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["written"], false);
+    assert_eq!(
+        fs::read_to_string(&p).unwrap(),
+        "const a = 1;\nconst b = 2;\n"
+    );
+    let r = run(
+        "apply_edits",
+        json!(["m.js", edits, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["edits_applied"], 2);
+    assert_eq!(r["matches"][1]["start_line"], 2);
+    assert_eq!(r["matches"][1]["tier"], "exact");
+    assert_eq!(
+        fs::read_to_string(&p).unwrap(),
+        "const a = 10;\nconst b = 20;\n"
+    );
+    // A failing edit names its index and writes nothing.
+    let r = run(
+        "apply_edits",
+        json!(["m.js", [["const a = 10;", "x"], ["nope", "y"]], {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["code"], "SEARCH_BLOCK_NOT_FOUND");
+    assert_eq!(r["edit_index"], 1);
+    assert_eq!(
+        fs::read_to_string(&p).unwrap(),
+        "const a = 10;\nconst b = 20;\n"
+    );
+}
+
+#[test]
+fn stale_base_hash_is_refused() {
+    let d = ws();
+    let p = d.path().join("s.txt");
+    fs::write(&p, "one\n").unwrap();
+    let r = run(
+        "patch_file",
+        json!([{"file_path": "s.txt", "search_block": "one", "replace_block": "two"}, {"workspace_root": root(&d), "base_hash": "0000000000000000"}]),
+    );
+    assert_eq!(r["code"], "STALE_FILE");
+    assert_eq!(r["current_hash"], crate::hash::file_hash(b"one\n"));
+    assert_eq!(fs::read_to_string(&p).unwrap(), "one\n");
+    let good = crate::hash::file_hash(b"one\n");
+    let r = run(
+        "patch_file",
+        json!([{"file_path": "s.txt", "search_block": "one", "replace_block": "two"}, {"workspace_root": root(&d), "base_hash": good}]),
+    );
+    assert_eq!(r["ok"], true);
+}
+
+#[test]
+fn malformed_payloads() {
+    let v: Value = serde_json::from_str(&call("patch_file", "not json")).unwrap();
+    assert_eq!(v["code"], "INVALID_INPUT");
+    let v: Value = serde_json::from_str(&call("patch_file", r#"["\ud800"]"#)).unwrap();
+    assert_eq!(v["code"], "INVALID_INPUT");
+    let v: Value = serde_json::from_str(&call("nope", "[]")).unwrap();
+    assert_eq!(v["code"], "INVALID_INPUT");
+    let v = run("patch_file", json!([null]));
+    assert_eq!(v["code"], "INVALID_INPUT");
+    let v = run(
+        "patch_file",
+        json!([{"file_path": "a", "search_block": "b", "replace_block": "c"}, 5]),
+    );
+    assert_eq!(v["code"], "INVALID_INPUT");
+}
