@@ -12,6 +12,7 @@
 //! The Node binding (`binding`, feature `node`) is a thin door onto [`api`].
 
 pub mod error;
+pub mod formats;
 pub mod ir;
 
 #[cfg(feature = "node")]
