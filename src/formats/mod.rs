@@ -4,7 +4,7 @@
 //! | format | entry point | produces |
 //! |---|---|---|
 //! | SEARCH/REPLACE blocks | [`parse_blocks`], [`parse_path_blocks`] | [`Edit`](crate::ir::Edit)s |
-//! | OpenAI Codex `apply_patch` envelopes | `parse_patch` | [`FileOp`](crate::ir::FileOp)s with hunks |
+//! | OpenAI Codex `apply_patch` envelopes | [`parse_patch`] | [`FileOp`](crate::ir::FileOp)s with hunks |
 //! | unified diffs (plain and git) | `parse_unified_diff` | [`FileOp`](crate::ir::FileOp)s with hunks |
 //!
 //! Each module's documentation is the full grammar of its format. Conventions shared by all three:
@@ -20,8 +20,10 @@
 //! - **Cost.** Parsing is linear in the input. Lines are borrowed from the input; only the strings the
 //!   IR holds are allocated.
 
+pub mod apply_patch;
 pub mod search_replace;
 
+pub use apply_patch::parse_patch;
 pub use search_replace::{parse_blocks, parse_path_blocks};
 
 /// Splits `text` into lines as described in the module documentation. Line `n` (1-based) of the
