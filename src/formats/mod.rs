@@ -5,7 +5,7 @@
 //! |---|---|---|
 //! | SEARCH/REPLACE blocks | [`parse_blocks`], [`parse_path_blocks`] | [`Edit`](crate::ir::Edit)s |
 //! | OpenAI Codex `apply_patch` envelopes | [`parse_patch`] | [`FileOp`](crate::ir::FileOp)s with hunks |
-//! | unified diffs (plain and git) | `parse_unified_diff` | [`FileOp`](crate::ir::FileOp)s with hunks |
+//! | unified diffs (plain and git) | [`parse_unified_diff`] | [`FileOp`](crate::ir::FileOp)s with hunks |
 //!
 //! Each module's documentation is the full grammar of its format. Conventions shared by all three:
 //!
@@ -22,9 +22,11 @@
 
 pub mod apply_patch;
 pub mod search_replace;
+pub mod unified_diff;
 
 pub use apply_patch::parse_patch;
 pub use search_replace::{parse_blocks, parse_path_blocks};
+pub use unified_diff::parse_unified_diff;
 
 /// Splits `text` into lines as described in the module documentation. Line `n` (1-based) of the
 /// input is element `n - 1`.
