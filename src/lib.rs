@@ -16,6 +16,7 @@ pub mod apply;
 pub mod codec;
 pub mod diff;
 pub mod error;
+pub mod formats;
 pub mod fsio;
 pub mod hash;
 pub mod ir;

@@ -54,10 +54,6 @@ impl<'a> Obj<'a> {
         })
     }
 
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     /// The value under any of `keys` (spellings of one key), refusing conflicting spellings.
     pub fn get(&mut self, keys: &[&'static str]) -> Result<Option<&'a Value>> {
         self.known.extend_from_slice(keys);
@@ -68,10 +64,12 @@ impl<'a> Obj<'a> {
                     continue;
                 }
                 match found {
-                    Some((k0, v0)) if v0 != v => return Err(bad(format!(
+                    Some((k0, v0)) if v0 != v => {
+                        return Err(bad(format!(
                         "{}: both {k0} and {k} are given with different values; send one spelling.",
                         self.name
-                    ))),
+                    )))
+                    }
                     Some(_) => {}
                     None => found = Some((k, v)),
                 }

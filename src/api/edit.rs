@@ -29,7 +29,7 @@ pub struct EditOptions {
 pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
     let mut o = Obj::new("options", v, true)?;
     let root = match o.string(&["workspace_root", "workspaceRoot"])? {
-        Some(r) if r.is_empty() => return Err(bad("options.workspace_root is empty.")),
+        Some("") => return Err(bad("options.workspace_root is empty.")),
         Some(r) => r.into(),
         None => std::env::current_dir().map_err(|e| {
             Failure::new(

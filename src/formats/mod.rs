@@ -1,0 +1,95 @@
+//! Parsers from model output to the [`crate::ir`] types. Pure functions: no I/O, no file system, no
+//! matching against file contents.
+//!
+//! | format | entry point | produces |
+//! |---|---|---|
+//! | SEARCH/REPLACE blocks | [`parse_blocks`], [`parse_path_blocks`] | [`Edit`](crate::ir::Edit)s |
+//! | OpenAI Codex `apply_patch` envelopes | [`parse_patch`] | [`FileOp`](crate::ir::FileOp)s with hunks |
+//! | unified diffs (plain and git) | [`parse_unified_diff`] | [`FileOp`](crate::ir::FileOp)s with hunks |
+//!
+//! Each module's documentation is the full grammar of its format. Conventions shared by all three:
+//!
+//! - **Lines.** Input is split on LF. A CR right before the LF belongs to the terminator, so CRLF input
+//!   parses exactly like LF input and every string in the IR uses LF (or no terminator at all, for
+//!   hunk lines). A last line without a terminator is still a line; a lone CR is not a terminator.
+//!   One UTF-8 byte-order mark at the very start of the input is ignored.
+//! - **Errors.** A [`ParseError`](crate::ir::ParseError) carries the 1-based line of the *original*
+//!   input (wrappers such as heredocs or fences are stripped without renumbering) and a message that
+//!   says what was found and what was expected. An error about the end of the input names the last
+//!   line (line 1 for empty input). Parsing stops at the first error.
+//! - **Cost.** Parsing is linear in the input. Lines are borrowed from the input; only the strings the
+//!   IR holds are allocated.
+
+pub mod apply_patch;
+pub mod search_replace;
+pub mod unified_diff;
+
+pub use apply_patch::parse_patch;
+pub use search_replace::{parse_blocks, parse_path_blocks};
+pub use unified_diff::parse_unified_diff;
+
+/// Splits `text` into lines as described in the module documentation. Line `n` (1-based) of the
+/// input is element `n - 1`.
+pub(crate) fn split_lines(text: &str) -> Vec<&str> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if text.is_empty() {
+        return Vec::new();
+    }
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    body.split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect()
+}
+
+/// A line as shown inside an error message: backquoted, cut to 60 characters.
+pub(crate) fn shown(line: &str) -> String {
+    const MAX: usize = 60;
+    match line.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("`{}…`", &line[..cut]),
+        None => format!("`{line}`"),
+    }
+}
+
+/// Lines joined with LF, each one terminated (so the result is empty or ends with LF).
+pub(crate) fn join_lines(lines: &[&str]) -> String {
+    let len: usize = lines.iter().map(|l| l.len() + 1).sum();
+    let mut out = String::with_capacity(len);
+    for l in lines {
+        out.push_str(l);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_lines_handles_terminators() {
+        assert!(split_lines("").is_empty());
+        assert_eq!(split_lines("\n"), vec![""]);
+        assert_eq!(split_lines("a"), vec!["a"]);
+        assert_eq!(split_lines("a\nb\n"), vec!["a", "b"]);
+        assert_eq!(split_lines("a\r\nb\r\n\r\n"), vec!["a", "b", ""]);
+        assert_eq!(split_lines("a\rb"), vec!["a\rb"]);
+        assert_eq!(split_lines("\u{feff}a\nb"), vec!["a", "b"]);
+        assert_eq!(split_lines("a\n\nb"), vec!["a", "", "b"]);
+    }
+
+    #[test]
+    fn shown_truncates_on_char_boundary() {
+        assert_eq!(shown("abc"), "`abc`");
+        let long = "é".repeat(100);
+        let s = shown(&long);
+        assert!(s.ends_with("…`"));
+        assert_eq!(s.chars().filter(|c| *c == 'é').count(), 60);
+    }
+
+    #[test]
+    fn join_lines_terminates_each_line() {
+        assert_eq!(join_lines(&[]), "");
+        assert_eq!(join_lines(&[""]), "\n");
+        assert_eq!(join_lines(&["a", "b"]), "a\nb\n");
+    }
+}
