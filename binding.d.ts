@@ -9,4 +9,11 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-export declare function ping(): number
+/**
+ * Runs engine operation `op` with `payload` (a JSON array of arguments) off the event loop and
+ * resolves to the JSON result text.
+ */
+export declare function call(op: string, payload: string): Promise<string>
+
+/** Runs a read-only operation synchronously (used for pure parsers that touch no files). */
+export declare function callSync(op: string, payload: string): string

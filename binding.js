@@ -835,4 +835,5 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
-module.exports.ping = nativeBinding.ping
+module.exports.call = nativeBinding.call
+module.exports.callSync = nativeBinding.callSync

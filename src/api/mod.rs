@@ -17,7 +17,7 @@ use serde_json::{json, Map, Value};
 use crate::error::{Code, Failure, Result};
 
 /// The operations `call` understands.
-pub const OPS: &[&str] = &["patch_file", "apply_edits", "preview_edits"];
+pub const OPS: &[&str] = &["patch_file", "apply_edits", "preview_edits", "codes"];
 
 /// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
 pub fn call(op: &str, payload: &str) -> String {
@@ -53,6 +53,7 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "patch_file" => edit::patch_file(&args),
         "apply_edits" => edit::apply_edits(&args, false),
         "preview_edits" => edit::apply_edits(&args, true),
+        "codes" => Ok(codes()),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),
@@ -61,6 +62,15 @@ fn dispatch(op: &str, payload: &str) -> Value {
         Ok(v) => v,
         Err(f) => failure_value(&f),
     }
+}
+
+/// Every failure code with what the caller should do about it.
+fn codes() -> Value {
+    let list: Vec<Value> = Code::ALL
+        .iter()
+        .map(|c| json!({"code": c.as_str(), "remedy": c.remedy()}))
+        .collect();
+    ok_object(json!({ "codes": list }))
 }
 
 /// The JSON form of a failure: `ok`, `code`, `message`, then every detail.

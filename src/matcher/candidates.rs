@@ -28,6 +28,9 @@ pub struct Candidate {
 
 const MAX_VOTES_PER_KEY: usize = 8;
 const WINDOWS_SCORED: usize = 12;
+/// Below this many line comparisons, a needle that shares nothing with the file is compared with
+/// every window.
+const SCAN_ALL_LINES: usize = 20_000;
 const SNIPPET_LINES: usize = 40;
 const SNIPPET_LINE_CHARS: usize = 240;
 
@@ -67,9 +70,14 @@ fn folded(line: &str) -> String {
     n.text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn tokens(s: &str) -> impl Iterator<Item = &str> {
-    s.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|t| t.len() >= 2)
+/// Distinct byte trigrams of a line's trimmed text, each with an index.
+fn trigrams(s: &str) -> HashMap<[u8; 3], usize> {
+    let mut out = HashMap::new();
+    for w in s.trim().as_bytes().windows(3) {
+        let n = out.len();
+        out.entry([w[0], w[1], w[2]]).or_insert(n);
+    }
+    out
 }
 
 /// Up to `max` regions nearest to `needle`, best first.
@@ -97,12 +105,17 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
     }
     let mut hits: Vec<(usize, u64, usize)> = Vec::new();
     let mut freq: HashMap<u64, usize> = HashMap::new();
+    // Short needles also vote by shared character trigrams, which survive typos and stale tokens.
     let short = k <= 3;
-    let needle_tokens: Vec<std::collections::HashSet<&str>> = if short {
-        old.iter().map(|l| tokens(l).collect()).collect()
+    let needle_tris: Vec<HashMap<[u8; 3], usize>> = if short {
+        old.iter().map(|l| trigrams(l)).collect()
     } else {
         Vec::new()
     };
+    let mut stamp: Vec<Vec<usize>> = needle_tris
+        .iter()
+        .map(|t| vec![usize::MAX; t.len()])
+        .collect();
     let mut token_votes: Vec<(usize, usize, f64)> = Vec::new();
     for i in 0..n {
         let content = lines.content(i, h.text);
@@ -113,18 +126,23 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
             }
         }
         if short {
-            for (j, set) in needle_tokens.iter().enumerate() {
-                if set.is_empty() {
+            let bytes = content.as_bytes();
+            for (j, tris) in needle_tris.iter().enumerate() {
+                if tris.len() < 2 || bytes.len() < 3 {
                     continue;
                 }
-                let mut seen = std::collections::HashSet::new();
-                for t in tokens(content) {
-                    if set.contains(t) {
-                        seen.insert(t);
+                let mut seen = 0usize;
+                for w in bytes.windows(3) {
+                    if let Some(&ix) = tris.get(&[w[0], w[1], w[2]]) {
+                        if stamp[j][ix] != i {
+                            stamp[j][ix] = i;
+                            seen += 1;
+                        }
                     }
                 }
-                if !seen.is_empty() {
-                    token_votes.push((i, j, seen.len() as f64 / set.len() as f64));
+                let share = seen as f64 / tris.len() as f64;
+                if share >= 0.4 {
+                    token_votes.push((i, j, share));
                 }
             }
         }
@@ -139,8 +157,24 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
     for (i, j, share) in token_votes {
         *votes.entry(i as isize - j as isize).or_default() += share * 0.5;
     }
+    // Nothing shared at all: in a small file, every window is worth a look.
+    if votes.is_empty() && n * k <= SCAN_ALL_LINES {
+        for i in 0..n {
+            votes.insert(i as isize, 0.0);
+        }
+    }
     let mut starts: Vec<(isize, f64)> = votes.into_iter().collect();
     starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    if starts.iter().all(|s| s.1 == 0.0) {
+        // Unvoted small file: rank by similarity directly.
+        let needle: String = old.iter().map(|l| folded(l)).collect::<Vec<_>>().join("\n");
+        for s in starts.iter_mut() {
+            let st = s.0 as usize;
+            let w: String = (st..(st + k).min(n)).map(|i| folded(lines.content(i, h.text))).collect::<Vec<_>>().join("\n");
+            s.1 = similarity(&needle, &w);
+        }
+        starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    }
     starts.truncate(WINDOWS_SCORED);
 
     let needle_folded: String = old.iter().map(|l| folded(l)).collect::<Vec<_>>().join("\n");
