@@ -7,11 +7,11 @@ use super::{arg, ok_object, Res};
 use crate::apply::{self, Applied};
 use crate::codec;
 use crate::error::{Code, Failure, Result};
-use crate::fsio::{self, LockedFile};
 use crate::hash::file_hash;
 use crate::ir::Edit;
 use crate::matcher::Tolerance;
 use crate::text::utf16_len;
+use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
 
 /// Files larger than this are refused unless `max_file_bytes` says otherwise.
@@ -70,28 +70,35 @@ pub struct Outcome {
     pub file_hash: String,
 }
 
+/// Checks `base_hash` against the bytes the caller's edit will be applied to.
+pub fn check_base(base: Option<&str>, bytes: &[u8], display: &str) -> Result<()> {
+    let Some(base) = base else { return Ok(()) };
+    let now = file_hash(bytes);
+    if now.eq_ignore_ascii_case(base) {
+        return Ok(());
+    }
+    Err(Failure::new(
+        Code::StaleFile,
+        format!("{display} changed since it was read (base_hash {base}, now {now}); nothing was written. Re-read the file and rebuild the edit."),
+    )
+    .with("base_hash", base)
+    .with("current_hash", now)
+    .with("file_path", display))
+}
+
 /// Resolve, lock, read, check the base hash, decode, apply `edits`, encode, write (unless dry run).
 pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outcome> {
     let ws = Workspace::new(&opts.root)?;
-    let resolved = ws.resolve(path, Resolve::Existing)?;
-    let display = resolved.display.clone();
+    let mut txn = Txn::open(
+        &ws,
+        &[(path.to_string(), Resolve::Existing)],
+        opts.max_file_bytes,
+    )?;
+    let display = txn.files[0].display.clone();
     let with_path = |f: Failure| f.with("file_path", &display);
-    let mut file = LockedFile::open(&resolved.real).map_err(with_path)?;
-    let bytes = file.read_all(opts.max_file_bytes).map_err(with_path)?;
+    let bytes = txn.files[0].bytes.take().unwrap_or_default();
     let before_bytes = bytes.len();
-    if let Some(base) = &opts.base_hash {
-        let now = file_hash(&bytes);
-        if !now.eq_ignore_ascii_case(base) {
-            return Err(with_path(
-                Failure::new(
-                    Code::StaleFile,
-                    format!("{display} changed since it was read (base_hash {base}, now {now}); nothing was written. Re-read the file and rebuild the edit."),
-                )
-                .with("base_hash", base)
-                .with("current_hash", now),
-            ));
-        }
-    }
+    check_base(opts.base_hash.as_deref(), &bytes, &display)?;
     let decoded = codec::decode(bytes).map_err(with_path)?;
     let mut applied =
         apply::apply_edits(&decoded.text, edits, opts.tolerance).map_err(with_path)?;
@@ -101,19 +108,22 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
     let encoding = decoded.encoding;
     drop(decoded);
     let out_bytes = codec::encode(std::mem::take(&mut applied.text), encoding);
+    let after_bytes = out_bytes.len();
     let written = !opts.dry_run;
-    if written {
-        fsio::write_atomic(&resolved.real, &out_bytes, Some(&file.permissions()))
-            .map_err(with_path)?;
-    }
-    drop(file);
+    let file_hash = if written {
+        txn.files[0].action = Action::Write(out_bytes);
+        let done = txn.commit()?;
+        done[0].file_hash.clone().unwrap_or_default()
+    } else {
+        file_hash(&out_bytes)
+    };
     Ok(Outcome {
         display,
         before_text_utf16,
         after_text_utf16,
         before_bytes,
-        after_bytes: out_bytes.len(),
-        file_hash: file_hash(&out_bytes),
+        after_bytes,
+        file_hash,
         diff,
         written,
         applied,

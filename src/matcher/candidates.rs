@@ -170,7 +170,10 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         let needle: String = old.iter().map(|l| folded(l)).collect::<Vec<_>>().join("\n");
         for s in starts.iter_mut() {
             let st = s.0 as usize;
-            let w: String = (st..(st + k).min(n)).map(|i| folded(lines.content(i, h.text))).collect::<Vec<_>>().join("\n");
+            let w: String = (st..(st + k).min(n))
+                .map(|i| folded(lines.content(i, h.text)))
+                .collect::<Vec<_>>()
+                .join("\n");
             s.1 = similarity(&needle, &w);
         }
         starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));

@@ -1,0 +1,280 @@
+//! Transactions over one or more files: every file is resolved and locked first (in path order, so
+//! two transactions never deadlock), read, handed to the caller to compute new contents, then written
+//! all at once; if a write fails midway, the files already written are restored.
+//!
+//! ```no_run
+//! use surepatch::{txn::{Txn, Action}, workspace::{Workspace, Resolve}};
+//! let ws = Workspace::new(std::path::Path::new(".")).unwrap();
+//! let mut t = Txn::open(&ws, &[("a.txt".into(), Resolve::Existing)], 1 << 20).unwrap();
+//! let old = t.files[0].bytes.clone().unwrap();
+//! t.files[0].action = Action::Write([old, b"more\n".to_vec()].concat());
+//! let done = t.commit().unwrap();
+//! assert_eq!(done[0].display, "a.txt");
+//! ```
+
+use std::fs::Permissions;
+use std::path::PathBuf;
+
+use crate::error::{Code, Failure, Result};
+use crate::fsio::{self, DirLock, LockedFile};
+use crate::hash::file_hash;
+use crate::workspace::{Resolve, Workspace};
+
+/// What happens to a file at commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    Keep,
+    Write(Vec<u8>),
+    Delete,
+}
+
+/// One file in a transaction.
+#[derive(Debug)]
+pub struct TxFile {
+    /// The path as the caller wrote it.
+    pub user_path: String,
+    pub real: PathBuf,
+    /// Workspace-relative, `/`-separated.
+    pub display: String,
+    /// Current bytes; `None` when the file does not exist (or a caller took them).
+    pub bytes: Option<Vec<u8>>,
+    /// Whether the file existed when the transaction opened.
+    pub existed: bool,
+    pub action: Action,
+    perms: Option<Permissions>,
+    _lock: Option<LockedFile>,
+}
+
+/// What a commit did to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Committed {
+    pub display: String,
+    pub real: PathBuf,
+    /// `"update"`, `"create"` or `"delete"`.
+    pub kind: &'static str,
+    /// The bytes before the commit (`None` for a created file, or when the caller took them).
+    pub before: Option<Vec<u8>>,
+    /// Hash of the bytes now on disk (`None` after a delete).
+    pub file_hash: Option<String>,
+    pub after_bytes: usize,
+}
+
+pub struct Txn {
+    root: PathBuf,
+    pub files: Vec<TxFile>,
+    _dir_locks: Vec<DirLock>,
+}
+
+impl Txn {
+    /// Resolves, locks and reads every path. The same real file named twice is one entry; `files`
+    /// keeps the callers' order (use [`Txn::index_of`] to find a path's entry).
+    pub fn open(ws: &Workspace, paths: &[(String, Resolve)], max_bytes: u64) -> Result<Txn> {
+        let mut resolved = Vec::with_capacity(paths.len());
+        for (p, mode) in paths {
+            let r = ws.resolve(p, *mode)?;
+            resolved.push((p.clone(), r));
+        }
+        // Lock in real-path order.
+        let mut order: Vec<usize> = (0..resolved.len()).collect();
+        order.sort_by(|&a, &b| resolved[a].1.real.cmp(&resolved[b].1.real));
+        order.dedup_by(|a, b| resolved[*a].1.real == resolved[*b].1.real);
+        let mut files: Vec<Option<TxFile>> = (0..resolved.len()).map(|_| None).collect();
+        let mut dir_locks = Vec::new();
+        for i in order {
+            let (user_path, r) = &resolved[i];
+            let with_path = |f: Failure| f.with("file_path", &r.display);
+            let (bytes, perms, lock) = if r.exists {
+                let mut lock = LockedFile::open(&r.real).map_err(with_path)?;
+                let bytes = lock.read_all(max_bytes).map_err(with_path)?;
+                (Some(bytes), Some(lock.permissions()), Some(lock))
+            } else {
+                if let Some(parent) = r.real.parent().filter(|p| p.is_dir()) {
+                    dir_locks.push(DirLock::acquire(parent).map_err(with_path)?);
+                    if r.real.exists() {
+                        return Err(with_path(Failure::new(
+                            Code::StaleFile,
+                            format!(
+                                "{} was created by someone else meanwhile; re-read and try again.",
+                                r.display
+                            ),
+                        )));
+                    }
+                }
+                (None, None, None)
+            };
+            files[i] = Some(TxFile {
+                user_path: user_path.clone(),
+                real: r.real.clone(),
+                display: r.display.clone(),
+                existed: bytes.is_some(),
+                bytes,
+                action: Action::Keep,
+                perms,
+                _lock: lock,
+            });
+        }
+        let root = ws.root().to_path_buf();
+        Ok(Txn {
+            root,
+            files: files.into_iter().flatten().collect(),
+            _dir_locks: dir_locks,
+        })
+    }
+
+    /// The entry for a path as the caller wrote it (or for the same real file).
+    pub fn index_of(&self, user_path: &str) -> Option<usize> {
+        self.files.iter().position(|f| f.user_path == user_path)
+    }
+
+    /// Writes every planned change; on any failure restores what was already changed and returns the
+    /// failure. Writes happen before deletes.
+    pub fn commit(mut self) -> Result<Vec<Committed>> {
+        let mut done: Vec<Committed> = Vec::new();
+        let mut order: Vec<usize> = (0..self.files.len())
+            .filter(|&i| matches!(self.files[i].action, Action::Write(_)))
+            .collect();
+        order.extend((0..self.files.len()).filter(|&i| self.files[i].action == Action::Delete));
+        for i in order {
+            let f = &mut self.files[i];
+            let action = std::mem::replace(&mut f.action, Action::Keep);
+            let step = match &action {
+                Action::Write(bytes) => {
+                    let r = match f.real.parent() {
+                        Some(parent) if !f.existed && !parent.is_dir() => {
+                            fsio::create_dirs_within(&self.root, parent)
+                        }
+                        _ => Ok(()),
+                    };
+                    r.and_then(|_| fsio::write_atomic(&f.real, bytes, f.perms.as_ref()))
+                        .map(|_| Committed {
+                            display: f.display.clone(),
+                            real: f.real.clone(),
+                            kind: if f.bytes.is_some() {
+                                "update"
+                            } else {
+                                "create"
+                            },
+                            before: f.bytes.take(),
+                            file_hash: Some(file_hash(bytes)),
+                            after_bytes: bytes.len(),
+                        })
+                }
+                Action::Delete => std::fs::remove_file(&f.real)
+                    .map_err(|e| Failure::io(&e, false, &f.display))
+                    .map(|_| Committed {
+                        display: f.display.clone(),
+                        real: f.real.clone(),
+                        kind: "delete",
+                        before: f.bytes.take(),
+                        file_hash: None,
+                        after_bytes: 0,
+                    }),
+                Action::Keep => continue,
+            };
+            match step {
+                Ok(c) => done.push(c),
+                Err(e) => {
+                    let restored = rollback(&done, &self.files);
+                    let e = e
+                        .with("file_path", &self.files[i].display)
+                        .with("rolled_back", restored);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(done)
+    }
+}
+
+/// Puts back the files a failed commit already changed; returns their display paths.
+fn rollback(done: &[Committed], files: &[TxFile]) -> Vec<String> {
+    let mut restored = Vec::new();
+    for c in done.iter().rev() {
+        let perms = files
+            .iter()
+            .find(|f| f.real == c.real)
+            .and_then(|f| f.perms.clone());
+        let ok = match (&c.before, c.kind) {
+            (Some(bytes), _) => fsio::write_atomic(&c.real, bytes, perms.as_ref()).is_ok(),
+            (None, "create") => std::fs::remove_file(&c.real).is_ok(),
+            (None, _) => false,
+        };
+        if ok {
+            restored.push(c.display.clone());
+        }
+    }
+    restored
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn commit_writes_creates_and_deletes() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join("a.txt"), "a").unwrap();
+        fs::write(d.path().join("b.txt"), "b").unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let paths = [
+            ("b.txt".to_string(), Resolve::Existing),
+            ("new/c.txt".to_string(), Resolve::MayCreate),
+            ("a.txt".to_string(), Resolve::Existing),
+        ];
+        let mut t = Txn::open(&ws, &paths, 1 << 20).unwrap();
+        assert_eq!(t.files.len(), 3);
+        let a = t.index_of("a.txt").unwrap();
+        assert_eq!(t.files[a].bytes.as_deref(), Some(&b"a"[..]));
+        t.files[a].action = Action::Write(b"A".to_vec());
+        let c = t.index_of("new/c.txt").unwrap();
+        t.files[c].action = Action::Write(b"C".to_vec());
+        let b = t.index_of("b.txt").unwrap();
+        t.files[b].action = Action::Delete;
+        let done = t.commit().unwrap();
+        assert_eq!(
+            done.iter().map(|c| c.kind).collect::<Vec<_>>(),
+            ["create", "update", "delete"]
+        );
+        assert_eq!(fs::read_to_string(d.path().join("a.txt")).unwrap(), "A");
+        assert_eq!(fs::read_to_string(d.path().join("new/c.txt")).unwrap(), "C");
+        assert!(!d.path().join("b.txt").exists());
+    }
+
+    #[test]
+    fn a_failed_write_restores_the_files_already_written() {
+        let d = tempfile::tempdir().unwrap();
+        for n in ["1", "2", "3", "4"] {
+            fs::write(d.path().join(format!("f{n}.txt")), n).unwrap();
+        }
+        let ws = Workspace::new(d.path()).unwrap();
+        let paths: Vec<_> = ["f1.txt", "f2.txt", "f3.txt", "f4.txt"]
+            .iter()
+            .map(|p| (p.to_string(), Resolve::Existing))
+            .collect();
+        let mut t = Txn::open(&ws, &paths, 1 << 20).unwrap();
+        for f in t.files.iter_mut() {
+            f.action = Action::Write(b"new".to_vec());
+        }
+        let marker = format!("{}/f3.txt", d.path().file_name().unwrap().to_str().unwrap());
+        fsio::set_write_fault(Some(marker));
+        let err = t.commit().unwrap_err();
+        fsio::set_write_fault(None);
+        assert_eq!(err.code, Code::FileWriteError);
+        assert_eq!(
+            err.detail("rolled_back").unwrap(),
+            &serde_json::json!(["f2.txt", "f1.txt"])
+        );
+        for n in ["1", "2", "3", "4"] {
+            assert_eq!(
+                fs::read_to_string(d.path().join(format!("f{n}.txt"))).unwrap(),
+                n
+            );
+        }
+        let leftovers: Vec<_> = fs::read_dir(d.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(leftovers.len(), 4, "{leftovers:?}");
+    }
+}
