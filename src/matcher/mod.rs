@@ -168,10 +168,39 @@ pub fn locate(
     expected: usize,
     tol: Tolerance,
 ) -> Result<Vec<Match>, Miss> {
+    locate_in(h, old, new, expected, tol, 0..h.text.len())
+}
+
+/// [`locate`], counting only matches that lie wholly inside the byte range `within` (used to search
+/// below an `@@ scope` anchor, or at the end of a file).
+pub fn locate_in(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    expected: usize,
+    tol: Tolerance,
+    within: std::ops::Range<usize>,
+) -> Result<Vec<Match>, Miss> {
     if old.is_empty() {
         return Err(Miss::EmptyOld);
     }
-    let (count, spans) = find_exact(h.text, old);
+    let inside = |spans: Vec<(usize, usize)>| -> Vec<(usize, usize)> {
+        spans
+            .into_iter()
+            .filter(|&(s, e)| s >= within.start && e <= within.end)
+            .collect()
+    };
+    let whole = within.start == 0 && within.end >= h.text.len();
+    let exact = |needle: &str| -> (usize, Vec<(usize, usize)>) {
+        if whole {
+            find_exact(h.text, needle)
+        } else {
+            let (_, spans) = find_exact_all(h.text, needle);
+            let spans = inside(spans);
+            (spans.len(), spans)
+        }
+    };
+    let (count, spans) = exact(old);
     if count > 0 {
         return decide(h, old, new, Tier::Exact, &[], count, spans, expected);
     }
@@ -206,7 +235,7 @@ pub fn locate(
     }
     for (fi, form) in forms.iter().enumerate() {
         if fi > 0 {
-            let (count, spans) = find_exact(h.text, &form.old);
+            let (count, spans) = exact(&form.old);
             if count > 0 {
                 return decide(
                     h,
@@ -222,7 +251,7 @@ pub fn locate(
         }
         let parts = split_lines(&form.old);
         for tier in LINE_TIERS {
-            let spans = find_lines(h, &parts, tier);
+            let spans = inside(find_lines(h, &parts, tier));
             if !spans.is_empty() {
                 let count = spans.len();
                 return decide(
@@ -303,6 +332,15 @@ fn file_terminator(h: &Haystack) -> &'static str {
 
 /// Every occurrence of `needle`, overlapping ones included: the total count and the first spans.
 pub fn find_exact(hay: &str, needle: &str) -> (usize, Vec<(usize, usize)>) {
+    find_exact_capped(hay, needle, MAX_LISTED)
+}
+
+/// [`find_exact`] without the cap on listed spans.
+pub fn find_exact_all(hay: &str, needle: &str) -> (usize, Vec<(usize, usize)>) {
+    find_exact_capped(hay, needle, usize::MAX)
+}
+
+fn find_exact_capped(hay: &str, needle: &str, cap: usize) -> (usize, Vec<(usize, usize)>) {
     let finder = memmem::Finder::new(needle.as_bytes());
     let b = hay.as_bytes();
     let mut count = 0;
@@ -311,7 +349,7 @@ pub fn find_exact(hay: &str, needle: &str) -> (usize, Vec<(usize, usize)>) {
     while let Some(i) = finder.find(&b[pos..]) {
         let at = pos + i;
         count += 1;
-        if spans.len() < MAX_LISTED {
+        if spans.len() < cap {
             spans.push((at, at + needle.len()));
         }
         // Step one character, so overlapping occurrences count.

@@ -189,3 +189,16 @@ fn candidates_point_at_the_stale_region() {
         c[0].differences
     );
 }
+
+#[test]
+fn locate_in_counts_only_inside_the_range() {
+    let text = "x = 1\nfn b() {\nx = 1\n}\n";
+    let h = Haystack::new(text);
+    assert!(matches!(
+        locate(&h, "x = 1", "x = 2", 1, Tolerance::Safe),
+        Err(Miss::Count { count: 2, .. })
+    ));
+    let from = text.find("fn b").unwrap();
+    let m = locate_in(&h, "x = 1", "x = 2", 1, Tolerance::Safe, from..text.len()).unwrap();
+    assert_eq!(h.line_of(m[0].start), 3);
+}
