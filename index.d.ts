@@ -102,6 +102,13 @@ export interface Failure {
   matches?: Array<{ start_line: number; end_line: number }>
   truncated?: boolean
   expected_replacements?: number
+  /** The fallback ladder: what to do next, and how many times in a row this file failed with this code. */
+  next_action?: 'fix_input' | 'reread' | 'widen_context' | 'use_line_edit' | 'rewrite_file'
+  attempt?: number
+  /** Set when this exact request already failed on this file: do not resend it unchanged. */
+  repeated?: number
+  /** For SEARCH_BLOCK_NOT_FOUND: how many lines the file has. */
+  file_lines?: number
   /** The tier at which the ambiguity was found. */
   tier?: Tier
   /** For SEARCH_BLOCK_NOT_FOUND: up to 3 nearest regions, best first. */
@@ -196,3 +203,57 @@ export declare function previewEdits(filePath: string, edits: Edit[], options?: 
 
 /** Every failure code with one sentence on what to do about it (synchronous; touches no files). */
 export declare function errorCodes(): Array<{ code: ErrorCode; remedy: string }>
+
+export interface PermissionScopeSuccess {
+  ok: true
+  /** The longest common directory (by path components) followed by `/**`, or `**`. */
+  glob: string
+  /** Every path touched, workspace-relative, sorted. */
+  paths: string[]
+}
+
+/**
+ * Every path an edit set touches and the narrowest covering glob (async; resolves paths through the
+ * sandbox, reads and writes nothing). `input`: a list of paths, an apply_patch text, SEARCH/REPLACE path
+ * blocks, or a unified diff.
+ */
+export declare function permissionScope(
+  input: string[] | string,
+  options?: Pick<EditOptions, 'workspace_root' | 'workspaceRoot'>,
+): Promise<PermissionScopeSuccess | Failure>
+
+export interface OpStats {
+  calls: number
+  ok: number
+  failed: number
+  p50_ms: number
+  p95_ms: number
+  max_ms: number
+}
+
+export interface Stats {
+  ok: true
+  /** Epoch milliseconds when counting started. */
+  since_ms: number
+  /** Per entry point (`patch_file`, `apply_edits`, …). */
+  ops: Record<string, OpStats>
+  failures_by_code: Partial<Record<ErrorCode, number>>
+  successes_by_tier: Partial<Record<Tier, number>>
+  /** Failures on a file before its next successful change, averaged over successes. */
+  retries_per_success: number
+  /** Successful calls by lines added + removed: "0", "1", "2-5", "6-20", "21-100", "101+". */
+  changed_lines_histogram: Record<string, number>
+  transactions_rolled_back: number
+  undos: number
+  syntax_refusals: number
+  stuck_loops_detected: number
+}
+
+/** Counters since start, or since the last `{reset: true}` (synchronous). */
+export declare function getStats(options?: { reset?: boolean }): Stats | Failure
+
+/**
+ * Append one JSON line per call — `{ts, op, path, ok, code?, tier?, ms, lines_changed, attempt?}`, never file
+ * content — to `path`; `null` turns the log off. `SUREPATCH_LOG=<file>` sets it at start (synchronous).
+ */
+export declare function setEventLog(path: string | null): { ok: true } | Failure

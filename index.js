@@ -121,6 +121,24 @@ function previewEdits(filePath, edits, options) {
   return callAsync('preview_edits', ['filePath', 'edits', 'options'], [filePath, edits, options])
 }
 
+/**
+ * Every path an edit set touches (a list of paths, an apply_patch text, SEARCH/REPLACE path blocks or a
+ * unified diff), relative to the workspace root, and the narrowest covering glob. Reads and writes nothing.
+ */
+function permissionScope(input, options) {
+  return callAsync('permission_scope', ['input', 'options'], [input, options])
+}
+
+/** Counters since start (or since the last `{reset: true}`). Synchronous. */
+function getStats(options) {
+  return callSync('get_stats', ['options'], [options])
+}
+
+/** Appends one JSON line per call to `path` (never file content); `null` turns the log off. Synchronous. */
+function setEventLog(path) {
+  return callSync('set_event_log', ['path'], [path === undefined ? null : path])
+}
+
 /** Every failure code with one sentence on what to do about it (synchronous; touches no files). */
 function errorCodes() {
   return callSync('codes', [], []).codes
@@ -132,6 +150,9 @@ module.exports = {
   applyEdits,
   previewEdits,
   errorCodes,
+  permissionScope,
+  getStats,
+  setEventLog,
   // Internal, for the MCP server and tests: run any engine operation by name.
   _callAsync: callAsync,
   _callSync: callSync,

@@ -244,6 +244,7 @@ fn miss_failure(h: &Haystack, miss: Miss, i: usize, n_edits: usize) -> Failure {
                 .with("match_count", 0)
                 .with("candidates", cands)
                 .with("hint", hint)
+                .with("file_lines", h.lines().len())
         }
         Miss::Count {
             tier,

@@ -22,6 +22,7 @@ pub mod hash;
 pub mod ir;
 pub mod matcher;
 pub mod text;
+pub mod trace;
 pub mod txn;
 pub mod workspace;
 

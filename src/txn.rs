@@ -72,6 +72,7 @@ impl Txn {
         let mut resolved = Vec::with_capacity(paths.len());
         for (p, mode) in paths {
             let r = ws.resolve(p, *mode)?;
+            crate::trace::touch(&r.real);
             resolved.push((p.clone(), r));
         }
         // Lock in real-path order.

@@ -11,18 +11,29 @@
 
 mod args;
 mod edit;
+mod observe;
+mod scope;
 
 use serde_json::{json, Map, Value};
 
 use crate::error::{Code, Failure, Result};
 
 /// The operations `call` understands.
-pub const OPS: &[&str] = &["patch_file", "apply_edits", "preview_edits", "codes"];
+pub const OPS: &[&str] = &[
+    "patch_file",
+    "apply_edits",
+    "preview_edits",
+    "codes",
+    "get_stats",
+    "set_event_log",
+    "permission_scope",
+];
 
 /// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
 pub fn call(op: &str, payload: &str) -> String {
+    let started = observe::begin();
     let result = std::panic::catch_unwind(|| dispatch(op, payload));
-    let value = match result {
+    let mut value = match result {
         Ok(v) => v,
         Err(panic) => {
             let what = panic
@@ -36,6 +47,7 @@ pub fn call(op: &str, payload: &str) -> String {
             ))
         }
     };
+    observe::finish(started, op, payload, &mut value);
     value.to_string()
 }
 
@@ -54,6 +66,9 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "apply_edits" => edit::apply_edits(&args, false),
         "preview_edits" => edit::apply_edits(&args, true),
         "codes" => Ok(codes()),
+        "get_stats" => get_stats(&args),
+        "permission_scope" => scope::permission_scope(&args),
+        "set_event_log" => set_event_log(&args),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),
@@ -62,6 +77,29 @@ fn dispatch(op: &str, payload: &str) -> Value {
         Ok(v) => v,
         Err(f) => failure_value(&f),
     }
+}
+
+/// `getStats({reset})`.
+fn get_stats(args: &[Value]) -> Res {
+    let mut o = args::Obj::new("options", arg(args, 0), true)?;
+    let reset = o.boolean(&["reset"])?.unwrap_or(false);
+    o.finish()?;
+    Ok(observe::stats(reset))
+}
+
+/// `setEventLog(path | null)`.
+fn set_event_log(args: &[Value]) -> Res {
+    match arg(args, 0) {
+        None | Some(Value::Null) => observe::set_event_log(None),
+        Some(Value::String(p)) if !p.is_empty() => observe::set_event_log(Some(p.clone())),
+        Some(v) => {
+            return Err(args::bad(format!(
+                "setEventLog takes a file path or null, got {}.",
+                args::type_name(v)
+            )))
+        }
+    }
+    Ok(ok_object(json!({})))
 }
 
 /// Every failure code with what the caller should do about it.

@@ -239,3 +239,66 @@ fn malformed_payloads() {
     );
     assert_eq!(v["code"], "INVALID_INPUT");
 }
+
+#[test]
+fn ladder_escalates_and_detects_repeats() {
+    let d = ws();
+    let p = d.path().join("l.py");
+    fs::write(&p, "def f():\n    retries = 3\n    return retries\n").unwrap();
+    let bad = json!([{"file_path": "l.py", "search_block": "    retries = 2\n    return retries\n", "replace_block": "x"}, {"workspace_root": root(&d)}]);
+    let r1 = run("patch_file", bad.clone());
+    assert_eq!(
+        (
+            r1["code"].as_str(),
+            r1["attempt"].as_u64(),
+            r1["next_action"].as_str()
+        ),
+        (Some("SEARCH_BLOCK_NOT_FOUND"), Some(1), Some("reread"))
+    );
+    assert!(r1.get("repeated").is_none());
+    assert!(
+        r1["hint"].as_str().unwrap().contains("lines 2-3"),
+        "{}",
+        r1["hint"]
+    );
+    let r2 = run("patch_file", bad.clone());
+    assert_eq!(
+        (
+            r2["attempt"].as_u64(),
+            r2["next_action"].as_str(),
+            r2["repeated"].as_u64()
+        ),
+        (Some(2), Some("use_line_edit"), Some(1))
+    );
+    assert!(r2["message"]
+        .as_str()
+        .unwrap()
+        .contains("do not resend it unchanged"));
+    let r3 = run("patch_file", bad.clone());
+    assert_eq!(
+        (
+            r3["attempt"].as_u64(),
+            r3["next_action"].as_str(),
+            r3["repeated"].as_u64()
+        ),
+        (Some(3), Some("rewrite_file"), Some(2))
+    );
+    // A different code on the same file starts again at 1; a success resets the file.
+    let amb = run(
+        "patch_file",
+        json!([{"file_path": "l.py", "search_block": "retries", "replace_block": "n"}, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(
+        (amb["attempt"].as_u64(), amb["next_action"].as_str()),
+        (Some(1), Some("widen_context"))
+    );
+    let ok = run(
+        "patch_file",
+        json!([{"file_path": "l.py", "search_block": "retries = 3", "replace_block": "retries = 4"}, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(ok["ok"], true);
+    let again = run("patch_file", bad);
+    assert_eq!(again["attempt"], 1);
+    let inv = run("patch_file", json!([{"file_path": 1}]));
+    assert_eq!(inv["next_action"], "fix_input");
+}

@@ -1,0 +1,421 @@
+//! What happens around every call: the fallback ladder on failures (`next_action`, `attempt`,
+//! `repeated`), the counters behind `getStats`, and the optional JSON-lines event log.
+//!
+//! State is per process and bounded: at most [`MAX_FILES`] files are tracked (least recently used
+//! first out), latencies keep the last [`MAX_SAMPLES`] per entry point.
+//!
+//! The ladder escalates instead of letting a model retry blindly:
+//! - `SEARCH_BLOCK_NOT_FOUND`: 1st failure → `reread` (the best candidate's lines); 2nd → `use_line_edit`
+//!   (view as hashline, then `editLines`); 3rd and later → `rewrite_file` when the file has at most
+//!   [`SMALL_FILE_LINES`] lines, else `use_line_edit` again;
+//! - `SEARCH_BLOCK_AMBIGUOUS`, `MATCH_COUNT_MISMATCH` → `widen_context`;
+//! - `STALE_FILE`, `STALE_ANCHOR`, read/write/internal errors → `reread`;
+//! - everything else (bad input, parse errors, paths, …) → `fix_input`.
+//!
+//! `attempt` counts consecutive failures with the same code on the same file since it was last viewed or
+//! changed; `repeated` counts how often this exact payload already failed on it.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::{json, Map, Value};
+
+pub const MAX_FILES: usize = 4096;
+pub const MAX_SAMPLES: usize = 2048;
+pub const SMALL_FILE_LINES: u64 = 400;
+
+fn take_touched() -> Vec<String> {
+    crate::trace::take()
+}
+
+#[derive(Default)]
+struct FileState {
+    last_code: Option<String>,
+    attempt: u64,
+    last_payload: Option<u64>,
+    repeated: u64,
+    failures_since_success: u64,
+    used: u64,
+}
+
+#[derive(Default)]
+struct OpStats {
+    calls: u64,
+    ok: u64,
+    failed: u64,
+    samples: Vec<f64>,
+    next_sample: usize,
+    max_ms: f64,
+}
+
+#[derive(Default)]
+struct State {
+    files: HashMap<String, FileState>,
+    clock: u64,
+    ops: BTreeMap<String, OpStats>,
+    failures_by_code: BTreeMap<String, u64>,
+    successes_by_tier: BTreeMap<String, u64>,
+    changed_lines: [u64; 6],
+    retries_total: u64,
+    successes_counted: u64,
+    rolled_back: u64,
+    undos: u64,
+    syntax_refusals: u64,
+    stuck_loops: u64,
+    since: u64,
+    log_path: Option<Option<String>>,
+}
+
+static STATE: Mutex<Option<State>> = Mutex::new(None);
+
+fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> R {
+    let mut guard = STATE.lock().unwrap_or_else(|p| p.into_inner());
+    let s = guard.get_or_insert_with(|| State {
+        since: now_ms(),
+        ..State::default()
+    });
+    f(s)
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+const BUCKETS: [(&str, u64); 6] = [
+    ("0", 0),
+    ("1", 1),
+    ("2-5", 5),
+    ("6-20", 20),
+    ("21-100", 100),
+    ("101+", u64::MAX),
+];
+
+/// Lines added plus lines removed, from every `diff` in a result.
+fn lines_changed(v: &Value) -> u64 {
+    let count = |d: &str| {
+        d.lines()
+            .filter(|l| {
+                (l.starts_with('+') && !l.starts_with("+++ "))
+                    || (l.starts_with('-') && !l.starts_with("--- "))
+            })
+            .count() as u64
+    };
+    let mut n = v.get("diff").and_then(Value::as_str).map_or(0, count);
+    if let Some(files) = v.get("files").and_then(Value::as_array) {
+        n += files
+            .iter()
+            .filter_map(|f| f.get("diff").and_then(Value::as_str))
+            .map(count)
+            .sum::<u64>();
+    }
+    n
+}
+
+fn payload_hash(op: &str, payload: &str) -> u64 {
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    op.hash(&mut h);
+    payload.hash(&mut h);
+    h.finish()
+}
+
+/// Operations that change files (their success resets a file's ladder).
+fn is_write(op: &str) -> bool {
+    !matches!(
+        op,
+        "view_file"
+            | "preview_edits"
+            | "codes"
+            | "get_stats"
+            | "set_event_log"
+            | "permission_scope"
+            | "parse_blocks"
+            | "parse_path_blocks"
+    )
+}
+
+/// Operations counted in the statistics and the event log.
+fn is_counted(op: &str) -> bool {
+    !matches!(op, "codes" | "get_stats" | "set_event_log")
+}
+
+pub struct Call {
+    start: Instant,
+}
+
+pub fn begin() -> Call {
+    take_touched();
+    Call {
+        start: Instant::now(),
+    }
+}
+
+/// Adds the ladder fields to a failure, and updates the counters and the event log.
+pub fn finish(call: Call, op: &str, payload: &str, result: &mut Value) {
+    let ms = call.start.elapsed().as_secs_f64() * 1000.0;
+    let touched = take_touched();
+    if !is_counted(op) {
+        return;
+    }
+    let ok = result.get("ok").and_then(Value::as_bool).unwrap_or(false);
+    let code = result
+        .get("code")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let tier = result
+        .get("tier")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let changed = if ok { lines_changed(result) } else { 0 };
+    let dry = result.get("written").and_then(Value::as_bool) == Some(false);
+    let key = touched.first().cloned().unwrap_or_default();
+    let phash = payload_hash(op, payload);
+    let mut attempt_out = None;
+    let log = with_state(|s| {
+        s.clock += 1;
+        let clock = s.clock;
+        let st = s.ops.entry(op.to_string()).or_default();
+        st.calls += 1;
+        if st.samples.len() < MAX_SAMPLES {
+            st.samples.push(ms);
+        } else {
+            let i = st.next_sample;
+            st.samples[i] = ms;
+            st.next_sample = (i + 1) % MAX_SAMPLES;
+        }
+        st.max_ms = st.max_ms.max(ms);
+        if ok {
+            st.ok += 1;
+            if let Some(t) = &tier {
+                *s.successes_by_tier.entry(t.clone()).or_default() += 1;
+            }
+            let b = BUCKETS
+                .iter()
+                .position(|&(_, hi)| changed <= hi)
+                .unwrap_or(5);
+            s.changed_lines[b] += 1;
+            if op == "undo_edit" {
+                s.undos += 1;
+            }
+            let resets = op == "view_file" || (is_write(op) && !dry);
+            if resets {
+                for k in &touched {
+                    if let Some(f) = s.files.remove(k) {
+                        if is_write(op) {
+                            s.retries_total += f.failures_since_success;
+                        }
+                    }
+                }
+                if is_write(op) {
+                    s.successes_counted += 1;
+                }
+            }
+        } else {
+            st.failed += 1;
+            let code = code.clone().unwrap_or_default();
+            *s.failures_by_code.entry(code.clone()).or_default() += 1;
+            if code == "SYNTAX_ERROR_INTRODUCED" {
+                s.syntax_refusals += 1;
+            }
+            if result
+                .get("rolled_back")
+                .and_then(Value::as_array)
+                .is_some_and(|a| !a.is_empty())
+            {
+                s.rolled_back += 1;
+            }
+            if s.files.len() >= MAX_FILES && !s.files.contains_key(&key) {
+                if let Some(oldest) = s
+                    .files
+                    .iter()
+                    .min_by_key(|(_, f)| f.used)
+                    .map(|(k, _)| k.clone())
+                {
+                    s.files.remove(&oldest);
+                }
+            }
+            let f = s.files.entry(key.clone()).or_default();
+            f.used = clock;
+            f.failures_since_success += 1;
+            if f.last_code.as_deref() == Some(code.as_str()) {
+                f.attempt += 1;
+            } else {
+                f.attempt = 1;
+                f.last_code = Some(code.clone());
+            }
+            if f.last_payload == Some(phash) {
+                f.repeated += 1;
+            } else {
+                f.repeated = 0;
+                f.last_payload = Some(phash);
+            }
+            let (attempt, repeated) = (f.attempt, f.repeated);
+            if repeated > 0 {
+                s.stuck_loops += 1;
+            }
+            attempt_out = Some(attempt);
+            ladder(result, &code, attempt, repeated);
+        }
+        s.log_path.clone()
+    });
+    let log_path = match log {
+        Some(p) => p,
+        None => {
+            let p = std::env::var("SUREPATCH_LOG")
+                .ok()
+                .filter(|p| !p.is_empty());
+            with_state(|s| s.log_path = Some(p.clone()));
+            p
+        }
+    };
+    if let Some(path) = log_path {
+        let mut line = Map::new();
+        line.insert("ts".into(), json!(now_ms()));
+        line.insert("op".into(), json!(op));
+        if let Some(p) = result.get("file_path") {
+            line.insert("path".into(), p.clone());
+        }
+        line.insert("ok".into(), json!(ok));
+        if let Some(c) = &code {
+            line.insert("code".into(), json!(c));
+        }
+        if let Some(t) = &tier {
+            line.insert("tier".into(), json!(t));
+        }
+        line.insert("ms".into(), json!((ms * 1000.0).round() / 1000.0));
+        line.insert("lines_changed".into(), json!(changed));
+        if let Some(a) = attempt_out {
+            line.insert("attempt".into(), json!(a));
+        }
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+        {
+            let _ = writeln!(f, "{}", Value::Object(line));
+        }
+    }
+}
+
+fn ladder(result: &mut Value, code: &str, attempt: u64, repeated: u64) {
+    let Value::Object(m) = result else { return };
+    let best = m.get("candidates").and_then(|c| c.get(0)).map(|c| {
+        (
+            c["start_line"].as_u64().unwrap_or(1),
+            c["end_line"].as_u64().unwrap_or(1),
+        )
+    });
+    let file_lines = m.get("file_lines").and_then(Value::as_u64);
+    let (action, hint): (&str, String) = match code {
+        "SEARCH_BLOCK_NOT_FOUND" => match attempt {
+            1 => (
+                "reread",
+                match best {
+                    Some((a, b)) => format!(
+                        "Re-read lines {}-{} (view_file with start_line {} and end_line {}) and copy the text exactly.",
+                        a,
+                        b,
+                        a.saturating_sub(3).max(1),
+                        b + 3
+                    ),
+                    None => "Re-read the file (view_file) and copy the text to replace exactly.".into(),
+                },
+            ),
+            2 => ("use_line_edit", "Stop retrying text search: view the file with format \"hashline\" and edit the lines with edit_lines using their N:tag anchors.".into()),
+            _ if file_lines.is_some_and(|n| n <= SMALL_FILE_LINES) => (
+                "rewrite_file",
+                format!("Text search failed {attempt} times: the file has {} lines, so rewrite it whole with write_file (send the complete content).", file_lines.unwrap_or(0)),
+            ),
+            _ => ("use_line_edit", "View the file with format \"hashline\" and edit with edit_lines using the N:tag anchors; the file is too large to rewrite whole.".into()),
+        },
+        "SEARCH_BLOCK_AMBIGUOUS" | "MATCH_COUNT_MISMATCH" | "OVERLAPPING_EDITS" => (
+            "widen_context",
+            m.get("hint").and_then(Value::as_str).unwrap_or("Add neighbouring lines to the search text until it is unique.").to_string(),
+        ),
+        "STALE_FILE" | "STALE_ANCHOR" => ("reread", "The file changed: re-read it (view_file) and rebuild the edit against the current text.".into()),
+        "FILE_READ_ERROR" | "FILE_WRITE_ERROR" | "INTERNAL_ERROR" => ("reread", "Nothing was changed; re-read the file before trying again.".into()),
+        _ => ("fix_input", m.get("hint").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| "Fix the input as the message says; resending it unchanged will fail again.".into())),
+    };
+    m.insert("next_action".into(), json!(action));
+    m.insert("attempt".into(), json!(attempt));
+    m.insert("hint".into(), json!(hint));
+    if repeated > 0 {
+        m.insert("repeated".into(), json!(repeated));
+        let msg = m
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        m.insert(
+            "message".into(),
+            json!(format!("{msg} This exact request already failed {repeated} time(s) on this file: do not resend it unchanged; {hint}")),
+        );
+    }
+}
+
+fn percentile(samples: &[f64], p: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let mut v = samples.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let i = ((v.len() - 1) as f64 * p).round() as usize;
+    (v[i] * 1000.0).round() / 1000.0
+}
+
+/// `getStats({reset})`: counters since start or the last reset.
+pub fn stats(reset: bool) -> Value {
+    with_state(|s| {
+        let mut ops = Map::new();
+        for (name, o) in &s.ops {
+            ops.insert(
+                name.clone(),
+                json!({"calls": o.calls, "ok": o.ok, "failed": o.failed,
+                       "p50_ms": percentile(&o.samples, 0.5), "p95_ms": percentile(&o.samples, 0.95),
+                       "max_ms": (o.max_ms * 1000.0).round() / 1000.0}),
+            );
+        }
+        let hist: Map<String, Value> = BUCKETS
+            .iter()
+            .zip(s.changed_lines)
+            .map(|((k, _), n)| (k.to_string(), json!(n)))
+            .collect();
+        let rps = if s.successes_counted == 0 {
+            0.0
+        } else {
+            s.retries_total as f64 / s.successes_counted as f64
+        };
+        let out = json!({
+            "ok": true,
+            "since_ms": s.since,
+            "ops": ops,
+            "failures_by_code": s.failures_by_code,
+            "successes_by_tier": s.successes_by_tier,
+            "retries_per_success": (rps * 1000.0).round() / 1000.0,
+            "changed_lines_histogram": hist,
+            "transactions_rolled_back": s.rolled_back,
+            "undos": s.undos,
+            "syntax_refusals": s.syntax_refusals,
+            "stuck_loops_detected": s.stuck_loops,
+        });
+        if reset {
+            let log = s.log_path.take();
+            *s = State {
+                since: now_ms(),
+                log_path: log,
+                ..State::default()
+            };
+        }
+        out
+    })
+}
+
+/// `setEventLog(path | null)`.
+pub fn set_event_log(path: Option<String>) {
+    with_state(|s| s.log_path = Some(path));
+}
