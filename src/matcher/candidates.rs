@@ -180,21 +180,79 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
     }
     starts.truncate(WINDOWS_SCORED);
 
-    let needle_folded: String = old.iter().map(|l| folded(l)).collect::<Vec<_>>().join("\n");
+    let needle_lines: Vec<String> = old.iter().map(|l| folded(l)).collect();
+    let needle_folded = needle_lines.join("\n");
+    let weight = |l: &str| {
+        if l.is_empty() {
+            0.0
+        } else {
+            (l.len().min(60) as f64).sqrt()
+        }
+    };
+    let total_weight: f64 = needle_lines
+        .iter()
+        .map(|l| weight(l))
+        .sum::<f64>()
+        .max(1e-9);
+    // Each voted start is widened by a margin and aligned line by line with the needle, so a region
+    // with a line missing from the needle, or a middle the needle elided, is found whole: the region
+    // runs from where the needle's first line aligns to where its last line does.
+    let margin = (k + 5).min(200);
     let mut scored: Vec<(usize, usize, f64)> = Vec::new();
+    let mut ranked: Vec<(usize, usize, f64, f64)> = Vec::new();
     for (s, _) in starts {
         let s = s.clamp(0, n.saturating_sub(1) as isize) as usize;
-        let e = (s + k).min(n);
-        if scored.iter().any(|&(a, _, _)| a == s) {
+        let lo = s.saturating_sub(margin);
+        let hi = (s + k + margin).min(n);
+        let window: Vec<String> = (lo..hi).map(|i| folded(lines.content(i, h.text))).collect();
+        let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &needle_lines, &window);
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        for op in ops {
+            if let similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } = op
+            {
+                for d in 0..len {
+                    if !needle_lines[old_index + d].is_empty() {
+                        pairs.push((old_index + d, lo + new_index + d));
+                    }
+                }
+            }
+        }
+        // An edge line aligned far from its neighbour although the needle has them adjacent (a `}` that
+        // also occurs a few lines earlier) is a stray match: drop it. Gaps where the needle itself has
+        // unmatched lines between the two (an elided middle) are real.
+        let stray = |a: (usize, usize), b: (usize, usize)| b.0 - a.0 == 1 && b.1 - a.1 > 2;
+        while pairs.len() > 1 && stray(pairs[0], pairs[1]) {
+            pairs.remove(0);
+        }
+        while pairs.len() > 1 && stray(pairs[pairs.len() - 2], pairs[pairs.len() - 1]) {
+            pairs.pop();
+        }
+        let (rs, re, coverage) = match (pairs.first(), pairs.last()) {
+            (Some(&(j0, i0)), Some(&(j1, i1))) => {
+                let rs = i0.saturating_sub(j0);
+                let re = (i1 + (k - 1 - j1) + 1).min(n);
+                let got: f64 = pairs.iter().map(|&(j, _)| weight(&needle_lines[j])).sum();
+                (rs, re.max(rs + 1), got / total_weight)
+            }
+            _ => (s, (s + k).min(n), 0.0),
+        };
+        if ranked.iter().any(|&(a, _, _, _)| a == rs) {
             continue;
         }
-        let window: String = (s..e)
+        let region: String = (rs..re)
             .map(|i| folded(lines.content(i, h.text)))
             .collect::<Vec<_>>()
             .join("\n");
-        scored.push((s, e, similarity(&needle_folded, &window)));
+        let sim = similarity(&needle_folded, &region);
+        ranked.push((rs, re, sim, 0.5 * sim + 0.5 * coverage));
     }
-    scored.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    ranked.sort_by(|a, b| b.3.total_cmp(&a.3).then(a.0.cmp(&b.0)));
+    scored.extend(ranked.into_iter().map(|(s, e, sim, _)| (s, e, sim)));
+
     let mut out: Vec<Candidate> = Vec::new();
     for (s, e, sim) in scored {
         if out.len() >= max {
