@@ -179,7 +179,7 @@ fn candidates_point_at_the_stale_region() {
         file.push_str(&format!("fn f{i}() {{\n    let retries = {i};\n}}\n"));
     }
     let h = Haystack::new(&file);
-    let needle = "fn f120() {\n    let retries = 7;\n}\n";
+    let needle = "fn f120() {\n    let retries = 9999;\n}\n";
     let c = candidates::nearest(&h, needle, 3);
     assert!(!c.is_empty());
     assert_eq!(c[0].start_line, 361, "{c:?}");
