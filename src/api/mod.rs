@@ -11,13 +11,27 @@
 
 mod args;
 mod edit;
+mod lines;
+mod view;
+mod whole;
 
 use serde_json::{json, Map, Value};
 
 use crate::error::{Code, Failure, Result};
 
 /// The operations `call` understands.
-pub const OPS: &[&str] = &["patch_file", "apply_edits", "preview_edits", "codes"];
+pub const OPS: &[&str] = &[
+    "patch_file",
+    "apply_edits",
+    "preview_edits",
+    "codes",
+    "view_file",
+    "edit_lines",
+    "create_file",
+    "write_file",
+    "delete_file",
+    "undo_edit",
+];
 
 /// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
 pub fn call(op: &str, payload: &str) -> String {
@@ -54,6 +68,12 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "apply_edits" => edit::apply_edits(&args, false),
         "preview_edits" => edit::apply_edits(&args, true),
         "codes" => Ok(codes()),
+        "view_file" => view::view_file(&args),
+        "edit_lines" => lines::edit_lines(&args),
+        "create_file" => whole::create_file(&args),
+        "write_file" => whole::write_file(&args),
+        "delete_file" => whole::delete_file(&args),
+        "undo_edit" => whole::undo_edit(&args),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),
@@ -99,7 +119,18 @@ pub(crate) fn ok_object(fields: Value) -> Value {
     Value::Object(m)
 }
 
+/// `a` with every field of `b` appended (both objects).
+pub(crate) fn merge(mut a: Value, b: Value) -> Value {
+    if let (Value::Object(a), Value::Object(b)) = (&mut a, b) {
+        a.extend(b);
+    }
+    a
+}
+
 pub(crate) type Res = Result<Value>;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod drift_tests;
