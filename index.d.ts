@@ -61,7 +61,28 @@ export interface EditOptions {
   /** The `file_hash` the edit was written against; a different current hash gives `STALE_FILE`. */
   base_hash?: string
   baseHash?: string
+  /**
+   * A directory inside the workspace that also keeps the undo journal on disk (so `undoEdit` works
+   * after a restart). The in-memory journal is always kept.
+   */
+  journal_dir?: string
+  journalDir?: string
 }
+
+/** Fields every successful write receipt carries. */
+export interface JournalFields {
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  edit_id: string | null
+  undo_available: boolean
+  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  journal_warning?: string
+}
+
+/** A file's encoding as surepatch reads and writes it. */
+export type Encoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be'
+
+/** A text's line terminator convention. */
+export type LineEnding = 'lf' | 'crlf' | 'cr' | 'mixed' | 'none'
 
 export interface PatchFileInput {
   file_path?: string
@@ -117,13 +138,24 @@ export interface Failure {
   hint?: string
   /** For OVERLAPPING_EDITS: the two edits. */
   edit_indices?: [number, number]
-  /** For STALE_FILE. */
+  /** For STALE_FILE (`current_hash` is null when the file is absent). */
   base_hash?: string
-  current_hash?: string
+  current_hash?: string | null
+  /** For STALE_FILE from undoEdit: every file that changed after the edit. */
+  stale_files?: Array<{ file_path: string; expected_hash: string | null; current_hash: string | null }>
+  /** For STALE_ANCHOR: each anchor whose line changed (`actual_tag` null: the line no longer exists). */
+  stale?: Array<{ line: number; expected_tag: string; actual_tag: string | null }>
+  /** For STALE_ANCHOR: the current `N:tag|text` lines within 2 lines of each stale anchor. */
+  fresh?: string
+  total_lines?: number
+  /** For ELIDED_CONTENT. */
+  placeholder_lines?: Array<{ line: number; text: string }>
+  /** For EDIT_NOT_FOUND / undo failures. */
+  edit_id?: string
   [detail: string]: unknown
 }
 
-export interface PatchFileSuccess {
+export interface PatchFileSuccess extends JournalFields {
   ok: true
   file_path: string
   /** Always 1 for patchFile. */
@@ -173,7 +205,7 @@ export interface MatchInfo {
   tolerances?: Tier[]
 }
 
-export interface ApplyEditsSuccess {
+export interface ApplyEditsSuccess extends JournalFields {
   ok: true
   file_path: string
   edits_applied: number
@@ -257,3 +289,169 @@ export declare function getStats(options?: { reset?: boolean }): Stats | Failure
  * content — to `path`; `null` turns the log off. `SUREPATCH_LOG=<file>` sets it at start (synchronous).
  */
 export declare function setEventLog(path: string | null): { ok: true } | Failure
+/** Options of viewFile (snake_case or camelCase). */
+export interface ViewFileOptions {
+  workspace_root?: string
+  workspaceRoot?: string
+  /** `"plain"` (default); `"numbered"` prefixes `%6d\t` like `cat -n`; `"hashline"` prefixes `N:tag|`. */
+  format?: 'plain' | 'numbered' | 'hashline'
+  /** 1-based first line (default 1). */
+  start_line?: number
+  startLine?: number
+  /** 1-based last line, inclusive (default: the last line; larger values are clamped). */
+  end_line?: number
+  endLine?: number
+  /** Cap on `content` in UTF-8 bytes: only whole lines fit, then `truncated: true`. */
+  max_bytes?: number
+  maxBytes?: number
+  max_file_bytes?: number
+  maxFileBytes?: number
+}
+
+export interface ViewFileSuccess {
+  ok: true
+  file_path: string
+  /**
+   * The lines shown, each followed by "\n" whatever the file's terminator (see `line_ending`); the
+   * file's last line has none when the file does not end with one.
+   */
+  content: string
+  start_line: number
+  /** Last line included (`start_line - 1` when none fit in `max_bytes`). */
+  end_line: number
+  total_lines: number
+  /** Hash of the whole file's bytes: pass as `base_hash` to later edits. */
+  file_hash: string
+  encoding: Encoding
+  line_ending: LineEnding
+  truncated: boolean
+}
+
+export type ViewFileResult = ViewFileSuccess | Failure
+
+/** A line anchor from a hashline view: `"12:ab3f"` (the line number, a colon, the line's tag). */
+export type LineAnchor = `${number}:${string}`
+
+/** New lines, as an array (one line per item, no line breaks) or as text split on line breaks. */
+export type NewLines = { lines: string[]; text?: never } | { text: string; lines?: never }
+
+/** One line-anchored op; `end` is inclusive and defaults to `start`. */
+export type LineOp =
+  | ({ op: 'replace'; start: LineAnchor; end?: LineAnchor } & NewLines)
+  | { op: 'delete'; start: LineAnchor; end?: LineAnchor; lines?: never; text?: never }
+  | ({ op: 'insert_before' | 'insert_after'; start: LineAnchor; end?: never } & NewLines)
+
+export interface EditLinesSuccess extends JournalFields {
+  ok: true
+  file_path: string
+  ops_applied: number
+  first_changed_line: number
+  lines_added: number
+  lines_removed: number
+  before_chars: number
+  after_chars: number
+  before_bytes: number
+  after_bytes: number
+  diff: string
+  written: boolean
+  file_hash: string
+}
+
+export type EditLinesResult = EditLinesSuccess | Failure
+
+/** Options of writeFile (and createFile). */
+export interface WriteFileOptions extends EditOptions {
+  /** Write content that holds elision placeholders such as `// ... existing code ...` anyway. */
+  allow_placeholders?: boolean
+  allowPlaceholders?: boolean
+  /** Encoding to write (default: the existing file's, or UTF-8 for a new file). */
+  encoding?: Encoding
+  /**
+   * `"keep"` (default): convert line breaks to the existing file's terminator when it uses one
+   * throughout; `"as_is"`: write them as given; or force one.
+   */
+  line_ending?: 'keep' | 'as_is' | 'lf' | 'crlf' | 'cr'
+  lineEnding?: 'keep' | 'as_is' | 'lf' | 'crlf' | 'cr'
+}
+
+export interface CreateFileOptions extends WriteFileOptions {
+  /** Replace an existing file (a rewrite: encoding kept, placeholders checked) instead of FILE_EXISTS. */
+  overwrite?: boolean
+}
+
+export interface WriteFileSuccess extends JournalFields {
+  ok: true
+  file_path: string
+  /** True when the file did not exist before. */
+  created: boolean
+  encoding: Encoding
+  line_ending: LineEnding
+  before_bytes: number
+  after_bytes: number
+  diff: string
+  written: boolean
+  file_hash: string
+}
+
+export type WriteFileResult = WriteFileSuccess | Failure
+
+export interface DeleteFileSuccess extends JournalFields {
+  ok: true
+  file_path: string
+  deleted: true
+  before_bytes: number
+  written: boolean
+  file_hash: null
+}
+
+export type DeleteFileResult = DeleteFileSuccess | Failure
+
+export interface UndoEditOptions {
+  workspace_root?: string
+  workspaceRoot?: string
+  /** Also look in (and remove from) this on-disk journal. */
+  journal_dir?: string
+  journalDir?: string
+  max_file_bytes?: number
+  maxFileBytes?: number
+}
+
+/** What to undo: an `edit_id` from a receipt, or a file path (the newest journaled edit of it). */
+export type UndoTarget = string | { edit_id: string } | { editId: string } | { file_path: string } | { filePath: string }
+
+export interface UndoneFile {
+  file_path: string
+  /** `"restored"` previous bytes; `"recreated"` a deleted file; `"deleted"` a created file. */
+  action: 'restored' | 'recreated' | 'deleted'
+  /** Hash of the file now (`null` when deleted). */
+  file_hash: string | null
+}
+
+export interface UndoEditSuccess {
+  ok: true
+  edit_id: string
+  files: UndoneFile[]
+}
+
+export type UndoEditResult = UndoEditSuccess | Failure
+
+/** Read a file or a line range (async). */
+export declare function viewFile(filePath: string, options?: ViewFileOptions): Promise<ViewFileResult>
+
+/** Line-anchored edits; every anchor is checked against the file first (async). */
+export declare function editLines(filePath: string, ops: LineOp[], options?: EditOptions): Promise<EditLinesResult>
+
+/** Create a file, with its parent directories; FILE_EXISTS unless `overwrite` (async). */
+export declare function createFile(filePath: string, content: string, options?: CreateFileOptions): Promise<WriteFileResult>
+
+/** Rewrite an existing file whole (async). */
+export declare function writeFile(filePath: string, content: string, options?: WriteFileOptions): Promise<WriteFileResult>
+
+/** Delete a file; undoable (async). */
+export declare function deleteFile(filePath: string, options?: EditOptions): Promise<DeleteFileResult>
+
+/**
+ * Undo a journaled write if every file it touched is still as it left it (else STALE_FILE, nothing
+ * written). An undo is not itself journaled (async).
+ */
+export declare function undoEdit(editIdOrPath: UndoTarget, options?: UndoEditOptions): Promise<UndoEditResult>

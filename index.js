@@ -139,6 +139,36 @@ function setEventLog(path) {
   return callSync('set_event_log', ['path'], [path === undefined ? null : path])
 }
 
+/** Read a file (or a line range): plain, `cat -n` numbered, or hashline (`N:tag|text`) for editLines. */
+function viewFile(filePath, options) {
+  return callAsync('view_file', ['filePath', 'options'], [filePath, options])
+}
+
+/** Line-anchored edits (`{op, start: "12:tag", end?, lines?|text?}`), all anchors checked first. */
+function editLines(filePath, ops, options) {
+  return callAsync('edit_lines', ['filePath', 'ops', 'options'], [filePath, ops, options])
+}
+
+/** Create a file (refused with FILE_EXISTS unless `overwrite`); parent directories are created. */
+function createFile(filePath, content, options) {
+  return callAsync('create_file', ['filePath', 'content', 'options'], [filePath, content, options])
+}
+
+/** Rewrite an existing file whole, keeping its encoding and line endings. */
+function writeFile(filePath, content, options) {
+  return callAsync('write_file', ['filePath', 'content', 'options'], [filePath, content, options])
+}
+
+/** Delete a file (undoable). */
+function deleteFile(filePath, options) {
+  return callAsync('delete_file', ['filePath', 'options'], [filePath, options])
+}
+
+/** Undo a journaled edit by its `edit_id`, or the newest journaled edit of a file path. */
+function undoEdit(editIdOrPath, options) {
+  return callAsync('undo_edit', ['editIdOrPath', 'options'], [editIdOrPath, options])
+}
+
 /** Every failure code with one sentence on what to do about it (synchronous; touches no files). */
 function errorCodes() {
   return callSync('codes', [], []).codes
@@ -149,6 +179,12 @@ module.exports = {
   patchFile,
   applyEdits,
   previewEdits,
+  viewFile,
+  editLines,
+  createFile,
+  writeFile,
+  deleteFile,
+  undoEdit,
   errorCodes,
   permissionScope,
   getStats,

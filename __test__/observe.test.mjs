@@ -53,6 +53,10 @@ test('the ladder: three identical failures escalate and are flagged as repeats',
   assert.match(seen[0].hint, /lines 2-3/)
   assert.match(seen[2].message, /do not resend it unchanged/)
   assert.ok(getStats().stuck_loops_detected >= 2)
+  // Viewing the file resets its ladder.
+  assert.equal((await sp.viewFile('l.py', w.opts())).ok, true)
+  const after = await patchFile(bad, w.opts())
+  assert.deepEqual([after.attempt, after.next_action, after.repeated], [1, 'reread', undefined])
 })
 
 test('permissionScope lists paths and the common directory glob', async (t) => {

@@ -11,7 +11,7 @@ test('success receipt has every documented field', async (t) => {
   const w = workspace(t)
   w.write('a.py', 'x = 1\ny = 2\n')
   const r = await patchFile({ file_path: 'a.py', search_block: 'y = 2', replace_block: 'y = 30' }, w.opts())
-  assert.deepEqual(Object.keys(r), ['ok', 'file_path', 'replacements', 'line_number', 'tier', 'before_chars', 'after_chars', 'before_bytes', 'after_bytes', 'diff', 'written', 'file_hash'])
+  assert.deepEqual(Object.keys(r), ['ok', 'file_path', 'replacements', 'line_number', 'tier', 'before_chars', 'after_chars', 'before_bytes', 'after_bytes', 'diff', 'written', 'file_hash', 'edit_id', 'undo_available'])
   assert.equal(r.ok, true)
   assert.equal(r.file_path, 'a.py')
   assert.equal(r.replacements, 1)

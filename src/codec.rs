@@ -92,28 +92,62 @@ pub fn decode(mut bytes: Vec<u8>) -> Result<Decoded> {
     })
 }
 
+/// Decodes a whole file from borrowed bytes: UTF-8 (with or without a BOM) is borrowed, not copied;
+/// UTF-16 is decoded into a new `String`. Same rules and failures as [`decode`]. Lets a caller keep
+/// the original bytes (for an undo journal) without holding a second copy of a UTF-8 file.
+pub fn decode_slice(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, str>, Encoding)> {
+    use std::borrow::Cow;
+    if let Some(body) = bytes.strip_prefix(&BOM_UTF8) {
+        return Ok((
+            Cow::Borrowed(utf8_str(body, BOM_UTF8.len())?),
+            Encoding::Utf8Bom,
+        ));
+    }
+    if bytes.starts_with(&BOM_UTF16LE) {
+        let text = utf16(&bytes[2..], u16::from_le_bytes, "utf-16le")?;
+        return Ok((Cow::Owned(text), Encoding::Utf16Le));
+    }
+    if bytes.starts_with(&BOM_UTF16BE) {
+        let text = utf16(&bytes[2..], u16::from_be_bytes, "utf-16be")?;
+        return Ok((Cow::Owned(text), Encoding::Utf16Be));
+    }
+    Ok((Cow::Borrowed(utf8_str(bytes, 0)?), Encoding::Utf8))
+}
+
+/// [`utf8`] on a borrowed slice.
+fn utf8_str(bytes: &[u8], base: usize) -> Result<&str> {
+    if let Some(at) = memchr::memchr(0, bytes) {
+        return Err(nul_failure(at + base));
+    }
+    std::str::from_utf8(bytes).map_err(|e| invalid_utf8(e.valid_up_to() + base))
+}
+
+fn nul_failure(at: usize) -> Failure {
+    Failure::new(
+        Code::BinaryFileRejected,
+        format!("the file holds a NUL byte at byte offset {at}, so it is treated as binary"),
+    )
+    .with("byte_offset", at)
+}
+
+fn invalid_utf8(at: usize) -> Failure {
+    Failure::new(
+        Code::EncodingUnsupported,
+        format!(
+            "the file is not valid UTF-8: the first invalid byte is at byte offset {at}; \
+             only UTF-8 and BOM-marked UTF-16 files can be edited"
+        ),
+    )
+    .with("byte_offset", at)
+}
+
 /// Validates UTF-8 without copying. `base` is the number of bytes (a BOM) stripped before `bytes`,
 /// added to reported offsets so they are file offsets.
 fn utf8(bytes: Vec<u8>, base: usize) -> Result<String> {
     if let Some(at) = memchr::memchr(0, &bytes) {
-        let at = at + base;
-        return Err(Failure::new(
-            Code::BinaryFileRejected,
-            format!("the file holds a NUL byte at byte offset {at}, so it is treated as binary"),
-        )
-        .with("byte_offset", at));
+        return Err(nul_failure(at + base));
     }
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to() + base;
-        Failure::new(
-            Code::EncodingUnsupported,
-            format!(
-                "the file is not valid UTF-8: the first invalid byte is at byte offset {at}; \
-                 only UTF-8 and BOM-marked UTF-16 files can be edited"
-            ),
-        )
-        .with("byte_offset", at)
-    })
+    String::from_utf8(bytes).map_err(|e| invalid_utf8(e.utf8_error().valid_up_to() + base))
 }
 
 /// Decodes UTF-16 code units (after the 2-byte BOM) with the given byte order.
@@ -292,6 +326,29 @@ mod tests {
             out.extend_from_slice(&if le { u.to_le_bytes() } else { u.to_be_bytes() });
         }
         out
+    }
+
+    #[test]
+    fn decode_slice_agrees_with_decode_and_borrows_utf8() {
+        let cases: Vec<Vec<u8>> = vec![
+            b"plain\n".to_vec(),
+            b"\xEF\xBB\xBFbom\r\n".to_vec(),
+            utf16("wide\n", true),
+            utf16("wide\n", false),
+            b"a\0b".to_vec(),
+            b"\xEF\xBB\xBFa\0b".to_vec(),
+            b"caf\xE9".to_vec(),
+            b"\xFF\xFEa".to_vec(),
+        ];
+        for c in cases {
+            let owned = decode(c.clone()).map(|d| (d.text, d.encoding));
+            let borrowed = decode_slice(&c).map(|(t, e)| (t.into_owned(), e));
+            assert_eq!(owned, borrowed, "{c:?}");
+        }
+        let bytes = b"\xEF\xBB\xBFzero copy".to_vec();
+        let (t, _) = decode_slice(&bytes).unwrap();
+        assert!(matches!(t, std::borrow::Cow::Borrowed(_)));
+        assert_eq!(t.as_ptr(), bytes[3..].as_ptr());
     }
 
     #[test]

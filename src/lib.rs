@@ -6,7 +6,8 @@
 //! - [`formats`]: parsers from model output to the IR (no I/O);
 //! - [`codec`]: bytes ↔ text (UTF-8, BOMs, UTF-16), binary detection;
 //! - [`matcher`] and [`apply`]: locating and applying edits on strings (pure);
-//! - [`workspace`] and [`fsio`]: the sandbox, locks and atomic writes;
+//! - [`workspace`] and [`fsio`]: the sandbox, locks and atomic writes; [`txn`]: multi-file commits;
+//!   [`journal`]: the undo journal of committed writes;
 //! - [`api`]: the entry points, taking and returning JSON values (what the Node binding calls).
 //!
 //! The Node binding (`binding`, feature `node`) is a thin door onto [`api`].
@@ -20,6 +21,7 @@ pub mod formats;
 pub mod fsio;
 pub mod hash;
 pub mod ir;
+pub mod journal;
 pub mod matcher;
 pub mod text;
 pub mod trace;

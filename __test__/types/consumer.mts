@@ -1,7 +1,9 @@
 // A small ESM consumer, type-checked by `tsc -p __test__/types` in `npm test`. It imports the package by
 // name (resolved through the repository's own package.json via a self-reference).
 import { patchFile, applyEdits, previewEdits, ErrorCode, errorCodes } from 'surepatch'
+import { viewFile, editLines, createFile, writeFile, deleteFile, undoEdit } from 'surepatch'
 import type { PatchFileResult, ApplyEditsResult, Failure, Tier, Edit } from 'surepatch'
+import type { ViewFileResult, Encoding, LineOp, EditLinesResult, UndoEditResult, WriteFileResult, DeleteFileResult } from 'surepatch'
 
 async function main(): Promise<void> {
   const r: PatchFileResult = await patchFile({ file_path: 'a.txt', search_block: 'x', replace_block: 'y' }, { workspaceRoot: '.' })
@@ -28,4 +30,40 @@ async function main(): Promise<void> {
   await applyEdits('a.txt', edits, { tolerance: 'fuzzy' })
 }
 
+async function drift(): Promise<void> {
+  const v: ViewFileResult = await viewFile('a.txt', { format: 'hashline', startLine: 2, max_bytes: 100 })
+  if (!v.ok) return
+  const enc: Encoding = v.encoding
+  const ops: LineOp[] = [
+    { op: 'replace', start: '12:ab3f', end: '14:0c1d', lines: ['x'] },
+    { op: 'insert_after', start: '3:ffff', text: 'y\n' },
+    { op: 'delete', start: '5:1234' },
+  ]
+  const e: EditLinesResult = await editLines('a.txt', ops, { base_hash: v.file_hash })
+  if (e.ok) {
+    const id: string | null = e.edit_id
+    if (id !== null) {
+      const u: UndoEditResult = await undoEdit(id, { journalDir: '.journal' })
+      if (u.ok) console.log(u.files[0].action)
+    }
+  } else if (e.code === ErrorCode.STALE_ANCHOR) {
+    console.log(e.fresh, e.stale?.[0]?.actual_tag)
+  }
+  // @ts-expect-error: a bare line number is not an anchor
+  await editLines('a.txt', [{ op: 'delete', start: 5 }])
+  // @ts-expect-error: delete takes no lines
+  await editLines('a.txt', [{ op: 'delete', start: '5:1234', lines: ['x'] }])
+  // @ts-expect-error: inserts take no end
+  await editLines('a.txt', [{ op: 'insert_before', start: '5:1234', end: '6:1234', lines: ['x'] }])
+  const c: WriteFileResult = await createFile('n.txt', 'hi\n', { overwrite: true, encoding: 'utf-16le' })
+  const w: WriteFileResult = await writeFile('n.txt', 'hi\n', { allowPlaceholders: true, lineEnding: 'crlf' })
+  const d: DeleteFileResult = await deleteFile('n.txt')
+  if (d.ok) console.log(d.edit_id, d.undo_available)
+  await undoEdit({ file_path: 'n.txt' })
+  // @ts-expect-error: writeFile has no overwrite
+  await writeFile('n.txt', 'x', { overwrite: true })
+  console.log(enc, c.ok, w.ok)
+}
+
 void main()
+void drift()

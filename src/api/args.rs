@@ -33,6 +33,22 @@ pub fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// Positional argument `i` (0-based), a required string; `name` as the caller knows it.
+pub fn str_arg<'a>(args: &'a [Value], i: usize, name: &str) -> Result<&'a str> {
+    match args.get(i) {
+        Some(Value::String(s)) => Ok(s),
+        Some(Value::Null) | None => Err(bad(format!(
+            "{name} (argument {}) is required (a string).",
+            i + 1
+        ))),
+        Some(v) => Err(bad(format!(
+            "{name} (argument {}) must be a string, got {}.",
+            i + 1,
+            type_name(v)
+        ))),
+    }
+}
+
 impl<'a> Obj<'a> {
     /// `v` must be an object; `null`/absent is allowed when `optional` (then it is empty).
     pub fn new(name: &str, v: Option<&'a Value>, optional: bool) -> Result<Obj<'a>> {

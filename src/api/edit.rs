@@ -3,12 +3,13 @@
 use serde_json::{json, Value};
 
 use super::args::{bad, type_name, Obj};
-use super::{arg, ok_object, Res};
+use super::{arg, merge, ok_object, Res};
 use crate::apply::{self, Applied};
 use crate::codec;
 use crate::error::{Code, Failure, Result};
 use crate::hash::file_hash;
 use crate::ir::Edit;
+use crate::journal::{self, DiskJournal, Recorded};
 use crate::matcher::Tolerance;
 use crate::text::utf16_len;
 use crate::txn::{Action, Txn};
@@ -24,11 +25,20 @@ pub struct EditOptions {
     pub tolerance: Tolerance,
     pub max_file_bytes: u64,
     pub base_hash: Option<String>,
+    /// A directory inside the workspace for an on-disk undo journal (see [`crate::journal`]).
+    pub journal_dir: Option<String>,
 }
 
 pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
     let mut o = Obj::new("options", v, true)?;
-    let root = match o.string(&["workspace_root", "workspaceRoot"])? {
+    let opts = read_common(&mut o)?;
+    o.finish()?;
+    Ok(opts)
+}
+
+/// The workspace root option (default: the current directory).
+pub fn read_root(o: &mut Obj) -> Result<std::path::PathBuf> {
+    Ok(match o.string(&["workspace_root", "workspaceRoot"])? {
         Some("") => return Err(bad("options.workspace_root is empty.")),
         Some(r) => r.into(),
         None => std::env::current_dir().map_err(|e| {
@@ -37,7 +47,13 @@ pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
                 format!("cannot read the current directory: {e}"),
             )
         })?,
-    };
+    })
+}
+
+/// Reads the shared edit options from `o` without refusing other keys (the caller reads its own
+/// keys, then calls `o.finish()`).
+pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
+    let root = read_root(o)?;
     let dry_run = o.boolean(&["dry_run", "dryRun"])?.unwrap_or(false);
     let tolerance = match o.choice(&["tolerance"], &["exact", "safe"])? {
         Some("exact") => Tolerance::Exact,
@@ -47,13 +63,16 @@ pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
         .uint(&["max_file_bytes", "maxFileBytes"])?
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
     let base_hash = o.string(&["base_hash", "baseHash"])?.map(str::to_string);
-    o.finish()?;
+    let journal_dir = o
+        .string(&["journal_dir", "journalDir"])?
+        .map(str::to_string);
     Ok(EditOptions {
         root,
         dry_run,
         tolerance,
         max_file_bytes,
         base_hash,
+        journal_dir,
     })
 }
 
@@ -68,6 +87,27 @@ pub struct Outcome {
     pub diff: String,
     pub written: bool,
     pub file_hash: String,
+    /// The journal entry of the write (empty for a dry run).
+    pub recorded: Recorded,
+}
+
+/// The receipt fields every write shares: `edit_id` (or `null`), `undo_available`, and
+/// `journal_warning` when the journal directory could not be written.
+pub fn journal_fields(r: &Recorded) -> Value {
+    let mut v = json!({"edit_id": r.edit_id, "undo_available": r.edit_id.is_some()});
+    if let Some(w) = &r.warning {
+        v["journal_warning"] = json!(w);
+    }
+    v
+}
+
+/// Opens the on-disk journal named by the options, if any (before anything is written, so a bad
+/// `journal_dir` refuses the call).
+pub fn disk_journal(ws: &Workspace, opts: &EditOptions) -> Result<Option<DiskJournal>> {
+    opts.journal_dir
+        .as_deref()
+        .map(|d| DiskJournal::open(ws, d))
+        .transpose()
 }
 
 /// Checks `base_hash` against the bytes the caller's edit will be applied to.
@@ -89,6 +129,7 @@ pub fn check_base(base: Option<&str>, bytes: &[u8], display: &str) -> Result<()>
 /// Resolve, lock, read, check the base hash, decode, apply `edits`, encode, write (unless dry run).
 pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outcome> {
     let ws = Workspace::new(&opts.root)?;
+    let disk = disk_journal(&ws, opts)?;
     let mut txn = Txn::open(
         &ws,
         &[(path.to_string(), Resolve::Existing)],
@@ -96,26 +137,27 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
     )?;
     let display = txn.files[0].display.clone();
     let with_path = |f: Failure| f.with("file_path", &display);
-    let bytes = txn.files[0].bytes.take().unwrap_or_default();
+    // The bytes stay in the transaction (they reach the undo journal at commit); UTF-8 text is
+    // borrowed from them, not copied.
+    let bytes = txn.files[0].bytes.as_deref().unwrap_or_default();
     let before_bytes = bytes.len();
-    check_base(opts.base_hash.as_deref(), &bytes, &display)?;
-    let decoded = codec::decode(bytes).map_err(with_path)?;
-    let mut applied =
-        apply::apply_edits(&decoded.text, edits, opts.tolerance).map_err(with_path)?;
-    let diff = crate::diff::unified(&display, &decoded.text, &applied.text, &applied.changes);
-    let before_text_utf16 = utf16_len(&decoded.text);
+    check_base(opts.base_hash.as_deref(), bytes, &display)?;
+    let (text, encoding) = codec::decode_slice(bytes).map_err(with_path)?;
+    let mut applied = apply::apply_edits(&text, edits, opts.tolerance).map_err(with_path)?;
+    let diff = crate::diff::unified(&display, &text, &applied.text, &applied.changes);
+    let before_text_utf16 = utf16_len(&text);
     let after_text_utf16 = utf16_len(&applied.text);
-    let encoding = decoded.encoding;
-    drop(decoded);
+    drop(text);
     let out_bytes = codec::encode(std::mem::take(&mut applied.text), encoding);
     let after_bytes = out_bytes.len();
     let written = !opts.dry_run;
-    let file_hash = if written {
+    let (file_hash, recorded) = if written {
         txn.files[0].action = Action::Write(out_bytes);
-        let done = txn.commit()?;
-        done[0].file_hash.clone().unwrap_or_default()
+        let mut done = txn.commit()?;
+        let recorded = journal::record_taking(&mut done, disk.as_ref());
+        (done[0].file_hash.clone().unwrap_or_default(), recorded)
     } else {
-        file_hash(&out_bytes)
+        (file_hash(&out_bytes), Recorded::default())
     };
     Ok(Outcome {
         display,
@@ -127,6 +169,7 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
         diff,
         written,
         applied,
+        recorded,
     })
 }
 
@@ -194,19 +237,22 @@ pub fn patch_file(args: &[Value]) -> Res {
     let opts = read_options(arg(args, 1))?;
     let out = edit_file(path, &[Edit::new(search, replace)], &opts)?;
     let first = &out.applied.matches[0];
-    Ok(ok_object(json!({
-        "file_path": out.display,
-        "replacements": out.applied.matches.len(),
-        "line_number": first.start_line,
-        "tier": first.tier,
-        "before_chars": out.before_text_utf16,
-        "after_chars": out.after_text_utf16,
-        "before_bytes": out.before_bytes,
-        "after_bytes": out.after_bytes,
-        "diff": out.diff,
-        "written": out.written,
-        "file_hash": out.file_hash,
-    })))
+    Ok(merge(
+        ok_object(json!({
+            "file_path": out.display,
+            "replacements": out.applied.matches.len(),
+            "line_number": first.start_line,
+            "tier": first.tier,
+            "before_chars": out.before_text_utf16,
+            "after_chars": out.after_text_utf16,
+            "before_bytes": out.before_bytes,
+            "after_bytes": out.after_bytes,
+            "diff": out.diff,
+            "written": out.written,
+            "file_hash": out.file_hash,
+        })),
+        journal_fields(&out.recorded),
+    ))
 }
 
 /// `applyEdits(filePath, edits, options)` and `previewEdits(...)` (a dry run).
@@ -246,18 +292,21 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
         opts.dry_run = true;
     }
     let out = edit_file(path, &edits, &opts)?;
-    Ok(ok_object(json!({
-        "file_path": out.display,
-        "edits_applied": edits.len(),
-        "first_changed_line": out.applied.first_changed_line,
-        "tier": out.applied.tier.as_str(),
-        "matches": out.applied.matches,
-        "before_chars": out.before_text_utf16,
-        "after_chars": out.after_text_utf16,
-        "before_bytes": out.before_bytes,
-        "after_bytes": out.after_bytes,
-        "diff": out.diff,
-        "written": out.written,
-        "file_hash": out.file_hash,
-    })))
+    Ok(merge(
+        ok_object(json!({
+            "file_path": out.display,
+            "edits_applied": edits.len(),
+            "first_changed_line": out.applied.first_changed_line,
+            "tier": out.applied.tier.as_str(),
+            "matches": out.applied.matches,
+            "before_chars": out.before_text_utf16,
+            "after_chars": out.after_text_utf16,
+            "before_bytes": out.before_bytes,
+            "after_bytes": out.after_bytes,
+            "diff": out.diff,
+            "written": out.written,
+            "file_hash": out.file_hash,
+        })),
+        journal_fields(&out.recorded),
+    ))
 }

@@ -11,8 +11,11 @@
 
 mod args;
 mod edit;
+mod lines;
 mod observe;
 mod scope;
+mod view;
+mod whole;
 
 use serde_json::{json, Map, Value};
 
@@ -27,6 +30,12 @@ pub const OPS: &[&str] = &[
     "get_stats",
     "set_event_log",
     "permission_scope",
+    "view_file",
+    "edit_lines",
+    "create_file",
+    "write_file",
+    "delete_file",
+    "undo_edit",
 ];
 
 /// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
@@ -69,6 +78,12 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "get_stats" => get_stats(&args),
         "permission_scope" => scope::permission_scope(&args),
         "set_event_log" => set_event_log(&args),
+        "view_file" => view::view_file(&args),
+        "edit_lines" => lines::edit_lines(&args),
+        "create_file" => whole::create_file(&args),
+        "write_file" => whole::write_file(&args),
+        "delete_file" => whole::delete_file(&args),
+        "undo_edit" => whole::undo_edit(&args),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),
@@ -137,7 +152,18 @@ pub(crate) fn ok_object(fields: Value) -> Value {
     Value::Object(m)
 }
 
+/// `a` with every field of `b` appended (both objects).
+pub(crate) fn merge(mut a: Value, b: Value) -> Value {
+    if let (Value::Object(a), Value::Object(b)) = (&mut a, b) {
+        a.extend(b);
+    }
+    a
+}
+
 pub(crate) type Res = Result<Value>;
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod drift_tests;

@@ -1,0 +1,655 @@
+//! `editLines(filePath, ops, options)`: edits anchored on `N:tag` line references from a hashline view.
+//!
+//! Each op is `{op, start, end?, lines? | text?}`:
+//! - `replace` lines `start..=end` (`end` defaults to `start`) with the new lines;
+//! - `delete` lines `start..=end`;
+//! - `insert_before` / `insert_after` line `start` (no `end`).
+//!
+//! Every anchor must carry its tag (`"12:ab3f"`; a pasted `"12:ab3f|text"` is accepted too) and is
+//! checked against the file as it is now before anything changes: a line that no longer has that tag
+//! (or no longer exists) fails the whole call with `STALE_ANCHOR`, listing each stale anchor and the
+//! fresh `N:tag|text` of the lines around it. Ops refer to the original numbering and are applied
+//! together; two ops that touch the same line, or insert at the same place, are refused with
+//! `OVERLAPPING_EDITS`. New lines are written with the file's line terminator; a file without a final
+//! terminator keeps lacking one.
+
+use serde_json::{json, Value};
+
+use super::args::{bad, str_arg, type_name, Obj};
+use super::edit::{check_base, journal_fields, read_options};
+use super::view::{push_line, Format};
+use super::whole::{commit_one, open_one};
+use super::{arg, merge, ok_object, Res};
+use crate::codec::{self, detect_line_ending};
+use crate::error::{Code, Failure, Result};
+use crate::hash::line_tag;
+use crate::text::{split_lines, utf16_len, LineTable};
+use crate::txn::Action;
+use crate::workspace::Resolve;
+
+const MAX_OPS: usize = 10_000;
+/// Lines of context shown around a stale anchor.
+const FRESH_CONTEXT: usize = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Replace,
+    InsertBefore,
+    InsertAfter,
+    Delete,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Anchor {
+    line: usize,
+    tag: String,
+}
+
+#[derive(Debug)]
+struct LineOp {
+    kind: Kind,
+    start: Anchor,
+    end: Option<Anchor>,
+    lines: Vec<String>,
+}
+
+/// Parses `"12:ab3f"` (optionally followed by `|` and pasted text).
+fn parse_anchor(v: &Value, name: &str) -> Result<Anchor> {
+    let need_tag = || {
+        bad(format!(
+            "{name} must be a line anchor with its tag, like \"12:ab3f\", as viewFile with format \"hashline\" shows it; a bare line number is not accepted (the tag proves the line is the one you read)."
+        ))
+    };
+    let s = match v {
+        Value::String(s) => s.trim(),
+        Value::Number(_) => return Err(need_tag()),
+        other => {
+            return Err(bad(format!(
+                "{name} must be a string like \"12:ab3f\", got {}.",
+                type_name(other)
+            )))
+        }
+    };
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 9 {
+        return Err(need_tag());
+    }
+    let line: usize = s[..digits].parse().map_err(|_| need_tag())?;
+    let Some(rest) = s[digits..].strip_prefix(':') else {
+        return Err(need_tag());
+    };
+    let tag_len = rest.bytes().take_while(u8::is_ascii_alphanumeric).count();
+    let after = &rest[tag_len..];
+    if !(2..=16).contains(&tag_len) || !(after.is_empty() || after.starts_with('|')) {
+        return Err(need_tag());
+    }
+    if line == 0 {
+        return Err(bad(format!("{name}: line numbers start at 1.")));
+    }
+    Ok(Anchor {
+        line,
+        tag: rest[..tag_len].to_ascii_lowercase(),
+    })
+}
+
+fn read_op(v: &Value, name: &str) -> Result<LineOp> {
+    let mut o = Obj::new(name, Some(v), false)?;
+    let kind = match o.choice(
+        &["op"],
+        &["replace", "insert_before", "insert_after", "delete"],
+    )? {
+        Some("replace") => Kind::Replace,
+        Some("insert_before") => Kind::InsertBefore,
+        Some("insert_after") => Kind::InsertAfter,
+        Some("delete") => Kind::Delete,
+        _ => {
+            return Err(bad(format!(
+                "{name}.op is required: \"replace\", \"insert_before\", \"insert_after\" or \"delete\"."
+            )))
+        }
+    };
+    let start = match o.get(&["start"])? {
+        Some(v) => parse_anchor(v, &format!("{name}.start"))?,
+        None => {
+            return Err(bad(format!(
+                "{name}.start is required (an anchor like \"12:ab3f\")."
+            )))
+        }
+    };
+    let end = o
+        .get(&["end"])?
+        .map(|v| parse_anchor(v, &format!("{name}.end")))
+        .transpose()?;
+    let lines = match o.get(&["lines"])? {
+        Some(Value::Array(a)) => Some(
+            a.iter()
+                .enumerate()
+                .map(|(i, l)| match l {
+                    Value::String(s) if s.contains(['\n', '\r']) => Err(bad(format!(
+                        "{name}.lines[{i}] contains a line break; give one line per item, or send text instead."
+                    ))),
+                    Value::String(s) => Ok(s.clone()),
+                    other => Err(bad(format!(
+                        "{name}.lines[{i}] must be a string, got {}.",
+                        type_name(other)
+                    ))),
+                })
+                .collect::<Result<Vec<_>>>()?,
+        ),
+        Some(other) => {
+            return Err(bad(format!(
+                "{name}.lines must be an array of strings, got {}.",
+                type_name(other)
+            )))
+        }
+        None => None,
+    };
+    let text = o.string(&["text"])?;
+    o.finish()?;
+    let new_lines = match (lines, text) {
+        (Some(_), Some(_)) => return Err(bad(format!("{name}: give lines or text, not both."))),
+        (Some(l), None) => Some(l),
+        (None, Some(t)) => {
+            let mut parts = split_lines(t);
+            // A final line break ends the last line; it does not start an empty one. "" is no lines.
+            if parts.last() == Some(&"") {
+                parts.pop();
+            }
+            Some(parts.into_iter().map(str::to_string).collect())
+        }
+        (None, None) => None,
+    };
+    let lines = match (kind, new_lines) {
+        (Kind::Delete, Some(_)) => {
+            return Err(bad(format!(
+            "{name}: delete takes no lines or text (use replace to put new lines in their place)."
+        )))
+        }
+        (Kind::Delete, None) => Vec::new(),
+        (_, None) => {
+            return Err(bad(format!(
+                "{name}: {} needs the new lines (lines: [...] or text).",
+                op_name(kind)
+            )))
+        }
+        (Kind::InsertBefore | Kind::InsertAfter, Some(l)) if l.is_empty() => {
+            return Err(bad(format!("{name}: nothing to insert (lines is empty).")))
+        }
+        (_, Some(l)) => l,
+    };
+    if matches!(kind, Kind::InsertBefore | Kind::InsertAfter) && end.is_some() {
+        return Err(bad(format!(
+            "{name}: {} takes only start, not end.",
+            op_name(kind)
+        )));
+    }
+    if let Some(e) = &end {
+        if e.line < start.line {
+            return Err(bad(format!(
+                "{name}.end (line {}) is before {name}.start (line {}).",
+                e.line, start.line
+            )));
+        }
+    }
+    Ok(LineOp {
+        kind,
+        start,
+        end,
+        lines,
+    })
+}
+
+fn op_name(k: Kind) -> &'static str {
+    match k {
+        Kind::Replace => "replace",
+        Kind::InsertBefore => "insert_before",
+        Kind::InsertAfter => "insert_after",
+        Kind::Delete => "delete",
+    }
+}
+
+/// The anchors that no longer name the line they were taken from, as a `STALE_ANCHOR` failure.
+fn check_anchors(ops: &[LineOp], text: &str, lt: &LineTable) -> Result<()> {
+    let mut stale: Vec<(usize, &str, Option<String>)> = Vec::new();
+    for op in ops {
+        for a in std::iter::once(&op.start).chain(op.end.as_ref()) {
+            let actual = (a.line <= lt.len()).then(|| line_tag(lt.content(a.line - 1, text)));
+            if actual.as_deref() != Some(a.tag.as_str())
+                && !stale.iter().any(|s| s.0 == a.line && s.1 == a.tag)
+            {
+                stale.push((a.line, &a.tag, actual));
+            }
+        }
+    }
+    if stale.is_empty() {
+        return Ok(());
+    }
+    stale.sort_by_key(|s| s.0);
+    // Fresh lines around each stale anchor, windows merged.
+    let mut shown: Vec<(usize, usize)> = Vec::new();
+    for s in &stale {
+        // A line past the end shows the file's last lines.
+        let at = s.0.min(lt.len());
+        let lo = at.saturating_sub(FRESH_CONTEXT).max(1);
+        let hi = (s.0 + FRESH_CONTEXT).min(lt.len());
+        if lo > hi {
+            continue;
+        }
+        match shown.last_mut() {
+            Some(w) if lo <= w.1 + 1 => w.1 = w.1.max(hi),
+            _ => shown.push((lo, hi)),
+        }
+    }
+    let mut fresh = String::new();
+    for (i, &(lo, hi)) in shown.iter().enumerate() {
+        if i > 0 {
+            fresh.push_str("...\n");
+        }
+        for n in lo..=hi {
+            push_line(&mut fresh, Format::Hashline, n, lt.content(n - 1, text));
+            fresh.push('\n');
+        }
+    }
+    let list: Vec<Value> = stale
+        .iter()
+        .map(|(line, expected, actual)| {
+            json!({"line": line, "expected_tag": expected, "actual_tag": actual})
+        })
+        .collect();
+    let lines: Vec<String> = stale.iter().map(|s| s.0.to_string()).collect();
+    Err(Failure::new(
+        Code::StaleAnchor,
+        format!(
+            "line(s) {} changed since you read them (the file now has {} lines); nothing was written. Use the fresh anchors below (check the lines still say what you expect), or re-read the file with format \"hashline\".",
+            lines.join(", "),
+            lt.len()
+        ),
+    )
+    .with("stale", list)
+    .with("fresh", fresh)
+    .with("total_lines", lt.len()))
+}
+
+/// One op as a splice of original lines `[from, to)` (0-based) by `lines`.
+struct Splice<'a> {
+    op: usize,
+    from: usize,
+    to: usize,
+    lines: &'a [String],
+}
+
+struct Spliced {
+    text: String,
+    changes: Vec<(usize, usize, usize, usize)>,
+    added: usize,
+    removed: usize,
+}
+
+fn trailing_terminator(s: &str) -> usize {
+    if s.ends_with("\r\n") {
+        2
+    } else if s.ends_with(['\n', '\r']) {
+        1
+    } else {
+        0
+    }
+}
+
+/// Applies every splice to `text` in one pass (they refer to the original lines).
+fn splice(text: &str, lt: &LineTable, ops: &[LineOp]) -> Result<Spliced> {
+    let mut splices: Vec<Splice> = ops
+        .iter()
+        .enumerate()
+        .map(|(i, op)| {
+            let s = op.start.line;
+            let e = op.end.as_ref().map_or(s, |a| a.line);
+            let (from, to) = match op.kind {
+                Kind::Replace | Kind::Delete => (s - 1, e),
+                Kind::InsertBefore => (s - 1, s - 1),
+                Kind::InsertAfter => (s, s),
+            };
+            Splice {
+                op: i,
+                from,
+                to,
+                lines: &op.lines,
+            }
+        })
+        .collect();
+    splices.sort_by_key(|s| (s.from, s.to, s.op));
+    // Overlaps: a line touched twice, or two insertions at one place (their order would be a guess).
+    let mut reach: Option<&Splice> = None;
+    for s in &splices {
+        if let Some(r) = reach {
+            let same_point = r.from == r.to && s.from == s.to && r.from == s.from;
+            if s.from < r.to || same_point {
+                let (a, b) = (r.op.min(s.op), r.op.max(s.op));
+                return Err(Failure::new(
+                    Code::OverlappingEdits,
+                    format!("ops[{a}] and ops[{b}] touch the same lines (or insert at the same place); merge them into one op."),
+                )
+                .with("edit_indices", [a, b]));
+            }
+        }
+        if reach.is_none_or(|r| s.to >= r.to) {
+            reach = Some(s);
+        }
+    }
+
+    let term = detect_line_ending(text).terminator();
+    let total = lt.len();
+    let last_unterminated = total > 0 && !lt.has_terminator(total - 1);
+    let added_bytes: usize = splices
+        .iter()
+        .flat_map(|s| s.lines.iter())
+        .map(|l| l.len() + term.len())
+        .sum();
+    let mut out = String::with_capacity(text.len() + added_bytes);
+    let mut changes: Vec<(usize, usize, usize, usize)> = Vec::new();
+    let (mut pos, mut added, mut removed) = (0usize, 0usize, 0usize);
+    for s in &splices {
+        let (old_start, old_end) = (lt.start(s.from), lt.start(s.to));
+        out.push_str(&text[pos..old_start]);
+        let mut change = (old_start, old_end, out.len(), 0);
+        let at_eof = s.to == total && last_unterminated;
+        if at_eof && s.lines.is_empty() && s.from < s.to && s.from > 0 {
+            // Deleting the unterminated last line(s): the line before becomes last and loses its
+            // terminator, so the file still does not end with one.
+            let t = trailing_terminator(&out);
+            out.truncate(out.len() - t);
+            change.0 -= t;
+            change.2 -= t;
+        }
+        if at_eof && s.from == s.to {
+            for l in s.lines.iter() {
+                out.push_str(term);
+                out.push_str(l);
+            }
+        } else if at_eof {
+            out.push_str(&s.lines.join(term));
+        } else {
+            for l in s.lines.iter() {
+                out.push_str(l);
+                out.push_str(term);
+            }
+        }
+        change.3 = out.len();
+        // Spans that touch or overlap (after the adjustment above) are merged for the diff.
+        match changes.last_mut() {
+            Some(c) if change.0 <= c.1 => {
+                // Before both spans the texts agree; shrinking that common prefix keeps it common.
+                let new0 = c.2.min(change.2);
+                c.0 -= c.2 - new0;
+                c.2 = new0;
+                c.1 = change.1;
+                c.3 = change.3;
+            }
+            _ => changes.push(change),
+        }
+        pos = old_end;
+        added += s.lines.len();
+        removed += s.to - s.from;
+    }
+    out.push_str(&text[pos..]);
+    Ok(Spliced {
+        text: out,
+        changes,
+        added,
+        removed,
+    })
+}
+
+/// `editLines(filePath, ops, options)`.
+pub fn edit_lines(args: &[Value]) -> Res {
+    let path = str_arg(args, 0, "filePath")?;
+    let ops = match arg(args, 1) {
+        Some(Value::Array(a)) if a.is_empty() => {
+            return Err(bad("ops (argument 2) is empty: send at least one op."))
+        }
+        Some(Value::Array(a)) if a.len() > MAX_OPS => {
+            return Err(bad(format!(
+                "{} ops in one call; at most {MAX_OPS} are accepted.",
+                a.len()
+            )))
+        }
+        Some(Value::Array(a)) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| read_op(v, &format!("ops[{i}]")))
+            .collect::<Result<Vec<_>>>()?,
+        Some(Value::Null) | None => {
+            return Err(bad(
+                "ops (argument 2) is required: an array of {op, start, end?, lines?|text?}.",
+            ))
+        }
+        Some(v) => {
+            return Err(bad(format!(
+                "ops (argument 2) must be an array, got {}.",
+                type_name(v)
+            )))
+        }
+    };
+    let opts = read_options(arg(args, 2))?;
+    let opened = open_one(path, Resolve::Existing, &opts)?;
+    let display = opened.display().to_string();
+    let with_path = |f: Failure| f.with("file_path", &display);
+    let bytes = opened.bytes().unwrap_or_default();
+    let before_bytes = bytes.len();
+    check_base(opts.base_hash.as_deref(), bytes, &display)?;
+    let (text, encoding) = codec::decode_slice(bytes).map_err(with_path)?;
+    let lt = LineTable::new(&text);
+    check_anchors(&ops, &text, &lt).map_err(with_path)?;
+    let done = splice(&text, &lt, &ops).map_err(with_path)?;
+    if done.text == *text {
+        return Err(with_path(Failure::new(
+            Code::NoChanges,
+            "the ops leave the file as it is; nothing was written.",
+        )));
+    }
+    let diff = crate::diff::unified(&display, &text, &done.text, &done.changes);
+    let first_changed_line = crate::text::line_number_at(&done.text, done.changes[0].2);
+    let (before_chars, after_chars) = (utf16_len(&text), utf16_len(&done.text));
+    drop(text);
+    let out = codec::encode(done.text, encoding);
+    let after_bytes = out.len();
+    let (file_hash, recorded) = commit_one(opened, Action::Write(out), &opts)?;
+    Ok(merge(
+        ok_object(json!({
+            "file_path": display,
+            "ops_applied": ops.len(),
+            "first_changed_line": first_changed_line,
+            "lines_added": done.added,
+            "lines_removed": done.removed,
+            "before_chars": before_chars,
+            "after_chars": after_chars,
+            "before_bytes": before_bytes,
+            "after_bytes": after_bytes,
+            "diff": diff,
+            "written": !opts.dry_run,
+            "file_hash": file_hash,
+        })),
+        journal_fields(&recorded),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn anchor(text: &str, n: usize) -> String {
+        let lt = LineTable::new(text);
+        format!("{n}:{}", line_tag(lt.content(n - 1, text)))
+    }
+
+    fn run(text: &str, ops: Value) -> Result<Spliced> {
+        let ops: Vec<LineOp> = ops
+            .as_array()
+            .unwrap()
+            .iter()
+            .enumerate()
+            .map(|(i, v)| read_op(v, &format!("ops[{i}]")))
+            .collect::<Result<_>>()?;
+        let lt = LineTable::new(text);
+        check_anchors(&ops, text, &lt)?;
+        splice(text, &lt, &ops)
+    }
+
+    fn diff_ok(before: &str, s: &Spliced) {
+        // Everything outside the change spans is identical.
+        let mut p = (0, 0);
+        for c in &s.changes {
+            assert!(
+                c.0 >= p.0 && c.2 >= p.1 && c.1 >= c.0 && c.3 >= c.2,
+                "{:?}",
+                s.changes
+            );
+            assert_eq!(before[p.0..c.0], s.text[p.1..c.2]);
+            p = (c.1, c.3);
+        }
+        assert_eq!(before[p.0..], s.text[p.1..]);
+    }
+
+    #[test]
+    fn anchors_need_tags() {
+        for bad_anchor in [
+            json!(3),
+            json!("3"),
+            json!("3:"),
+            json!("3:a"),
+            json!("x:ab"),
+            json!("3:ab cd"),
+        ] {
+            let e = read_op(&json!({"op": "delete", "start": bad_anchor}), "ops[0]").unwrap_err();
+            assert_eq!(e.code, Code::InvalidInput, "{bad_anchor}");
+        }
+        let op = read_op(
+            &json!({"op": "delete", "start": " 3:AB12|pasted text"}),
+            "o",
+        )
+        .unwrap();
+        assert_eq!(
+            op.start,
+            Anchor {
+                line: 3,
+                tag: "ab12".into()
+            }
+        );
+    }
+
+    #[test]
+    fn ops_apply_bottom_up_on_the_original_numbering() {
+        let t = "a\nb\nc\nd\ne\n";
+        let s = run(
+            t,
+            json!([
+                {"op": "replace", "start": anchor(t, 2), "end": anchor(t, 3), "lines": ["B", "C", "C2"]},
+                {"op": "insert_before", "start": anchor(t, 1), "text": "top\n"},
+                {"op": "insert_after", "start": anchor(t, 5), "lines": ["end"]},
+                {"op": "delete", "start": anchor(t, 4)},
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "top\na\nB\nC\nC2\ne\nend\n");
+        assert_eq!((s.added, s.removed), (5, 3));
+        diff_ok(t, &s);
+    }
+
+    #[test]
+    fn line_endings_and_missing_final_newline_are_kept() {
+        let t = "a\r\nb\r\nc";
+        let s = run(
+            t,
+            json!([{"op": "insert_after", "start": anchor(t, 3), "lines": ["d"]}]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "a\r\nb\r\nc\r\nd");
+        diff_ok(t, &s);
+        let s = run(
+            t,
+            json!([{"op": "replace", "start": anchor(t, 3), "text": "x\ny"}]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "a\r\nb\r\nx\r\ny");
+        let s = run(t, json!([{"op": "delete", "start": anchor(t, 3)}])).unwrap();
+        assert_eq!(s.text, "a\r\nb");
+        diff_ok(t, &s);
+        // Deleting the last lines right after another deletion: spans merge, final newline still absent.
+        let s = run(
+            t,
+            json!([{"op": "delete", "start": anchor(t, 2)}, {"op": "delete", "start": anchor(t, 3)}]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "a");
+        diff_ok(t, &s);
+        let s = run(
+            t,
+            json!([{"op": "replace", "start": anchor(t, 2), "lines": ["B"]}, {"op": "delete", "start": anchor(t, 3)}]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "a\r\nB");
+        diff_ok(t, &s);
+        let s = run(
+            t,
+            json!([{"op": "delete", "start": anchor(t, 1), "end": anchor(t, 3)}]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "");
+        let d = crate::diff::unified("f", t, &s.text, &s.changes);
+        assert!(d.contains("-a\n-b\n-c\n"), "{d}");
+    }
+
+    #[test]
+    fn overlaps_are_refused() {
+        let t = "a\nb\nc\nd\n";
+        let cases = [
+            json!([{"op": "delete", "start": anchor(t, 1), "end": anchor(t, 3)}, {"op": "replace", "start": anchor(t, 3), "lines": ["x"]}]),
+            json!([{"op": "delete", "start": anchor(t, 1), "end": anchor(t, 3)}, {"op": "insert_after", "start": anchor(t, 1), "lines": ["x"]}]),
+            json!([{"op": "insert_after", "start": anchor(t, 1), "lines": ["x"]}, {"op": "insert_before", "start": anchor(t, 2), "lines": ["y"]}]),
+            json!([{"op": "delete", "start": anchor(t, 1), "end": anchor(t, 4)}, {"op": "delete", "start": anchor(t, 2)}]),
+        ];
+        for c in cases {
+            let e = run(t, c.clone()).err().expect("refused");
+            assert_eq!(e.code, Code::OverlappingEdits, "{c}");
+        }
+        // Touching is fine: insert before a replaced range, replace adjacent ranges.
+        let s = run(
+            t,
+            json!([
+                {"op": "insert_before", "start": anchor(t, 2), "lines": ["i"]},
+                {"op": "replace", "start": anchor(t, 2), "lines": ["B"]},
+                {"op": "replace", "start": anchor(t, 3), "end": anchor(t, 4), "lines": ["CD"]},
+            ]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "a\ni\nB\nCD\n");
+    }
+
+    #[test]
+    fn stale_anchors_list_fresh_tags() {
+        let t = "l1\nl2\nl3\nl4\nl5\nl6\nl7\nl8\n";
+        let edited = "l1\nl2\nL3\nl4\nl5\nl6\nL7\nl8\n";
+        let ops =
+            json!([{"op": "replace", "start": anchor(t, 3), "end": anchor(t, 7), "lines": ["x"]}]);
+        let e = run(edited, ops).err().unwrap();
+        assert_eq!(e.code, Code::StaleAnchor);
+        let stale = e.detail("stale").unwrap().as_array().unwrap();
+        assert_eq!(stale.len(), 2);
+        assert_eq!(stale[0]["line"], 3);
+        assert_eq!(stale[0]["actual_tag"], line_tag("L3"));
+        assert_eq!(stale[1]["expected_tag"], line_tag("l7"));
+        let fresh = e.detail("fresh").unwrap().as_str().unwrap();
+        assert_eq!(fresh.lines().count(), 8, "{fresh}");
+        assert!(fresh.starts_with(&format!("1:{}|l1\n", line_tag("l1"))));
+        assert!(fresh.contains(&format!("7:{}|L7\n", line_tag("L7"))));
+        // A line past the end is stale too.
+        let e = run("a\nb\n", json!([{"op": "delete", "start": "9:abcd"}]))
+            .err()
+            .unwrap();
+        assert_eq!(e.code, Code::StaleAnchor);
+        assert_eq!(e.detail("stale").unwrap()[0]["actual_tag"], Value::Null);
+        assert_eq!(
+            e.detail("fresh").unwrap(),
+            &json!(format!("1:{}|a\n2:{}|b\n", line_tag("a"), line_tag("b")))
+        );
+    }
+}

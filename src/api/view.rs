@@ -1,0 +1,123 @@
+//! `viewFile(filePath, options)`: a file's text, whole or a line range, plain, numbered or hashline.
+//!
+//! `content` shows each line followed by `"\n"`, whatever the file's own terminator (`line_ending`
+//! says which it is; edits write new lines with it); the file's last line has no `"\n"` after it when
+//! the file does not end with a terminator. So the plain view of a whole LF file is the file's text.
+//! Formats prefix each line: `numbered` as `cat -n` does (`%6d\t`), `hashline` as `N:tag|` with the
+//! line's [`line_tag`] — the anchors `editLines` takes, and a prefix the matcher strips from pasted
+//! `old` text.
+
+use serde_json::{json, Value};
+
+use super::args::{bad, str_arg, Obj};
+use super::edit::{read_root, DEFAULT_MAX_FILE_BYTES};
+use super::{arg, ok_object, Res};
+use crate::codec::{self, detect_line_ending};
+use crate::error::Failure;
+use crate::hash::{file_hash, line_tag};
+use crate::text::LineTable;
+use crate::txn::Txn;
+use crate::workspace::{Resolve, Workspace};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Plain,
+    Numbered,
+    Hashline,
+}
+
+/// Appends line `n` (1-based) with its prefix, without a terminator.
+pub fn push_line(out: &mut String, format: Format, n: usize, content: &str) {
+    use std::fmt::Write;
+    match format {
+        Format::Plain => {}
+        Format::Numbered => {
+            let _ = write!(out, "{n:6}\t");
+        }
+        Format::Hashline => {
+            let _ = write!(out, "{n}:{}|", line_tag(content));
+        }
+    }
+    out.push_str(content);
+}
+
+/// `viewFile(filePath, options)`.
+pub fn view_file(args: &[Value]) -> Res {
+    let path = str_arg(args, 0, "filePath")?;
+    let mut o = Obj::new("options", arg(args, 1), true)?;
+    let root = read_root(&mut o)?;
+    let format = match o.choice(&["format"], &["plain", "numbered", "hashline"])? {
+        Some("numbered") => Format::Numbered,
+        Some("hashline") => Format::Hashline,
+        _ => Format::Plain,
+    };
+    let start = o.uint(&["start_line", "startLine"])?;
+    let end = o.uint(&["end_line", "endLine"])?;
+    let max_bytes = o.uint(&["max_bytes", "maxBytes"])?;
+    let max_file_bytes = o
+        .uint(&["max_file_bytes", "maxFileBytes"])?
+        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+    o.finish()?;
+    if start == Some(0) || end == Some(0) {
+        return Err(bad(
+            "line numbers start at 1 (options.start_line / end_line).",
+        ));
+    }
+
+    let ws = Workspace::new(&root)?;
+    let txn = Txn::open(
+        &ws,
+        &[(path.to_string(), Resolve::Existing)],
+        max_file_bytes,
+    )?;
+    let file = &txn.files[0];
+    let with_path = |f: Failure| f.with("file_path", &file.display);
+    let bytes = file.bytes.as_deref().unwrap_or_default();
+    let (text, encoding) = codec::decode_slice(bytes).map_err(with_path)?;
+    let lt = LineTable::new(&text);
+    let total = lt.len();
+    let first = start.unwrap_or(1) as usize;
+    if first > total.max(1) {
+        return Err(with_path(bad(format!(
+            "options.start_line is {first}, but the file has {total} line(s)."
+        )))
+        .with("total_lines", total));
+    }
+    let last = match end {
+        Some(e) if (e as usize) < first => {
+            return Err(with_path(bad(format!(
+                "options.end_line ({e}) is before options.start_line ({first})."
+            ))))
+        }
+        Some(e) => (e as usize).min(total),
+        None => total,
+    };
+    let mut content = String::new();
+    let mut shown = first - 1;
+    let mut truncated = false;
+    let mut piece = String::new();
+    for i in first - 1..last {
+        piece.clear();
+        push_line(&mut piece, format, i + 1, lt.content(i, &text));
+        if lt.has_terminator(i) {
+            piece.push('\n');
+        }
+        if max_bytes.is_some_and(|m| (content.len() + piece.len()) as u64 > m) {
+            truncated = true;
+            break;
+        }
+        content.push_str(&piece);
+        shown = i + 1;
+    }
+    Ok(ok_object(json!({
+        "file_path": file.display,
+        "content": content,
+        "start_line": first,
+        "end_line": shown,
+        "total_lines": total,
+        "file_hash": file_hash(bytes),
+        "encoding": encoding.as_str(),
+        "line_ending": detect_line_ending(&text).as_str(),
+        "truncated": truncated,
+    })))
+}

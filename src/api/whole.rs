@@ -1,0 +1,551 @@
+//! Whole-file operations: `createFile`, `writeFile`, `deleteFile`, and `undoEdit`.
+//!
+//! All go through the sandbox, a [`Txn`] (lock, atomic write, rollback) and the codecs, accept
+//! `base_hash`, and journal what they replaced (see [`crate::journal`]).
+//!
+//! A rewrite (`writeFile`, or `createFile` with `overwrite` over an existing file) keeps the file's
+//! encoding (BOM included) and, when the file uses one line terminator throughout, converts the new
+//! content's line breaks to it; options `encoding` and `line_ending` say otherwise. A new file is
+//! UTF-8 and keeps the content's line breaks as given unless told otherwise.
+//!
+//! A rewrite refuses content with an elision placeholder on a line of its own — a comment that only
+//! says `...`, `existing code`, `rest of the file unchanged` and the like, which a model leaves when it
+//! means "keep what was there" — with `ELIDED_CONTENT`, unless `allow_placeholders`. Writing such a
+//! file would delete the code it stands for. New files are not checked (nothing can be elided).
+
+use std::borrow::Cow;
+
+use serde_json::{json, Value};
+
+use super::args::{bad, str_arg, type_name, Obj};
+use super::edit::{check_base, disk_journal, journal_fields, read_common, read_options, read_root};
+use super::edit::{EditOptions, DEFAULT_MAX_FILE_BYTES};
+use super::{arg, merge, ok_object, Res};
+use crate::codec::{self, detect_line_ending, Encoding, LineEnding};
+use crate::error::{Code, Failure, Result};
+use crate::hash::file_hash;
+use crate::journal::{self, DiskJournal, Recorded, Target};
+use crate::text::convert_terminators;
+use crate::txn::{Action, Txn};
+use crate::workspace::{Resolve, Workspace};
+
+/// One file opened for writing: its transaction (lock held) and the journal directory, if any.
+pub struct Opened {
+    disk: Option<DiskJournal>,
+    txn: Txn,
+}
+
+impl Opened {
+    pub fn display(&self) -> &str {
+        &self.txn.files[0].display
+    }
+
+    /// The file's current bytes (`None` when it does not exist).
+    pub fn bytes(&self) -> Option<&[u8]> {
+        self.txn.files[0].bytes.as_deref()
+    }
+}
+
+/// Resolves and locks one file (and opens the journal directory first, so a bad one refuses the call
+/// before anything is read).
+pub fn open_one(path: &str, mode: Resolve, opts: &EditOptions) -> Result<Opened> {
+    let ws = Workspace::new(&opts.root)?;
+    let disk = disk_journal(&ws, opts)?;
+    let txn = Txn::open(&ws, &[(path.to_string(), mode)], opts.max_file_bytes)?;
+    Ok(Opened { disk, txn })
+}
+
+/// Commits `action` (unless a dry run) and journals it. Returns the file's new hash (`None` after a
+/// delete) and the journal entry.
+pub fn commit_one(
+    mut o: Opened,
+    action: Action,
+    opts: &EditOptions,
+) -> Result<(Option<String>, Recorded)> {
+    if opts.dry_run {
+        let h = match &action {
+            Action::Write(b) => Some(file_hash(b)),
+            _ => None,
+        };
+        return Ok((h, Recorded::default()));
+    }
+    o.txn.files[0].action = action;
+    let mut done = o.txn.commit()?;
+    let recorded = journal::record_taking(&mut done, o.disk.as_ref());
+    Ok((done[0].file_hash.clone(), recorded))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Elision placeholders
+
+/// Words a placeholder comment may consist of.
+const FILLER: &[&str] = &[
+    "existing",
+    "code",
+    "unchanged",
+    "rest",
+    "of",
+    "the",
+    "file",
+    "remains",
+    "remain",
+    "same",
+    "is",
+    "are",
+    "here",
+    "goes",
+    "keep",
+    "as",
+    "before",
+    "other",
+    "previous",
+    "all",
+    "and",
+    "everything",
+    "else",
+    "stays",
+    "stay",
+    "untouched",
+    "omitted",
+    "for",
+    "brevity",
+    "lines",
+    "content",
+    "original",
+    "remaining",
+    "left",
+    "implementation",
+    "methods",
+    "functions",
+    "your",
+    "above",
+    "below",
+    "etc",
+    "more",
+    "was",
+    "unmodified",
+    "no",
+    "changes",
+];
+
+/// Phrases that mark a placeholder on their own.
+const STRONG: &[&str] = &[
+    "existing code",
+    "unchanged code",
+    "code unchanged",
+    "remains the same",
+    "remain the same",
+    "same as before",
+];
+
+/// Phrases that mark a placeholder together with an ellipsis or an "unchanged"-like word.
+const WEAK: &[&str] = &[
+    "rest of the file",
+    "rest of file",
+    "rest of the code",
+    "rest of code",
+    "remaining code",
+    "other code",
+    "previous code",
+    "original code",
+];
+
+const UNCHANGED_WORDS: &[&str] = &[
+    "unchanged",
+    "same",
+    "untouched",
+    "omitted",
+    "before",
+    "remains",
+    "unmodified",
+];
+
+/// Whether one line is an elision placeholder: a comment on a line of its own whose text is only an
+/// ellipsis, or a short phrase like "existing code" / "rest of the file unchanged".
+pub fn is_placeholder(line: &str) -> bool {
+    let t = line.trim();
+    const OPENERS: &[&str] = &["{/*", "<!--", "//", "/*", "#", "--", ";", "%"];
+    let Some(body) = OPENERS.iter().find_map(|o| t.strip_prefix(o)) else {
+        return false;
+    };
+    let mut body = body
+        .trim_start_matches(['/', '#', ';', '-', '!', '%', '*'])
+        .trim();
+    for closer in ["*/}", "*/", "-->"] {
+        if let Some(b) = body.strip_suffix(closer) {
+            body = b.trim_end();
+            break;
+        }
+    }
+    let dots = body.contains("...") || body.contains('\u{2026}');
+    let lower = body.to_lowercase();
+    let words: Vec<&str> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    if words.is_empty() {
+        return dots;
+    }
+    if words.len() > 12 || !words.iter().all(|w| FILLER.contains(w)) {
+        return false;
+    }
+    let joined = words.join(" ");
+    STRONG.iter().any(|p| joined.contains(p))
+        || (WEAK.iter().any(|p| joined.contains(p))
+            && (dots || words.iter().any(|w| UNCHANGED_WORDS.contains(w))))
+}
+
+/// 1-based numbers and text of the placeholder lines of `text`.
+pub fn placeholder_lines(text: &str) -> Vec<(usize, &str)> {
+    crate::text::split_lines(text)
+        .into_iter()
+        .enumerate()
+        .filter(|(_, l)| is_placeholder(l))
+        .map(|(i, l)| (i + 1, l))
+        .collect()
+}
+
+fn elided(found: &[(usize, &str)], display: &str) -> Failure {
+    let nums: Vec<String> = found.iter().map(|f| f.0.to_string()).collect();
+    let list: Vec<Value> = found
+        .iter()
+        .map(|(n, l)| json!({"line": n, "text": l}))
+        .collect();
+    Failure::new(
+        Code::ElidedContent,
+        format!(
+            "the new content of {display} has placeholder line(s) {} (such as \"{}\") standing for code left out; writing it would delete that code, so nothing was written. Send the complete text, or edit only the changed region with applyEdits/editLines. If the line is meant literally, pass allow_placeholders: true.",
+            nums.join(", "),
+            found[0].1.trim()
+        ),
+    )
+    .with("placeholder_lines", list)
+    .with("file_path", display)
+}
+
+// ---------------------------------------------------------------------------------------------
+// createFile / writeFile
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// The existing file's terminator when it uses one throughout; otherwise the content as given.
+    Keep,
+    /// The content's line breaks as given.
+    AsIs,
+    To(&'static str),
+}
+
+struct WholeOptions {
+    edit: EditOptions,
+    overwrite: bool,
+    allow_placeholders: bool,
+    encoding: Option<Encoding>,
+    ending: Ending,
+}
+
+fn read_whole_options(v: Option<&Value>, create: bool) -> Result<WholeOptions> {
+    let mut o = Obj::new("options", v, true)?;
+    let edit = read_common(&mut o)?;
+    let overwrite = if create {
+        o.boolean(&["overwrite"])?.unwrap_or(false)
+    } else {
+        false
+    };
+    let allow_placeholders = o
+        .boolean(&["allow_placeholders", "allowPlaceholders"])?
+        .unwrap_or(false);
+    let encoding = match o.choice(
+        &["encoding"],
+        &["utf-8", "utf-8-bom", "utf-16le", "utf-16be"],
+    )? {
+        Some("utf-8") => Some(Encoding::Utf8),
+        Some("utf-8-bom") => Some(Encoding::Utf8Bom),
+        Some("utf-16le") => Some(Encoding::Utf16Le),
+        Some("utf-16be") => Some(Encoding::Utf16Be),
+        _ => None,
+    };
+    let ending = match o.choice(
+        &["line_ending", "lineEnding"],
+        &["keep", "as_is", "lf", "crlf", "cr"],
+    )? {
+        Some("as_is") => Ending::AsIs,
+        Some("lf") => Ending::To("\n"),
+        Some("crlf") => Ending::To("\r\n"),
+        Some("cr") => Ending::To("\r"),
+        _ => Ending::Keep,
+    };
+    o.finish()?;
+    Ok(WholeOptions {
+        edit,
+        overwrite,
+        allow_placeholders,
+        encoding,
+        ending,
+    })
+}
+
+/// `(old_start, old_end, new_start, new_end)` of the one span where `a` and `b` differ.
+fn differing_span(a: &str, b: &str) -> (usize, usize, usize, usize) {
+    let (x, y) = (a.as_bytes(), b.as_bytes());
+    let pre = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    let max_suf = x.len().min(y.len()) - pre;
+    let suf = x
+        .iter()
+        .rev()
+        .zip(y.iter().rev())
+        .take(max_suf)
+        .take_while(|(p, q)| p == q)
+        .count();
+    (pre, x.len() - suf, pre, y.len() - suf)
+}
+
+fn content_arg(args: &[Value]) -> Result<&str> {
+    match arg(args, 1) {
+        Some(Value::String(s)) => Ok(s),
+        Some(Value::Null) | None => Err(bad(
+            "content (argument 2) is required: the complete text of the file (a string).",
+        )),
+        Some(v) => Err(bad(format!(
+            "content (argument 2) must be a string, got {}.",
+            type_name(v)
+        ))),
+    }
+}
+
+fn write_whole(args: &[Value], create: bool) -> Res {
+    let path = str_arg(args, 0, "filePath")?;
+    let content = content_arg(args)?;
+    let o = read_whole_options(arg(args, 2), create)?;
+    let mode = if create {
+        Resolve::MayCreate
+    } else {
+        Resolve::Existing
+    };
+    let opened = open_one(path, mode, &o.edit)?;
+    let display = opened.display().to_string();
+    let with_path = |f: Failure| f.with("file_path", &display);
+    let existing = opened.bytes();
+    if let (true, Some(b)) = (create && !o.overwrite, existing) {
+        return Err(Failure::new(
+            Code::FileExists,
+            format!("{display} already exists; nothing was written. Edit it (applyEdits, editLines), rewrite it with writeFile, or pass overwrite: true."),
+        )
+        .with("file_path", &display)
+        .with("current_hash", file_hash(b)));
+    }
+    match (existing, o.edit.base_hash.as_deref()) {
+        (Some(b), base) => check_base(base, b, &display)?,
+        (None, Some(base)) => {
+            return Err(Failure::new(
+                Code::StaleFile,
+                format!("{display} does not exist any more (base_hash {base}); nothing was written. Re-read the directory; use createFile without base_hash to create it."),
+            )
+            .with("base_hash", base)
+            .with("current_hash", Value::Null)
+            .with("file_path", &display))
+        }
+        (None, None) => {}
+    }
+    let old = existing
+        .map(codec::decode_slice)
+        .transpose()
+        .map_err(with_path)?;
+    if old.is_some() && !o.allow_placeholders {
+        let found = placeholder_lines(content);
+        if !found.is_empty() {
+            return Err(elided(&found, &display));
+        }
+    }
+    // A leading U+FEFF in the content is a byte-order mark: UTF-8 content that starts with one is
+    // written as UTF-8 with a BOM (unless `encoding` says otherwise), and never gets two.
+    let (content, wants_bom) = match content.strip_prefix('\u{feff}') {
+        Some(rest) => (rest, true),
+        None => (content, false),
+    };
+    let encoding = match o.encoding.or(old.as_ref().map(|d| d.1)) {
+        Some(Encoding::Utf8) | None if wants_bom && o.encoding.is_none() => Encoding::Utf8Bom,
+        Some(e) => e,
+        None => Encoding::Utf8,
+    };
+    let term = match o.ending {
+        Ending::AsIs => None,
+        Ending::To(t) => Some(t),
+        Ending::Keep => match old.as_ref().map(|d| detect_line_ending(&d.0)) {
+            Some(e @ (LineEnding::Lf | LineEnding::Crlf | LineEnding::Cr)) => Some(e.terminator()),
+            _ => None,
+        },
+    };
+    let new_text: Cow<str> = match term {
+        Some(t) => convert_terminators(content, t),
+        None => Cow::Borrowed(content),
+    };
+    let old_text: &str = old.as_ref().map_or("", |d| &d.0);
+    let span = differing_span(old_text, &new_text);
+    let diff = crate::diff::unified(&display, old_text, &new_text, &[span]);
+    let line_ending = detect_line_ending(&new_text).as_str();
+    let new_bytes = codec::encode(new_text.into_owned(), encoding);
+    if existing == Some(new_bytes.as_slice()) {
+        return Err(with_path(Failure::new(
+            Code::NoChanges,
+            "the content is what the file already holds; nothing was written.",
+        )));
+    }
+    let before_bytes = existing.map_or(0, <[u8]>::len);
+    let created = existing.is_none();
+    drop(old);
+    let after_bytes = new_bytes.len();
+    let (hash, recorded) = commit_one(opened, Action::Write(new_bytes), &o.edit)?;
+    Ok(merge(
+        ok_object(json!({
+            "file_path": display,
+            "created": created,
+            "encoding": encoding.as_str(),
+            "line_ending": line_ending,
+            "before_bytes": before_bytes,
+            "after_bytes": after_bytes,
+            "diff": diff,
+            "written": !o.edit.dry_run,
+            "file_hash": hash,
+        })),
+        journal_fields(&recorded),
+    ))
+}
+
+/// `createFile(filePath, content, options)`.
+pub fn create_file(args: &[Value]) -> Res {
+    write_whole(args, true)
+}
+
+/// `writeFile(filePath, content, options)`.
+pub fn write_file(args: &[Value]) -> Res {
+    write_whole(args, false)
+}
+
+/// `deleteFile(filePath, options)`.
+pub fn delete_file(args: &[Value]) -> Res {
+    let path = str_arg(args, 0, "filePath")?;
+    let opts = read_options(arg(args, 1))?;
+    let opened = open_one(path, Resolve::Existing, &opts)?;
+    let display = opened.display().to_string();
+    let bytes = opened.bytes().unwrap_or_default();
+    check_base(opts.base_hash.as_deref(), bytes, &display)?;
+    let before_bytes = bytes.len();
+    let (_, recorded) = commit_one(opened, Action::Delete, &opts)?;
+    Ok(merge(
+        ok_object(json!({
+            "file_path": display,
+            "deleted": true,
+            "before_bytes": before_bytes,
+            "written": !opts.dry_run,
+            "file_hash": Value::Null,
+        })),
+        journal_fields(&recorded),
+    ))
+}
+
+// ---------------------------------------------------------------------------------------------
+// undoEdit
+
+/// `undoEdit(editIdOrPath, options)`: a string that has the form of an edit id names that edit; any
+/// other string is a file path (undo the newest journaled edit of it). `{edit_id}` or `{file_path}`
+/// says which explicitly.
+pub fn undo_edit(args: &[Value]) -> Res {
+    let target =
+        match arg(args, 0) {
+            Some(Value::String(s)) if journal::is_edit_id(s) => Target::Id(s),
+            Some(Value::String(s)) => Target::Path(s),
+            Some(v @ Value::Object(_)) => {
+                let mut t = Obj::new("target", Some(v), false)?;
+                let id = t.string(&["edit_id", "editId"])?;
+                let path = t.string(&["file_path", "filePath"])?;
+                t.finish()?;
+                match (id, path) {
+                    (Some(id), None) => Target::Id(id),
+                    (None, Some(p)) => Target::Path(p),
+                    _ => return Err(bad("target: give exactly one of edit_id and file_path.")),
+                }
+            }
+            Some(Value::Null) | None => return Err(bad(
+                "editIdOrPath (argument 1) is required: an edit_id from a receipt, or a file path.",
+            )),
+            Some(v) => {
+                return Err(bad(format!(
+                    "editIdOrPath (argument 1) must be a string or an object, got {}.",
+                    type_name(v)
+                )))
+            }
+        };
+    let mut o = Obj::new("options", arg(args, 1), true)?;
+    let root = read_root(&mut o)?;
+    let journal_dir = o.string(&["journal_dir", "journalDir"])?;
+    let max_file_bytes = o
+        .uint(&["max_file_bytes", "maxFileBytes"])?
+        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+    o.finish()?;
+    let ws = Workspace::new(&root)?;
+    let disk = journal_dir.map(|d| DiskJournal::open(&ws, d)).transpose()?;
+    let undone = journal::undo(&ws, target, disk.as_ref(), max_file_bytes)?;
+    Ok(ok_object(json!({
+        "edit_id": undone.edit_id,
+        "files": undone.files,
+    })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_found() {
+        for l in [
+            "// ... existing code ...",
+            "    // ...existing code...",
+            "# rest of the file unchanged",
+            "# ... rest of the code ...",
+            "<!-- ... -->",
+            "  <!-- existing content remains the same -->",
+            "/* ... */",
+            "{/* ... */}",
+            "-- ... existing code ...",
+            "// \u{2026}",
+            "# ...",
+            "// unchanged code here",
+            "// Rest of file remains the same",
+            "/// keep existing code",
+        ] {
+            assert!(is_placeholder(l), "{l:?}");
+        }
+    }
+
+    #[test]
+    fn legitimate_lines_are_not_placeholders() {
+        for l in [
+            "    ...",
+            "def f(): ...",
+            "msg = \"// ... existing code ...\"",
+            "x = 1  # ...",
+            "# check existing code paths first",
+            "# rest of the file handles parsing",
+            "// TODO: refactor the existing code in parser.rs",
+            "---",
+            "-- comment",
+            "#include <stdio.h>",
+            "# Heading",
+            "print('rest of the file unchanged')",
+        ] {
+            assert!(!is_placeholder(l), "{l:?}");
+        }
+        assert_eq!(
+            placeholder_lines("a\n// ... existing code ...\nb\r\n# ...\n"),
+            vec![(2, "// ... existing code ..."), (4, "# ...")]
+        );
+    }
+
+    #[test]
+    fn differing_span_is_tight() {
+        assert_eq!(differing_span("abc", "abc"), (3, 3, 3, 3));
+        assert_eq!(differing_span("aXc", "aYYc"), (1, 2, 1, 3));
+        assert_eq!(differing_span("aa", "aaa"), (2, 2, 2, 3));
+        assert_eq!(differing_span("", "new"), (0, 0, 0, 3));
+    }
+}

@@ -1,0 +1,789 @@
+//! The undo journal: what every successful write replaced, so that [`undo`] can put it back.
+//!
+//! Each committed transaction becomes one [`Entry`] named by an `edit_id`: for every file it touched,
+//! the real path, the workspace-relative display path, the bytes before the write (`None` when the
+//! write created the file) and the hash the write left (`None` when it deleted the file).
+//!
+//! - **In memory** (always): one process-wide journal, bounded to [`MAX_ENTRIES`] entries and
+//!   [`MAX_BYTES`] bytes of saved content; the oldest entries are evicted first. An entry larger than
+//!   the byte cap by itself is not kept at all: its receipt says `undo_available: false`.
+//! - **On disk** (optional, [`DiskJournal`]): a directory inside the workspace, resolved through the
+//!   sandbox, holding one sub-directory per entry (`<edit_id>/entry.json` plus `<n>.bin`, the saved
+//!   bytes of file `n`). The same caps apply to it; it lets an undo survive a process restart.
+//!
+//! An undo is itself not journaled: it cannot be undone (there is no redo). A successful undo removes
+//! its entry, so the same `edit_id` cannot be undone twice. Undoing by file path picks the newest entry
+//! that touched that file; calling it again steps further back, as long as each older entry left the
+//! file in the state it is in now.
+//!
+//! ```
+//! use surepatch::{journal, txn::{Action, Txn}, workspace::{Resolve, Workspace}};
+//! let d = tempfile::tempdir().unwrap();
+//! std::fs::write(d.path().join("a.txt"), "one\n").unwrap();
+//! let ws = Workspace::new(d.path()).unwrap();
+//! let mut t = Txn::open(&ws, &[("a.txt".into(), Resolve::Existing)], 1 << 20).unwrap();
+//! t.files[0].action = Action::Write(b"two\n".to_vec());
+//! let done = t.commit().unwrap();
+//! let id = journal::record(&done).unwrap();
+//! let undone = journal::undo(&ws, journal::Target::Id(&id), None, 1 << 20).unwrap();
+//! assert_eq!(undone.files[0].action, "restored");
+//! assert_eq!(std::fs::read_to_string(d.path().join("a.txt")).unwrap(), "one\n");
+//! ```
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::error::{Code, Failure, Result};
+use crate::fsio;
+use crate::hash::file_hash;
+use crate::txn::{Action, Committed, Txn};
+use crate::workspace::{Resolve, Workspace};
+
+/// Most entries kept (in memory, and in a journal directory).
+pub const MAX_ENTRIES: usize = 200;
+/// Most bytes of saved file content kept (in memory, and in a journal directory).
+pub const MAX_BYTES: usize = 64 * 1024 * 1024;
+
+/// What one edit did to one file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileRecord {
+    pub real: PathBuf,
+    pub display: String,
+    /// The bytes before the edit; `None` when the edit created the file.
+    pub before: Option<Vec<u8>>,
+    /// The hash the edit left; `None` when the edit deleted the file.
+    pub after_hash: Option<String>,
+}
+
+/// One journaled edit (one transaction, one or more files).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    pub edit_id: String,
+    pub files: Vec<FileRecord>,
+}
+
+impl Entry {
+    /// Bytes of saved content.
+    pub fn size(&self) -> usize {
+        self.files
+            .iter()
+            .map(|f| f.before.as_ref().map_or(0, Vec::len))
+            .sum()
+    }
+
+    /// Builds an entry from a commit, taking the `before` bytes out of `done` (no copy). `None` when
+    /// a changed file's previous bytes are unknown (a caller took them), so it could not be undone.
+    pub fn from_committed(done: &mut [Committed]) -> Option<Entry> {
+        if done.is_empty()
+            || done
+                .iter()
+                .any(|c| c.kind != "create" && c.before.is_none())
+        {
+            return None;
+        }
+        let files = done
+            .iter_mut()
+            .map(|c| FileRecord {
+                real: c.real.clone(),
+                display: c.display.clone(),
+                before: c.before.take(),
+                after_hash: c.file_hash.clone(),
+            })
+            .collect();
+        Some(Entry {
+            edit_id: new_edit_id(),
+            files,
+        })
+    }
+}
+
+/// A bounded journal: the oldest entries go first when either cap is exceeded.
+#[derive(Debug)]
+pub struct Journal {
+    entries: VecDeque<Entry>,
+    bytes: usize,
+    max_entries: usize,
+    max_bytes: usize,
+}
+
+impl Journal {
+    pub fn new(max_entries: usize, max_bytes: usize) -> Journal {
+        Journal {
+            entries: VecDeque::new(),
+            bytes: 0,
+            max_entries,
+            max_bytes,
+        }
+    }
+
+    /// Keeps `e`, evicting the oldest entries as needed. Returns false (and keeps nothing) when `e`
+    /// alone is above the byte cap.
+    pub fn push(&mut self, e: Entry) -> bool {
+        let size = e.size();
+        if size > self.max_bytes || self.max_entries == 0 {
+            return false;
+        }
+        while self.entries.len() >= self.max_entries || self.bytes + size > self.max_bytes {
+            match self.entries.pop_front() {
+                Some(old) => self.bytes -= old.size(),
+                None => break,
+            }
+        }
+        self.bytes += size;
+        self.entries.push_back(e);
+        true
+    }
+
+    pub fn get(&self, edit_id: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.edit_id == edit_id)
+    }
+
+    /// The newest entry that touched `real`.
+    pub fn latest_for(&self, real: &Path) -> Option<&Entry> {
+        self.entries
+            .iter()
+            .rev()
+            .find(|e| e.files.iter().any(|f| f.real == real))
+    }
+
+    pub fn remove(&mut self, edit_id: &str) -> Option<Entry> {
+        let i = self.entries.iter().position(|e| e.edit_id == edit_id)?;
+        let e = self.entries.remove(i)?;
+        self.bytes -= e.size();
+        Some(e)
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Bytes of saved content held.
+    pub fn bytes(&self) -> usize {
+        self.bytes
+    }
+}
+
+fn global() -> std::sync::MutexGuard<'static, Journal> {
+    static J: OnceLock<Mutex<Journal>> = OnceLock::new();
+    let m = J.get_or_init(|| Mutex::new(Journal::new(MAX_ENTRIES, MAX_BYTES)));
+    // A panic while holding the lock cannot leave the journal half-updated in a harmful way.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A fresh edit id: `e`, 12 hex digits of milliseconds since the epoch, a 6-digit process sequence
+/// number and 4 digits of salt (23 characters). Ids sort by creation time.
+pub fn new_edit_id() -> String {
+    static SEQ: AtomicU64 = AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let ms = (now.as_millis() as u64) & 0xffff_ffff_ffff;
+    let salt = blake3::hash(format!("{}:{}:{seq}", std::process::id(), now.as_nanos()).as_bytes());
+    let s = salt.as_bytes();
+    format!("e{ms:012x}{:06x}{:02x}{:02x}", seq & 0xff_ffff, s[0], s[1])
+}
+
+/// Whether `s` has the form of an edit id.
+pub fn is_edit_id(s: &str) -> bool {
+    s.len() == 23
+        && s.starts_with('e')
+        && s[1..]
+            .bytes()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+/// Journals a commit in memory, copying the `before` bytes. Returns the `edit_id`, or `None` when
+/// the edit cannot be kept (above the byte cap, or a file's previous bytes are unknown).
+pub fn record(done: &[Committed]) -> Option<String> {
+    let size: usize = done
+        .iter()
+        .filter_map(|c| c.before.as_ref())
+        .map(Vec::len)
+        .sum();
+    if size > MAX_BYTES {
+        return None;
+    }
+    let mut copy = done.to_vec();
+    record_taking(&mut copy, None).edit_id
+}
+
+/// What [`record_taking`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Recorded {
+    /// `None` when nothing was kept (`undo_available: false`).
+    pub edit_id: Option<String>,
+    /// Set when the journal directory could not be written (the in-memory entry is still kept).
+    pub warning: Option<String>,
+}
+
+/// Journals a commit, taking the `before` bytes out of `done` (no copy); also writes it to `disk`
+/// when given. Never fails: the edit is already on disk, so a journal problem is only reported.
+pub fn record_taking(done: &mut [Committed], disk: Option<&DiskJournal>) -> Recorded {
+    let Some(entry) = Entry::from_committed(done) else {
+        return Recorded::default();
+    };
+    if entry.size() > MAX_BYTES {
+        return Recorded::default();
+    }
+    let id = entry.edit_id.clone();
+    let warning = disk.and_then(|d| d.write(&entry).err()).map(|f| {
+        format!(
+            "the edit was written, but the journal directory could not be updated ({}); it can be undone only from this process",
+            f.message
+        )
+    });
+    let kept = global().push(entry);
+    Recorded {
+        edit_id: kept.then_some(id),
+        warning,
+    }
+}
+
+/// The entry named `edit_id`, from memory or `disk`.
+fn find_by_id(edit_id: &str, disk: Option<&DiskJournal>) -> Option<Entry> {
+    if let Some(e) = global().get(edit_id) {
+        return Some(e.clone());
+    }
+    disk.and_then(|d| d.load(edit_id))
+}
+
+/// The newest entry that touched `real`, from memory or `disk`.
+fn find_latest(real: &Path, disk: Option<&DiskJournal>) -> Option<Entry> {
+    let mem = global().latest_for(real).cloned();
+    let on_disk = disk.and_then(|d| d.latest_for(real));
+    match (mem, on_disk) {
+        (Some(a), Some(b)) => Some(if b.edit_id > a.edit_id { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+/// Removes an entry everywhere (after a successful undo).
+fn forget(edit_id: &str, disk: Option<&DiskJournal>) {
+    global().remove(edit_id);
+    if let Some(d) = disk {
+        d.remove(edit_id);
+    }
+}
+
+/// What to undo.
+#[derive(Debug, Clone, Copy)]
+pub enum Target<'a> {
+    /// An `edit_id` from a receipt.
+    Id(&'a str),
+    /// The newest journaled edit that touched this file.
+    Path(&'a str),
+}
+
+/// What an undo did to one file.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct UndoneFile {
+    pub file_path: String,
+    /// `"restored"` (previous bytes written back), `"recreated"` (the edit had deleted the file) or
+    /// `"deleted"` (the edit had created the file).
+    pub action: &'static str,
+    /// Hash of the file now (`null` when deleted).
+    pub file_hash: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Undone {
+    pub edit_id: String,
+    pub files: Vec<UndoneFile>,
+}
+
+/// Undoes one journaled edit, all files or none, through a [`Txn`] (locks, atomic writes, rollback).
+///
+/// Every file must still be exactly as the edit left it (same hash; still absent if the edit deleted
+/// it), else `STALE_FILE` and nothing is written. Unknown or evicted id, or no journaled edit of the
+/// file → `EDIT_NOT_FOUND`. A file of the entry outside `ws` → `PATH_OUTSIDE_WORKSPACE`.
+pub fn undo(
+    ws: &Workspace,
+    target: Target<'_>,
+    disk: Option<&DiskJournal>,
+    max_bytes: u64,
+) -> Result<Undone> {
+    let entry = match target {
+        Target::Id(id) => find_by_id(id, disk).ok_or_else(|| {
+            Failure::new(
+                Code::EditNotFound,
+                format!("no journaled edit has the id {id:?}: it was already undone, evicted from the journal (it keeps the last {MAX_ENTRIES} edits, {} MiB), or made by another process; re-read the file and edit it directly.", MAX_BYTES >> 20),
+            )
+            .with("edit_id", id)
+        })?,
+        Target::Path(p) => {
+            let r = ws.resolve(p, Resolve::MayCreate)?;
+            find_latest(&r.real, disk).ok_or_else(|| {
+                Failure::new(
+                    Code::EditNotFound,
+                    format!("the undo journal holds no edit of {}; re-read the file and edit it directly.", r.display),
+                )
+                .with("file_path", &r.display)
+            })?
+        }
+    };
+    for f in &entry.files {
+        if !ws.contains(&f.real) {
+            return Err(Failure::new(
+                Code::PathOutsideWorkspace,
+                format!(
+                    "edit {} touched {}, outside the workspace root {}; undo it with that workspace_root.",
+                    entry.edit_id,
+                    f.real.display(),
+                    ws.root().display()
+                ),
+            )
+            .with("edit_id", &entry.edit_id));
+        }
+    }
+    let paths: Vec<(String, Resolve)> = entry
+        .files
+        .iter()
+        .map(|f| (f.real.to_string_lossy().into_owned(), Resolve::MayCreate))
+        .collect();
+    let mut txn = Txn::open(ws, &paths, max_bytes)?;
+    let mut stale = Vec::new();
+    let mut plan = Vec::with_capacity(entry.files.len());
+    for (f, (user_path, _)) in entry.files.iter().zip(&paths) {
+        let i = txn
+            .index_of(user_path)
+            .expect("every path of the transaction has an entry");
+        let tf = &txn.files[i];
+        let now = tf.bytes.as_deref().map(file_hash);
+        if tf.real != f.real || now != f.after_hash {
+            stale.push(json!({
+                "file_path": f.display,
+                "expected_hash": f.after_hash,
+                "current_hash": now,
+            }));
+        }
+        plan.push(i);
+    }
+    if !stale.is_empty() {
+        let first = &stale[0];
+        let mut fail = Failure::new(
+            Code::StaleFile,
+            format!(
+                "{} changed after edit {} (the edit left hash {}, now {}); nothing was restored. Re-read the file and edit it directly.",
+                first["file_path"].as_str().unwrap_or_default(),
+                entry.edit_id,
+                hash_or_absent(&first["expected_hash"]),
+                hash_or_absent(&first["current_hash"]),
+            ),
+        )
+        .with("edit_id", &entry.edit_id)
+        .with("file_path", &first["file_path"])
+        .with("current_hash", &first["current_hash"]);
+        fail = fail.with("stale_files", &stale);
+        return Err(fail);
+    }
+    for (f, &i) in entry.files.iter().zip(&plan) {
+        txn.files[i].action = match &f.before {
+            Some(b) => Action::Write(b.clone()),
+            None => Action::Delete,
+        };
+    }
+    let done = txn.commit()?;
+    forget(&entry.edit_id, disk);
+    let files = entry
+        .files
+        .iter()
+        .map(|f| {
+            let c = done.iter().find(|c| c.real == f.real);
+            UndoneFile {
+                file_path: f.display.clone(),
+                action: match (&f.before, &f.after_hash) {
+                    (None, _) => "deleted",
+                    (Some(_), None) => "recreated",
+                    (Some(_), Some(_)) => "restored",
+                },
+                file_hash: c.and_then(|c| c.file_hash.clone()),
+            }
+        })
+        .collect();
+    Ok(Undone {
+        edit_id: entry.edit_id,
+        files,
+    })
+}
+
+fn hash_or_absent(v: &Value) -> String {
+    v.as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| "absent".into())
+}
+
+// ---------------------------------------------------------------------------------------------
+// On disk
+
+const ENTRY_FILE: &str = "entry.json";
+const FORMAT: &str = "surepatch-journal/1";
+
+/// A journal directory inside the workspace.
+#[derive(Debug, Clone)]
+pub struct DiskJournal {
+    root: PathBuf,
+    dir: PathBuf,
+}
+
+impl DiskJournal {
+    /// Resolves `dir` (workspace-relative or absolute, inside the root) through the sandbox. The
+    /// directory need not exist yet; it is created at the first write.
+    pub fn open(ws: &Workspace, dir: &str) -> Result<DiskJournal> {
+        if dir.is_empty() {
+            return Err(Failure::new(
+                Code::InvalidInput,
+                "options.journal_dir is empty; name a directory inside the workspace.",
+            ));
+        }
+        let probe = format!("{}/{ENTRY_FILE}", dir.trim_end_matches('/'));
+        let r = ws.resolve(&probe, Resolve::MayCreate).map_err(|f| {
+            let msg = format!("options.journal_dir {dir:?} cannot be used: {}", f.message);
+            Failure { message: msg, ..f }
+        })?;
+        let parent = r.real.parent().map(Path::to_path_buf).ok_or_else(|| {
+            Failure::new(
+                Code::InvalidInput,
+                format!("options.journal_dir {dir:?} is not a directory"),
+            )
+        })?;
+        Ok(DiskJournal {
+            root: ws.root().to_path_buf(),
+            dir: parent,
+        })
+    }
+
+    /// The directory's real path.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn write(&self, e: &Entry) -> Result<()> {
+        let at = self.dir.join(&e.edit_id);
+        fsio::create_dirs_within(&self.root, &at)?;
+        let mut files = Vec::new();
+        for (n, f) in e.files.iter().enumerate() {
+            let before = match &f.before {
+                Some(b) => {
+                    let name = format!("{n}.bin");
+                    fsio::write_atomic(&at.join(&name), b, None)?;
+                    Some((name, file_hash(b)))
+                }
+                None => None,
+            };
+            files.push(json!({
+                "path": f.display,
+                "before": before.as_ref().map(|b| &b.0),
+                "before_hash": before.as_ref().map(|b| &b.1),
+                "after_hash": f.after_hash,
+            }));
+        }
+        let manifest = json!({"format": FORMAT, "edit_id": e.edit_id, "files": files});
+        // The manifest last: an entry without one is incomplete and ignored.
+        fsio::write_atomic(&at.join(ENTRY_FILE), manifest.to_string().as_bytes(), None)?;
+        self.prune();
+        Ok(())
+    }
+
+    /// Entry directory names, oldest first.
+    fn ids(&self) -> Vec<String> {
+        let Ok(rd) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        let mut ids: Vec<String> = rd
+            .flatten()
+            .filter(|d| d.file_type().map(|t| t.is_dir()).unwrap_or(false))
+            .filter_map(|d| d.file_name().into_string().ok())
+            .filter(|n| is_edit_id(n))
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    fn read_regular(path: &Path) -> Option<Vec<u8>> {
+        let m = std::fs::symlink_metadata(path).ok()?;
+        if !m.is_file() {
+            return None;
+        }
+        std::fs::read(path).ok()
+    }
+
+    /// Loads an entry; `None` when absent, incomplete or damaged.
+    fn load(&self, edit_id: &str) -> Option<Entry> {
+        if !is_edit_id(edit_id) {
+            return None;
+        }
+        let at = self.dir.join(edit_id);
+        let manifest: Value =
+            serde_json::from_slice(&Self::read_regular(&at.join(ENTRY_FILE))?).ok()?;
+        if manifest["format"] != FORMAT || manifest["edit_id"] != edit_id {
+            return None;
+        }
+        let mut files = Vec::new();
+        for f in manifest["files"].as_array()? {
+            let display = f["path"].as_str()?;
+            let before = match f["before"].as_str() {
+                Some(name) => {
+                    if name.contains('/') || name.contains('\\') || name.starts_with('.') {
+                        return None;
+                    }
+                    let b = Self::read_regular(&at.join(name))?;
+                    if f["before_hash"].as_str() != Some(file_hash(&b).as_str()) {
+                        return None;
+                    }
+                    Some(b)
+                }
+                None => None,
+            };
+            let after_hash = match &f["after_hash"] {
+                Value::Null => None,
+                Value::String(s) => Some(s.clone()),
+                _ => return None,
+            };
+            files.push(FileRecord {
+                real: self.root.join(display),
+                display: display.to_string(),
+                before,
+                after_hash,
+            });
+        }
+        Some(Entry {
+            edit_id: edit_id.to_string(),
+            files,
+        })
+    }
+
+    /// The newest complete entry that touched `real`.
+    fn latest_for(&self, real: &Path) -> Option<Entry> {
+        self.ids().iter().rev().find_map(|id| {
+            // Read only the manifest first; load the saved bytes of the matching entry alone.
+            let m: Value =
+                serde_json::from_slice(&Self::read_regular(&self.dir.join(id).join(ENTRY_FILE))?)
+                    .ok()?;
+            let hit = m["files"]
+                .as_array()?
+                .iter()
+                .any(|f| f["path"].as_str().map(|p| self.root.join(p)) == Some(real.into()));
+            if hit {
+                self.load(id)
+            } else {
+                None
+            }
+        })
+    }
+
+    fn remove(&self, edit_id: &str) {
+        if is_edit_id(edit_id) {
+            let at = self.dir.join(edit_id);
+            if std::fs::symlink_metadata(&at)
+                .map(|m| m.is_dir())
+                .unwrap_or(false)
+            {
+                let _ = std::fs::remove_dir_all(at);
+            }
+        }
+    }
+
+    /// Keeps at most [`MAX_ENTRIES`] entries and [`MAX_BYTES`] of saved bytes, dropping the oldest.
+    fn prune(&self) {
+        let ids = self.ids();
+        let sizes: Vec<u64> = ids
+            .iter()
+            .map(|id| {
+                std::fs::read_dir(self.dir.join(id))
+                    .map(|rd| {
+                        rd.flatten()
+                            .filter(|d| d.file_name().to_string_lossy().ends_with(".bin"))
+                            .filter_map(|d| d.metadata().ok())
+                            .map(|m| m.len())
+                            .sum()
+                    })
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut count = ids.len();
+        let mut total: u64 = sizes.iter().sum();
+        for (id, size) in ids.iter().zip(&sizes) {
+            if count <= MAX_ENTRIES && total <= MAX_BYTES as u64 {
+                break;
+            }
+            self.remove(id);
+            count -= 1;
+            total -= size;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::fs;
+
+    fn entry(size: usize) -> Entry {
+        Entry {
+            edit_id: new_edit_id(),
+            files: vec![FileRecord {
+                real: PathBuf::from("/x"),
+                display: "x".into(),
+                before: Some(vec![b'a'; size]),
+                after_hash: Some("h".into()),
+            }],
+        }
+    }
+
+    #[test]
+    fn bounded_by_count_and_bytes_oldest_first() {
+        let mut j = Journal::new(3, 100);
+        let ids: Vec<String> = (0..4)
+            .map(|_| {
+                let e = entry(10);
+                let id = e.edit_id.clone();
+                assert!(j.push(e));
+                id
+            })
+            .collect();
+        assert_eq!(j.len(), 3);
+        assert!(j.get(&ids[0]).is_none(), "oldest evicted by count");
+        assert_eq!(j.bytes(), 30);
+        assert!(j.push(entry(80)));
+        assert_eq!(j.len(), 3, "one entry evicted to fit 80 bytes");
+        assert_eq!(j.bytes(), 100);
+        assert!(j.push(entry(95)));
+        assert_eq!(j.len(), 1, "byte cap evicts the older ones");
+        assert_eq!(j.bytes(), 95);
+        assert!(!j.push(entry(101)), "an entry above the cap is not kept");
+        assert_eq!(j.len(), 1);
+        let last = j.latest_for(Path::new("/x")).unwrap().edit_id.clone();
+        assert!(j.remove(&last).is_some());
+        assert!(j.is_empty());
+        assert_eq!(j.bytes(), 0);
+    }
+
+    #[test]
+    fn ids_are_unique_sortable_and_recognised() {
+        let a = new_edit_id();
+        let b = new_edit_id();
+        assert_ne!(a, b);
+        assert!(is_edit_id(&a), "{a}");
+        assert!(a < b || a[..13] != b[..13]);
+        assert!(!is_edit_id("a.txt"));
+        assert!(!is_edit_id(&a.to_uppercase()));
+    }
+
+    #[test]
+    fn an_update_with_unknown_before_bytes_is_not_kept() {
+        let mut done = vec![Committed {
+            display: "a".into(),
+            real: "/a".into(),
+            kind: "update",
+            before: None,
+            file_hash: Some("h".into()),
+            after_bytes: 1,
+        }];
+        assert_eq!(record_taking(&mut done, None), Recorded::default());
+    }
+
+    #[test]
+    fn disk_journal_round_trip_prune_and_damage() {
+        let d = tempfile::tempdir().unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let dj = DiskJournal::open(&ws, ".journal").unwrap();
+        let real = ws.root().join("f.txt");
+        let e = Entry {
+            edit_id: new_edit_id(),
+            files: vec![
+                FileRecord {
+                    real: real.clone(),
+                    display: "f.txt".into(),
+                    before: Some(b"old\n".to_vec()),
+                    after_hash: Some(file_hash(b"new\n")),
+                },
+                FileRecord {
+                    real: ws.root().join("n.txt"),
+                    display: "n.txt".into(),
+                    before: None,
+                    after_hash: Some(file_hash(b"x")),
+                },
+            ],
+        };
+        dj.write(&e).unwrap();
+        assert_eq!(dj.load(&e.edit_id).unwrap(), e);
+        assert_eq!(dj.latest_for(&real).unwrap(), e);
+        assert!(dj.latest_for(&ws.root().join("other")).is_none());
+        // Damaged saved bytes: the entry is not used.
+        fs::write(dj.dir().join(&e.edit_id).join("0.bin"), b"tampered").unwrap();
+        assert!(dj.load(&e.edit_id).is_none());
+        dj.remove(&e.edit_id);
+        assert!(!dj.dir().join(&e.edit_id).exists());
+        // Outside the workspace: refused.
+        let f = DiskJournal::open(&ws, "../elsewhere").unwrap_err();
+        assert_eq!(f.code, Code::PathOutsideWorkspace);
+        // A file in the way.
+        fs::write(d.path().join("plain"), "x").unwrap();
+        assert_eq!(
+            DiskJournal::open(&ws, "plain").unwrap_err().code,
+            Code::InvalidInput
+        );
+    }
+
+    #[test]
+    fn undo_from_the_disk_journal_alone() {
+        // As after a restart: the entry is on disk, not in this process's memory.
+        let d = tempfile::tempdir().unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        fs::write(d.path().join("f.txt"), "new\n").unwrap();
+        let dj = DiskJournal::open(&ws, "j").unwrap();
+        let e = Entry {
+            edit_id: new_edit_id(),
+            files: vec![FileRecord {
+                real: ws.root().join("f.txt"),
+                display: "f.txt".into(),
+                before: Some(b"old\n".to_vec()),
+                after_hash: Some(file_hash(b"new\n")),
+            }],
+        };
+        dj.write(&e).unwrap();
+        assert!(global().get(&e.edit_id).is_none());
+        let f = undo(&ws, Target::Id(&e.edit_id), None, 1 << 20).unwrap_err();
+        assert_eq!(f.code, Code::EditNotFound);
+        let u = undo(&ws, Target::Path("f.txt"), Some(&dj), 1 << 20).unwrap();
+        assert_eq!(u.edit_id, e.edit_id);
+        assert_eq!(fs::read(d.path().join("f.txt")).unwrap(), b"old\n");
+        assert!(dj.load(&e.edit_id).is_none(), "removed after the undo");
+    }
+
+    #[test]
+    fn disk_journal_prunes_to_the_entry_cap() {
+        let d = tempfile::tempdir().unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let dj = DiskJournal::open(&ws, "j").unwrap();
+        // Plant MAX_ENTRIES complete-looking entries with old ids, then write one more.
+        for i in 0..MAX_ENTRIES {
+            let id = format!("e{:012x}{:06x}0000", 1, i);
+            fs::create_dir_all(dj.dir().join(id)).unwrap();
+        }
+        let e = entry(3);
+        let e = Entry {
+            files: vec![FileRecord {
+                real: ws.root().join("x"),
+                display: "x".into(),
+                ..e.files[0].clone()
+            }],
+            ..e
+        };
+        dj.write(&e).unwrap();
+        let ids = dj.ids();
+        assert_eq!(ids.len(), MAX_ENTRIES);
+        assert_eq!(ids.last(), Some(&e.edit_id));
+        assert!(!ids.contains(&format!("e{:012x}{:06x}0000", 1, 0)));
+    }
+}
