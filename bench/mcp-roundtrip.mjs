@@ -87,7 +87,7 @@ process.stdout.write(
       library_only_dry_run: { median_ms: at(0.5, libDryTimes), p95_ms: at(0.95, libDryTimes) },
       load_average_1m: round(loadavg()[0]),
       node: process.version,
-      sdk: require('@modelcontextprotocol/sdk/package.json').version,
+      sdk: JSON.parse(readFileSync(join(repo, 'node_modules', '@modelcontextprotocol', 'sdk', 'package.json'), 'utf8')).version,
     },
     null,
     2,
