@@ -455,3 +455,51 @@ export declare function deleteFile(filePath: string, options?: EditOptions): Pro
  * written). An undo is not itself journaled (async).
  */
 export declare function undoEdit(editIdOrPath: UndoTarget, options?: UndoEditOptions): Promise<UndoEditResult>
+/** A JSON Schema object (the tools' input schemas are plain draft-07/2020-12 compatible objects). */
+export type JsonSchema = { [keyword: string]: unknown }
+
+/** The agent tool names (each appears once its library function is in the build). */
+export type ToolName =
+  | 'view_file'
+  | 'patch_file'
+  | 'edit_file'
+  | 'apply_patch'
+  | 'edit_lines'
+  | 'write_file'
+  | 'delete_file'
+  | 'undo_edit'
+
+/**
+ * Ready-made tool definitions for harnesses that do not speak MCP, generated from the same source as the
+ * MCP server's schemas and `schemas/*.json`. Only tools available in this build are listed.
+ */
+export declare const toolDefinitions: {
+  /** OpenAI function tools (Chat Completions `tools`). */
+  openai: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: JsonSchema } }>
+  /** Anthropic Messages API `tools`. */
+  anthropic: Array<{ name: ToolName; description: string; input_schema: JsonSchema }>
+  /** Vercel AI SDK: wrap `parameters` with `jsonSchema()` (as `inputSchema` in AI SDK 5). */
+  vercel: { [name: string]: { description: string; parameters: JsonSchema } }
+}
+
+export interface ToolRunnerOptions {
+  /** Directory every path must stay inside (default: `process.cwd()`). Tool calls cannot change it. */
+  workspaceRoot?: string
+  workspace_root?: string
+  /** Refuse edits to files not viewed through this runner, or changed since, with STALE_FILE. */
+  requireRead?: boolean
+  require_read?: boolean
+}
+
+/** Calls the agent tools by name with a model's arguments, as the MCP server does. */
+export interface ToolRunner {
+  readonly root: string
+  readonly requireRead: boolean
+  /** The tools available in this build. */
+  readonly tools: ToolName[]
+  /** Resolves to the engine's result object (`INVALID_INPUT` for bad arguments or an unknown tool); never rejects. */
+  call(name: string, args: unknown): Promise<{ ok: true; [key: string]: unknown } | Failure>
+}
+
+/** A tool runner bound to one workspace root (one runner = one session for `requireRead`). */
+export declare function createToolRunner(options?: ToolRunnerOptions): ToolRunner

@@ -193,3 +193,15 @@ module.exports = {
   _callAsync: callAsync,
   _callSync: callSync,
 }
+
+// Agent tools: ready-made definitions for harnesses that do not speak MCP, and a runner that calls
+// them with the workspace root fixed by the host. Both come from mcp/tools.cjs, the same source as the
+// MCP server's schemas and schemas/*.json. A getter, so tools whose functions are added to
+// module.exports later in this file are included.
+const agentTools = require('./mcp/tools.cjs')
+let definitions
+Object.defineProperty(module.exports, 'toolDefinitions', {
+  enumerable: true,
+  get: () => definitions || (definitions = agentTools.toolDefinitions(module.exports)),
+})
+module.exports.createToolRunner = (options) => agentTools.createToolRunner(module.exports, options)

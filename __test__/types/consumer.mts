@@ -67,3 +67,13 @@ async function drift(): Promise<void> {
 
 void main()
 void drift()
+
+// Agent tool definitions and the runner.
+import { toolDefinitions, createToolRunner } from 'surepatch'
+import type { ToolRunner } from 'surepatch'
+const firstOpenAi: string = toolDefinitions.openai[0].function.name
+const firstAnthropic: string = toolDefinitions.anthropic[0].name
+const vercelPatch = toolDefinitions.vercel['patch_file']
+const runner: ToolRunner = createToolRunner({ workspaceRoot: '.', requireRead: true })
+void runner.call('patch_file', { file_path: 'a.txt', search_block: 'x', replace_block: 'y' }).then((r) => (r.ok ? r : r.code))
+console.log(firstOpenAi, firstAnthropic, vercelPatch?.parameters, runner.tools)

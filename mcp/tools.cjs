@@ -1,0 +1,711 @@
+'use strict'
+// The one source of truth for surepatch's agent tools.
+//
+// Every tool is one declarative entry in TOOLS: its name, the library function it needs, a description
+// that teaches a model the contract and how to recover, the input JSON Schema, the success shape of
+// its result, MCP annotations, how the arguments map onto the library call, and what it does to files
+// (for --require-read). Everything else is generated from these entries:
+//   - the MCP server's tools/list and tools/call (mcp/server.mjs),
+//   - `toolDefinitions` in index.js (OpenAI, Anthropic and Vercel AI SDK shapes),
+//   - schemas/<tool>.input.json and schemas/<tool>.output.json (`npm run schemas`).
+//
+// This module is CommonJS so that index.js (CommonJS) and the ESM server can both load it. It never
+// requires index.js itself: every function takes the library object as an argument.
+//
+// Schemas use only keywords that mean the same in JSON Schema draft-07 and 2020-12 (the SDK's client
+// validates with Ajv's draft-07 default; MCP documents 2020-12), and carry no `$schema` key.
+
+const fs = require('node:fs')
+const path = require('node:path')
+
+// The failure codes, from the library's ErrorCode (so a new code shows up in the schemas by itself).
+function errorCodesOf(lib) {
+  return Object.keys((lib && lib.ErrorCode) || {})
+}
+
+// ---- schema building blocks ------------------------------------------------------------------------
+
+const str = (description) => ({ type: 'string', description })
+const bool = (description) => ({ type: 'boolean', description })
+const int = (description, minimum = 0) => ({ type: 'integer', minimum, description })
+
+const FILE_PATH = str('Path of the file, relative to the workspace root (absolute paths must stay inside it).')
+const BASE_HASH = str('The file_hash you last saw for this file (from view_file or a previous edit). If the file changed since, nothing is written and STALE_FILE comes back.')
+const DRY_RUN = bool('true: compute and return the result (diff included) without writing anything.')
+const TOLERANCE = {
+  type: 'string',
+  enum: ['safe', 'exact'],
+  description: '"safe" (default) forgives whitespace, line-ending and typography noise only while the match stays unique; "exact" matches byte for byte.',
+}
+const TIER = {
+  type: 'string',
+  enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'line_prefix', 'blank_edges'],
+}
+const HASH = { type: 'string', description: 'Hash of the file content now on disk; pass it as base_hash to chain edits.' }
+const EDIT_ID = { type: ['string', 'null'], description: 'Identifies this write for undo_edit (null for a dry run, or when the journal could not keep it).' }
+
+function object(properties, required, description) {
+  const s = { type: 'object' }
+  if (description) s.description = description
+  s.properties = properties
+  if (required && required.length) s.required = required
+  s.additionalProperties = false
+  return s
+}
+
+// The receipt fields shared by patch_file and edit_file.
+const RECEIPT = {
+  file_path: str('Workspace-relative path of the file.'),
+  before_chars: int('Length before, in UTF-16 code units.'),
+  after_chars: int('Length after, in UTF-16 code units.'),
+  before_bytes: int('Size on disk before, BOM included.'),
+  after_bytes: int('Size on disk after, BOM included.'),
+  diff: str('Unified diff of the change.'),
+  written: bool('false for a dry run.'),
+  file_hash: HASH,
+  edit_id: EDIT_ID,
+}
+
+// The failure every tool can return: a stable code, a message that says what to do next, and details
+// that depend on the code (candidates, match_lines, edit_index, current_hash, hint, ...).
+function failureSchema(codes) {
+  return {
+    type: 'object',
+    properties: {
+      ok: { const: false },
+      code: { type: 'string', enum: codes },
+      message: { type: 'string' },
+      file_path: { type: 'string' },
+      hint: { type: 'string' },
+    },
+    required: ['ok', 'code', 'message'],
+  }
+}
+
+// A result is `{ok: true, ...success}` or `{ok: false, code, message, ...}`. Failures validate too:
+// the SDK's Client checks structuredContent against outputSchema even when isError is set.
+function outputSchema(success, codes) {
+  return {
+    type: 'object',
+    properties: { ok: { type: 'boolean', description: 'true: done; false: nothing was written, see code and message.' } },
+    required: ['ok'],
+    oneOf: [
+      {
+        type: 'object',
+        properties: Object.assign({ ok: { const: true } }, success.properties),
+        required: ['ok'].concat(success.required),
+      },
+      failureSchema(codes),
+    ],
+  }
+}
+
+// ---- the tools -------------------------------------------------------------------------------------
+
+// Each entry:
+//   name, lib (the library function it needs), title, description, input (JSON Schema),
+//   success ({properties, required}: the ok:true shape), annotations,
+//   run(lib, args, root): the library call, args already normalized to snake_case,
+//   touches: 'file' (args.file_path) | 'patch' (paths inside args.patch) | 'undo' | null (read-only).
+const TOOLS = [
+  {
+    name: 'view_file',
+    lib: 'viewFile',
+    title: 'View file',
+    description:
+      'Read a text file in the workspace. format "plain" returns the text as is, "numbered" prefixes each line with its number, "hashline" prefixes each line with a LINE:HASH anchor for edit_lines. ' +
+      'start_line/end_line (1-based, inclusive) read a slice; max_bytes caps the answer (truncated: true says more remains, continue from end_line + 1). ' +
+      'The result carries file_hash: pass it as base_hash to any edit so it is refused (STALE_FILE) if the file changed in between. ' +
+      'Errors: FILE_NOT_FOUND (check the path), BINARY_FILE_REJECTED / ENCODING_UNSUPPORTED (not an editable text file).',
+    input: object(
+      {
+        file_path: FILE_PATH,
+        format: { type: 'string', enum: ['plain', 'numbered', 'hashline'], description: 'How lines are shown.' },
+        start_line: int('First line to return (1-based).', 1),
+        end_line: int('Last line to return (inclusive).', 1),
+        max_bytes: int('Return at most this many bytes of content.', 1),
+      },
+      ['file_path'],
+    ),
+    success: {
+      properties: {
+        file_path: str('Workspace-relative path of the file.'),
+        content: str('The requested lines, formatted as asked.'),
+        start_line: { type: 'integer' },
+        end_line: { type: 'integer' },
+        total_lines: { type: 'integer' },
+        file_hash: HASH,
+        encoding: str('Encoding of the file on disk (kept on write).'),
+        line_ending: str('Line ending style of the file (kept on write).'),
+        truncated: bool('true when max_bytes cut the answer short.'),
+      },
+      required: ['file_path', 'content', 'start_line', 'end_line', 'total_lines', 'file_hash', 'encoding', 'line_ending', 'truncated'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (lib, a, root) =>
+      lib.viewFile(a.file_path, {
+        workspace_root: root,
+        format: a.format,
+        start_line: a.start_line,
+        end_line: a.end_line,
+        max_bytes: a.max_bytes,
+      }),
+    touches: null,
+  },
+  {
+    name: 'patch_file',
+    lib: 'patchFile',
+    title: 'Patch file (search/replace)',
+    description:
+      'Replace the one occurrence of search_block in a file with replace_block ("" deletes it). Copy search_block verbatim from the file, with enough surrounding lines to be unique; ' +
+      'whitespace, line-ending and typography noise is forgiven only while the match stays unique. Nothing is written on failure: ' +
+      'SEARCH_BLOCK_NOT_FOUND returns candidates (line numbers, snippet, differences): rebuild search_block from the best snippet; ' +
+      'SEARCH_BLOCK_AMBIGUOUS returns match_lines: add neighbouring lines to make it unique; STALE_FILE: view the file again. ' +
+      'Success returns the diff and file_hash (pass it as base_hash to the next edit of this file).',
+    input: object(
+      {
+        file_path: FILE_PATH,
+        search_block: str('Exact text that occurs once in the file.'),
+        replace_block: str('Text to put in its place, inserted literally.'),
+        base_hash: BASE_HASH,
+        dry_run: DRY_RUN,
+        tolerance: TOLERANCE,
+      },
+      ['file_path', 'search_block', 'replace_block'],
+    ),
+    success: {
+      properties: Object.assign(
+        {
+          replacements: { type: 'integer', const: 1 },
+          line_number: int('1-based first line of the match.', 1),
+          tier: TIER,
+        },
+        RECEIPT,
+      ),
+      required: ['file_path', 'replacements', 'line_number', 'tier', 'before_chars', 'after_chars', 'before_bytes', 'after_bytes', 'diff', 'written', 'file_hash'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (lib, a, root) =>
+      lib.patchFile(
+        { file_path: a.file_path, search_block: a.search_block, replace_block: a.replace_block },
+        { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, tolerance: a.tolerance },
+      ),
+    touches: 'file',
+  },
+  {
+    name: 'edit_file',
+    lib: 'applyEdits',
+    title: 'Edit file (batch of replacements)',
+    description:
+      'Apply several {old, new} replacements to one file in one atomic write: all apply or none does. Each old must occur exactly once ' +
+      '(or exactly expected_replacements times) in the original file, and edits must not overlap. dry_run: true previews the diff. ' +
+      'On failure nothing is written and edit_index names the failing edit: SEARCH_BLOCK_NOT_FOUND has candidates to copy from, ' +
+      'SEARCH_BLOCK_AMBIGUOUS / MATCH_COUNT_MISMATCH have match_lines, OVERLAPPING_EDITS names both edits (merge them), STALE_FILE means view the file again. ' +
+      'Success returns the diff and file_hash (the base_hash for your next edit).',
+    input: object(
+      {
+        file_path: FILE_PATH,
+        edits: {
+          type: 'array',
+          minItems: 1,
+          description: 'Replacements, each matched against the file as it was before this call.',
+          items: object(
+            {
+              old: str('Exact text to replace.'),
+              new: str('Replacement text.'),
+              expected_replacements: int('Replace exactly this many occurrences (default 1).', 1),
+            },
+            ['old', 'new'],
+          ),
+        },
+        base_hash: BASE_HASH,
+        dry_run: DRY_RUN,
+        tolerance: TOLERANCE,
+      },
+      ['file_path', 'edits'],
+    ),
+    success: {
+      properties: Object.assign(
+        {
+          edits_applied: int('How many edits were applied.', 1),
+          first_changed_line: int('1-based first changed line.', 1),
+          tier: TIER,
+          matches: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                edit_index: { type: 'integer' },
+                start_line: { type: 'integer' },
+                end_line: { type: 'integer' },
+                tier: TIER,
+              },
+              required: ['edit_index', 'start_line', 'end_line', 'tier'],
+            },
+          },
+        },
+        RECEIPT,
+      ),
+      required: ['file_path', 'edits_applied', 'first_changed_line', 'tier', 'matches', 'before_chars', 'after_chars', 'before_bytes', 'after_bytes', 'diff', 'written', 'file_hash'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (lib, a, root) =>
+      lib.applyEdits(a.file_path, a.edits, {
+        workspace_root: root,
+        base_hash: a.base_hash,
+        dry_run: a.dry_run,
+        tolerance: a.tolerance,
+      }),
+    touches: 'file',
+  },
+  {
+    name: 'apply_patch',
+    lib: 'applyPatch',
+    title: 'Apply multi-file patch',
+    description:
+      'Apply a patch in the envelope format to one or more files, all or nothing: "*** Begin Patch", then per file "*** Update File: path" ' +
+      '(optional "*** Move to: new_path", hunks starting with "@@" holding " context", "-old" and "+new" lines), "*** Add File: path" (every line "+text") ' +
+      'or "*** Delete File: path", then "*** End Patch". Context and removed lines must match the file. overwrite: true lets Add File replace an existing file. ' +
+      'On failure nothing is written: PARSE_ERROR names the bad line; SEARCH_BLOCK_NOT_FOUND / AMBIGUOUS name the file and hunk, with candidates: fix that hunk and resend the whole patch.',
+    input: object(
+      {
+        patch: str('The patch text, from "*** Begin Patch" to "*** End Patch".'),
+        dry_run: DRY_RUN,
+        overwrite: bool('Allow "*** Add File" to replace a file that exists.'),
+      },
+      ['patch'],
+    ),
+    success: {
+      properties: {
+        files: {
+          type: 'array',
+          description: 'One entry per file touched (path, what happened, diff, file_hash).',
+          items: { type: 'object', properties: { file_path: { type: 'string' }, file_hash: HASH, diff: { type: 'string' } } },
+        },
+        written: bool('false for a dry run.'),
+        edit_id: EDIT_ID,
+      },
+      required: ['files', 'written'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (lib, a, root) => lib.applyPatch(a.patch, { workspace_root: root, dry_run: a.dry_run, overwrite: a.overwrite }),
+    touches: 'patch',
+  },
+  {
+    name: 'edit_lines',
+    lib: 'editLines',
+    title: 'Edit lines by anchor',
+    description:
+      'Edit a file by line anchors taken from view_file with format "hashline": an anchor "12:ab3f" is line 12 whose content hashes to ab3f. ' +
+      'ops run atomically against the file as you viewed it: "replace" lines start..end (end defaults to start) with lines, "insert_before" / "insert_after" the start line, "delete" start..end. ' +
+      'Give new text as lines (array, one string per line) or text (one string). If an anchored line changed, STALE_ANCHOR comes back and nothing is written: view the file again and use the fresh anchors.',
+    input: object(
+      {
+        file_path: FILE_PATH,
+        ops: {
+          type: 'array',
+          minItems: 1,
+          items: object(
+            {
+              op: { type: 'string', enum: ['replace', 'insert_before', 'insert_after', 'delete'] },
+              start: str('Anchor "LINE:HASH" of the first line.'),
+              end: str('Anchor of the last line (inclusive), for replace and delete.'),
+              lines: { type: 'array', items: { type: 'string' }, description: 'New lines, without line endings.' },
+              text: str('New text as one string (alternative to lines).'),
+            },
+            ['op', 'start'],
+          ),
+        },
+        base_hash: BASE_HASH,
+        dry_run: DRY_RUN,
+      },
+      ['file_path', 'ops'],
+    ),
+    success: {
+      properties: {
+        file_path: str('Workspace-relative path of the file.'),
+        diff: str('Unified diff of the change.'),
+        written: bool('false for a dry run.'),
+        file_hash: HASH,
+        edit_id: EDIT_ID,
+      },
+      required: ['file_path'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (lib, a, root) => lib.editLines(a.file_path, a.ops, { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run }),
+    touches: 'file',
+  },
+  {
+    name: 'write_file',
+    lib: 'createFile',
+    title: 'Write whole file',
+    description:
+      'Create a file, or replace all of its content, with content (the complete text: never "... rest unchanged ..." placeholders, which are refused with ELIDED_CONTENT unless allow_placeholders is true). ' +
+      'Prefer patch_file / edit_file to change part of an existing file. When replacing a file, pass base_hash so a file changed since you read it is refused with STALE_FILE. ' +
+      'The file\'s encoding and line endings are kept.',
+    input: object(
+      {
+        file_path: FILE_PATH,
+        content: str('The complete new content of the file.'),
+        base_hash: BASE_HASH,
+        allow_placeholders: bool('Write content even if it looks elided ("// ... existing code ...").'),
+      },
+      ['file_path', 'content'],
+    ),
+    success: {
+      properties: {
+        file_path: str('Workspace-relative path of the file.'),
+        written: bool('Whether the file was written.'),
+        file_hash: HASH,
+        edit_id: EDIT_ID,
+      },
+      required: ['file_path'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: (lib, a, root) =>
+      // Create or replace: createFile with overwrite is a whole rewrite of an existing file (encoding and line
+      // endings kept, placeholders checked, base_hash honoured) and a creation otherwise.
+      lib.createFile(a.file_path, a.content, { workspace_root: root, overwrite: true, base_hash: a.base_hash, allow_placeholders: a.allow_placeholders }),
+    touches: 'file',
+  },
+  {
+    name: 'delete_file',
+    lib: 'deleteFile',
+    title: 'Delete file',
+    description:
+      'Delete one file in the workspace (not a directory). Pass base_hash so a file that changed since you read it is refused with STALE_FILE. ' +
+      'The deletion can be reverted with undo_edit and the returned edit_id.',
+    input: object({ file_path: FILE_PATH, base_hash: BASE_HASH }, ['file_path']),
+    success: {
+      properties: {
+        file_path: str('Workspace-relative path of the deleted file.'),
+        edit_id: EDIT_ID,
+      },
+      required: ['file_path'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    run: (lib, a, root) => lib.deleteFile(a.file_path, { workspace_root: root, base_hash: a.base_hash }),
+    touches: 'file',
+  },
+  {
+    name: 'undo_edit',
+    lib: 'undoEdit',
+    title: 'Undo edit',
+    description:
+      'Revert a write made by these tools: give edit_id (from the result of the edit) or file_path (undoes the latest edit of that file), not both. ' +
+      'EDIT_NOT_FOUND: no such edit is recorded; STALE_FILE: the file changed after that edit, so undoing would lose work (view it and edit instead).',
+    input: object(
+      {
+        edit_id: str('The edit_id returned by the edit to revert.'),
+        file_path: str('Revert the latest edit of this file instead.'),
+      },
+      [],
+    ),
+    success: {
+      properties: {
+        edit_id: str('The edit that was undone.'),
+        files: {
+          type: 'array',
+          description: 'Each file the undo touched.',
+          items: {
+            type: 'object',
+            properties: {
+              file_path: str('Workspace-relative path.'),
+              action: { type: 'string', enum: ['restored', 'recreated', 'deleted'], description: 'What the undo did to the file.' },
+              file_hash: { type: ['string', 'null'], description: 'Hash of the file now (null when deleted).' },
+            },
+            required: ['file_path', 'action'],
+          },
+        },
+      },
+      required: ['edit_id', 'files'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (lib, a, root) => lib.undoEdit(a.edit_id !== undefined ? a.edit_id : a.file_path, { workspace_root: root }),
+    check: (a) =>
+      (a.edit_id === undefined) === (a.file_path === undefined)
+        ? 'undo_edit needs exactly one of edit_id or file_path.'
+        : null,
+    touches: 'undo',
+  },
+]
+
+// ---- generated views -------------------------------------------------------------------------------
+
+// Fresh copies, so a caller mutating a definition cannot change another's.
+const clone = (x) => JSON.parse(JSON.stringify(x))
+
+function inputSchemaOf(tool) {
+  return clone(tool.input)
+}
+
+function outputSchemaOf(tool, lib) {
+  return clone(outputSchema(tool.success, errorCodesOf(lib)))
+}
+
+/** Every declared tool, whether or not its library function exists in this build. */
+const ALL_TOOLS = TOOLS.map((t) => t.name)
+
+/** The tools whose library function exists in `lib`. */
+function availableTools(lib) {
+  return TOOLS.filter((t) => typeof lib[t.lib] === 'function')
+}
+
+/** The MCP `Tool` objects for tools/list. */
+function mcpTools(lib) {
+  return availableTools(lib).map((t) => ({
+    name: t.name,
+    title: t.title,
+    description: t.description,
+    inputSchema: inputSchemaOf(t),
+    outputSchema: outputSchemaOf(t, lib),
+    annotations: Object.assign({ title: t.title }, t.annotations),
+  }))
+}
+
+/** Ready-made definitions for harnesses that do not speak MCP. */
+function toolDefinitions(lib) {
+  const tools = availableTools(lib)
+  const vercel = {}
+  for (const t of tools) vercel[t.name] = { description: t.description, parameters: inputSchemaOf(t) }
+  return {
+    openai: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: inputSchemaOf(t) } })),
+    anthropic: tools.map((t) => ({ name: t.name, description: t.description, input_schema: inputSchemaOf(t) })),
+    vercel,
+  }
+}
+
+/** `{file: text}` for schemas/: `<tool>.input.json` and `<tool>.output.json` for every declared tool. */
+function schemaFiles(lib) {
+  const out = {}
+  for (const t of TOOLS) {
+    out[`${t.name}.input.json`] = JSON.stringify(inputSchemaOf(t), null, 2) + '\n'
+    out[`${t.name}.output.json`] = JSON.stringify(outputSchemaOf(t, lib), null, 2) + '\n'
+  }
+  return out
+}
+
+// ---- calling a tool --------------------------------------------------------------------------------
+
+function failure(code, message, extra) {
+  return Object.assign({ ok: false, code, message }, extra)
+}
+
+const camel = (s) => s.replace(/_([a-z])/g, (_m, c) => c.toUpperCase())
+const ROOT_KEYS = new Set(['workspace_root', 'workspaceRoot', 'root'])
+
+// Model arguments → snake_case keys of the tool's schema. Unknown keys are refused (listing the known
+// ones), the workspace root in particular; null means absent; both spellings must agree.
+function normalize(tool, args) {
+  if (args === undefined || args === null) args = {}
+  if (typeof args !== 'object' || Array.isArray(args)) {
+    return { error: failure('INVALID_INPUT', `${tool.name}: arguments must be a JSON object.`) }
+  }
+  const names = Object.keys(tool.input.properties)
+  const alias = new Map()
+  for (const n of names) {
+    alias.set(n, n)
+    alias.set(camel(n), n)
+  }
+  const out = {}
+  const from = {}
+  for (const key of Object.keys(args)) {
+    if (ROOT_KEYS.has(key)) {
+      return {
+        error: failure(
+          'INVALID_INPUT',
+          `${tool.name}: ${key} cannot be set by a tool call; the workspace root is fixed by the server. Give file paths relative to it (nothing was written).`,
+        ),
+      }
+    }
+    const name = alias.get(key)
+    if (!name) {
+      return {
+        error: failure('INVALID_INPUT', `${tool.name}: unknown argument ${JSON.stringify(key)}; known arguments are ${JSON.stringify(names)} (nothing was written).`),
+      }
+    }
+    const value = args[key]
+    if (value === null || value === undefined) continue
+    if (name in out && JSON.stringify(out[name]) !== JSON.stringify(value)) {
+      return {
+        error: failure('INVALID_INPUT', `${tool.name}: both ${from[name]} and ${key} are given with different values; send one spelling (nothing was written).`),
+      }
+    }
+    out[name] = value
+    from[name] = key
+  }
+  return { args: out }
+}
+
+// --require-read bookkeeping: the file_hash last seen by this runner for each real path.
+class ReadLedger {
+  constructor(root) {
+    this.root = root
+    this.hashes = new Map()
+  }
+
+  key(p) {
+    const abs = path.resolve(this.root, p)
+    try {
+      return fs.realpathSync.native(abs)
+    } catch {
+      return abs
+    }
+  }
+
+  exists(p) {
+    try {
+      fs.statSync(path.resolve(this.root, p))
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  get(p) {
+    return this.hashes.get(this.key(p))
+  }
+
+  set(p, hash) {
+    if (typeof p === 'string' && typeof hash === 'string') this.hashes.set(this.key(p), hash)
+  }
+
+  forget(p) {
+    if (typeof p === 'string') this.hashes.delete(this.key(p))
+  }
+}
+
+function unread(filePath) {
+  return failure(
+    'STALE_FILE',
+    `${filePath} has not been viewed in this session; nothing was written. Call view_file on it first, then retry the edit.`,
+    { file_path: filePath, hint: 'read-before-edit is on: call view_file, then edit.' },
+  )
+}
+
+function mismatch(filePath, given, seen) {
+  return failure(
+    'STALE_FILE',
+    `base_hash ${given} for ${filePath} is not the hash this session last saw (${seen}); nothing was written. View the file again and rebuild the edit.`,
+    { file_path: filePath, base_hash: given, current_hash: seen, hint: 'call view_file, then retry with the new file_hash.' },
+  )
+}
+
+function changed(filePath, seen, now) {
+  return failure(
+    'STALE_FILE',
+    `${filePath} changed since it was viewed (seen ${seen}, now ${now}); nothing was written. View the file again and rebuild the patch.`,
+    { file_path: filePath, base_hash: seen, current_hash: now, hint: 'call view_file, then resend the patch.' },
+  )
+}
+
+const sameHash = (a, b) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase()
+
+// Paths named by an apply_patch envelope (the files it may change).
+function patchPaths(text) {
+  if (typeof text !== 'string') return []
+  const out = []
+  const re = /^\*\*\* (?:(?:Add|Delete|Update) File|Move to):[ \t]*(.+?)[ \t]*\r?$/gm
+  let m
+  while ((m = re.exec(text))) out.push(m[1])
+  return out
+}
+
+/**
+ * A tool runner bound to one workspace root: `call(name, args)` resolves to the engine's result object.
+ * With `requireRead`, edits to existing files the runner has not seen through view_file (or through a
+ * previous edit's result) are refused with STALE_FILE, and edits are pinned to the hash it saw.
+ */
+function createToolRunner(lib, options) {
+  const opts = options || {}
+  const root = path.resolve(opts.workspaceRoot || opts.workspace_root || process.cwd())
+  const requireRead = Boolean(opts.requireRead || opts.require_read)
+  const tools = new Map(availableTools(lib).map((t) => [t.name, t]))
+  const ledger = new ReadLedger(root)
+
+  // Before an edit, in read-before-edit mode: null to go ahead (args may gain a base_hash), or a failure.
+  async function guard(tool, a) {
+    if (tool.touches === 'file') {
+      if (typeof a.file_path !== 'string' || !ledger.exists(a.file_path)) return null // engine reports it
+      const seen = ledger.get(a.file_path)
+      if (seen === undefined) return unread(a.file_path)
+      if (a.base_hash === undefined) a.base_hash = seen
+      else if (typeof a.base_hash === 'string' && !sameHash(a.base_hash, seen)) return mismatch(a.file_path, a.base_hash, seen)
+      return null
+    }
+    if (tool.touches === 'patch') {
+      for (const p of patchPaths(a.patch)) {
+        if (!ledger.exists(p)) continue
+        const seen = ledger.get(p)
+        if (seen === undefined) return unread(p)
+        // The envelope carries no base hash, so compare with the file as it is now.
+        if (typeof lib.viewFile !== 'function') return changed(p, seen, 'unknown')
+        const now = await lib.viewFile(p, { workspace_root: root })
+        if (!now || now.ok !== true) return now && now.ok === false ? now : changed(p, seen, 'unknown')
+        if (!sameHash(now.file_hash, seen)) return changed(p, seen, now.file_hash)
+      }
+    }
+    return null
+  }
+
+  // After a call: remember what this session now knows about each file.
+  function record(tool, a, r) {
+    if (!r || r.ok !== true) return
+    if (tool.name === 'view_file') return ledger.set(r.file_path, r.file_hash)
+    if (r.written === false) return
+    if (tool.name === 'delete_file') return ledger.forget(r.file_path || a.file_path)
+    if (tool.touches === 'patch') {
+      for (const f of Array.isArray(r.files) ? r.files : []) {
+        if (!f || typeof f.file_path !== 'string') continue
+        if (typeof f.file_hash === 'string') ledger.set(f.file_path, f.file_hash)
+        else ledger.forget(f.file_path)
+      }
+      return
+    }
+    if (typeof r.file_path === 'string') {
+      if (typeof r.file_hash === 'string') ledger.set(r.file_path, r.file_hash)
+      else ledger.forget(r.file_path)
+    }
+  }
+
+  async function call(name, rawArgs) {
+    const tool = tools.get(name)
+    if (!tool) {
+      return failure('INVALID_INPUT', `unknown tool ${JSON.stringify(name)}; available tools are ${JSON.stringify([...tools.keys()])}.`)
+    }
+    const { args, error } = normalize(tool, rawArgs)
+    if (error) return error
+    const bad = tool.check && tool.check(args)
+    if (bad) return failure('INVALID_INPUT', `${bad} (nothing was written)`)
+    try {
+      if (requireRead) {
+        const refused = await guard(tool, args)
+        if (refused) return refused
+      }
+      const r = await tool.run(lib, args, root)
+      if (!r || typeof r !== 'object' || Array.isArray(r) || typeof r.ok !== 'boolean') {
+        return failure('INTERNAL_ERROR', `${name}: the engine returned no result object. Please report this.`)
+      }
+      if (requireRead) record(tool, args, r)
+      return r
+    } catch (e) {
+      return failure('INTERNAL_ERROR', `${name} failed unexpectedly: ${e && e.message ? e.message : e}. Please report this.`)
+    }
+  }
+
+  return { root, requireRead, tools: [...tools.keys()], call }
+}
+
+module.exports = {
+  TOOLS,
+  ALL_TOOLS,
+  errorCodesOf,
+  availableTools,
+  mcpTools,
+  toolDefinitions,
+  schemaFiles,
+  inputSchemaOf,
+  outputSchemaOf,
+  createToolRunner,
+  patchPaths,
+}

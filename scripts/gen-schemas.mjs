@@ -1,0 +1,38 @@
+// Writes schemas/<tool>.input.json and schemas/<tool>.output.json from mcp/tools.cjs, the same source as
+// the MCP server's tools/list and index.js `toolDefinitions`. Run `npm run schemas` after changing a tool;
+// __test__/mcp-schemas.test.mjs fails while the checked-in files differ from what this writes.
+//
+//   node scripts/gen-schemas.mjs           write the files (and delete stale ones)
+//   node scripts/gen-schemas.mjs --check   exit 1 if they differ
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const require = createRequire(import.meta.url)
+const root = join(fileURLToPath(new URL('.', import.meta.url)), '..')
+const dir = join(root, 'schemas')
+const files = require('../mcp/tools.cjs').schemaFiles(require('../index.js'))
+const check = process.argv.includes('--check')
+
+mkdirSync(dir, { recursive: true })
+const present = readdirSync(dir).filter((f) => f.endsWith('.json'))
+const problems = []
+for (const [name, text] of Object.entries(files)) {
+  let old = null
+  try {
+    old = readFileSync(join(dir, name), 'utf8')
+  } catch {}
+  if (old === text) continue
+  if (check) problems.push(`${old === null ? 'missing' : 'differs'}: schemas/${name}`)
+  else writeFileSync(join(dir, name), text)
+}
+for (const name of present.filter((f) => !(f in files))) {
+  if (check) problems.push(`stale: schemas/${name}`)
+  else rmSync(join(dir, name))
+}
+if (problems.length) {
+  process.stderr.write(`${problems.join('\n')}\nRun \`npm run schemas\` and commit the result.\n`)
+  process.exit(1)
+}
+process.stdout.write(`${check ? 'checked' : 'wrote'} ${Object.keys(files).length} schema files in schemas/\n`)
