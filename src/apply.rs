@@ -37,6 +37,8 @@ pub struct Applied {
     pub first_changed_line: usize,
     /// The loosest tier any edit needed.
     pub tier: Tier,
+    /// Line numbers of the original text counted so far (hand it to [`crate::diff::unified_with`]).
+    pub lines: crate::text::LineCounter,
 }
 
 struct Span {
@@ -174,6 +176,7 @@ pub fn apply_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Applied
         changes,
         first_changed_line: first_changed.unwrap_or(1),
         tier,
+        lines: h.into_counter(),
     })
 }
 

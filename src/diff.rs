@@ -13,6 +13,8 @@ use std::fmt::Write;
 
 use memchr::{memchr2, memrchr2};
 
+use crate::text::{self, LineCounter};
+
 const CONTEXT: usize = 3;
 
 /// Offset of the start of the line holding `pos`.
@@ -69,12 +71,25 @@ pub fn unified(
     after: &str,
     changes: &[(usize, usize, usize, usize)],
 ) -> String {
+    unified_with(path, before, after, changes, &mut LineCounter::new())
+}
+
+/// [`unified`], with a line counter over `before` that the caller may already have advanced (line numbers
+/// are then not counted twice).
+pub fn unified_with(
+    path: &str,
+    before: &str,
+    after: &str,
+    changes: &[(usize, usize, usize, usize)],
+    lines: &mut LineCounter,
+) -> String {
     let b = before.as_bytes();
-    // Whole-line regions with context, merged when they touch.
-    let mut regions: Vec<(usize, usize, usize, usize)> = Vec::new();
+    // Whole-line regions with context, merged when they touch: (old start, old end, new start, new end,
+    // line delta of the changes before the region).
+    let mut regions: Vec<(usize, usize, usize, usize, isize)> = Vec::new();
+    let (mut byte_delta, mut line_delta) = (0isize, 0isize);
     for &(os, oe, ns, ne) in changes {
         let os2 = back_lines(b, line_start(b, os), CONTEXT);
-        let ns2 = ns - (os - os2);
         let last = if oe > os { oe - 1 } else { oe };
         let oe_line = if last >= b.len() {
             b.len()
@@ -82,19 +97,30 @@ pub fn unified(
             line_end(b, last)
         };
         let oe2 = forward_lines(b, oe_line, CONTEXT);
-        let ne2 = ne + (oe2 - oe);
+        let change_delta = (ne - ns) as isize - (oe - os) as isize;
+        let ne2 = (oe2 as isize + byte_delta + change_delta) as usize;
         match regions.last_mut() {
             Some(r) if os2 <= r.1 => {
+                // The region's end lies after every change so far: shift it by all of them.
                 r.1 = r.1.max(oe2);
-                r.3 = r.3.max(ne2);
+                r.3 = (r.1 as isize + byte_delta + change_delta) as usize;
             }
-            _ => regions.push((os2, oe2, ns2, ne2)),
+            _ => regions.push((
+                os2,
+                oe2,
+                (os2 as isize + byte_delta) as usize,
+                ne2,
+                line_delta,
+            )),
         }
+        byte_delta += change_delta;
+        line_delta +=
+            text::line_breaks(after, ns, ne) as isize - text::line_breaks(before, os, oe) as isize;
     }
     let mut out = format!("--- a/{path}\n+++ b/{path}\n");
-    for (os, oe, ns, ne) in regions {
-        let old_first = crate::text::line_number_at(before, os);
-        let new_first = crate::text::line_number_at(after, ns);
+    for (os, oe, ns, ne, delta) in regions {
+        let old_first = lines.line_of(before, os);
+        let new_first = (old_first as isize + delta) as usize;
         let diff = similar::TextDiff::from_lines(&before[os..oe], &after[ns..ne]);
         for group in diff.grouped_ops(CONTEXT) {
             let (first, last) = (&group[0], &group[group.len() - 1]);
@@ -156,6 +182,33 @@ mod tests {
     fn diff_marks_missing_final_newline_and_crlf() {
         let d = unified("p", "a\r\nb", "a\r\nc", &[(3, 4, 3, 4)]);
         assert_eq!(d, "--- a/p\n+++ b/p\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
+    }
+
+    #[test]
+    fn an_earlier_change_that_changes_length_shifts_later_regions() {
+        let before = "one\r\ntwo\r\nthree\r\n";
+        let after = "1\r\n2\r\nthree\r\n";
+        let d = unified("p", before, after, &[(0, 3, 0, 1), (5, 8, 3, 4)]);
+        assert_eq!(
+            d,
+            "--- a/p\n+++ b/p\n@@ -1,3 +1,3 @@\n-one\n-two\n+1\n+2\n three\n"
+        );
+        let many: String = (1..=30).map(|i| format!("l{i}\n")).collect();
+        let after = many
+            .replacen("l2\n", "a\nb\nc\n", 1)
+            .replacen("l25\n", "X\n", 1);
+        let s1 = many.find("l2\n").unwrap();
+        let s2 = many.find("l25\n").unwrap();
+        let d = unified(
+            "p",
+            &many,
+            &after,
+            &[(s1, s1 + 3, s1, s1 + 6), (s2, s2 + 4, s2 + 3, s2 + 5)],
+        );
+        assert!(
+            d.contains("@@ -22,7 +24,7 @@\n l22\n l23\n l24\n-l25\n+X\n"),
+            "{d}"
+        );
     }
 
     #[test]

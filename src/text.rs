@@ -26,8 +26,10 @@ pub struct LineTable {
 impl LineTable {
     pub fn new(text: &str) -> Self {
         let b = text.as_bytes();
-        let mut starts = vec![0];
-        let mut content_ends = Vec::new();
+        let guess = b.len() / 40 + 1;
+        let mut starts = Vec::with_capacity(guess + 1);
+        starts.push(0);
+        let mut content_ends = Vec::with_capacity(guess);
         let mut skip_lf_at = usize::MAX;
         for i in memchr2_iter(b'\n', b'\r', b) {
             if i == skip_lf_at {
@@ -120,6 +122,59 @@ pub fn line_number_at(text: &str, offset: usize) -> usize {
         .filter(|&i| text.as_bytes().get(i + 1) != Some(&b'\n'))
         .count();
     lf + lone_cr + 1
+}
+
+/// Line breaks that end inside `text[from..to]`: every `\n`, and every `\r` not followed by `\n`
+/// (looking past `to` when needed). Additive over adjacent ranges. One pass.
+fn count_breaks(text: &[u8], from: usize, to: usize) -> usize {
+    let b = &text[from..to];
+    let lf = memchr::memchr_iter(b'\n', b).count();
+    if memchr::memchr(b'\r', b).is_none() {
+        return lf;
+    }
+    let lone_cr = memchr::memchr_iter(b'\r', b)
+        .filter(|&i| text.get(from + i + 1) != Some(&b'\n'))
+        .count();
+    lf + lone_cr
+}
+
+/// Line breaks that end inside `text[from..to]` (see [`LineCounter`]).
+pub fn line_breaks(text: &str, from: usize, to: usize) -> usize {
+    count_breaks(text.as_bytes(), from, to)
+}
+
+/// 1-based line numbers of offsets, counted incrementally: asking for increasing offsets costs one
+/// pass over the text in total.
+#[derive(Debug, Clone)]
+pub struct LineCounter {
+    offset: usize,
+    line: usize,
+}
+
+impl Default for LineCounter {
+    fn default() -> Self {
+        LineCounter { offset: 0, line: 1 }
+    }
+}
+
+impl LineCounter {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// 1-based line number of byte `offset` of `text`.
+    pub fn line_of(&mut self, text: &str, offset: usize) -> usize {
+        let b = text.as_bytes();
+        if offset >= self.offset {
+            self.line += count_breaks(b, self.offset, offset);
+        } else if offset >= self.offset / 2 {
+            self.line -= count_breaks(b, offset, self.offset);
+        } else {
+            self.line = 1 + count_breaks(b, 0, offset);
+        }
+        self.offset = offset;
+        self.line
+    }
 }
 
 /// Splits a snippet into lines on any terminator. A final terminator yields a final empty part,
@@ -237,6 +292,16 @@ pub fn utf16_len(s: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn line_counter_agrees_with_a_fresh_count_in_any_order() {
+        let t = "a\r\nb\rc\n\r\nd\re\n";
+        let mut c = LineCounter::new();
+        let order = [0, 3, 2, 4, 9, 1, 11, 5, 7, 13, 6, 12, 8];
+        for &o in &order {
+            assert_eq!(c.line_of(t, o), line_number_at(t, o), "offset {o}");
+        }
+    }
 
     #[test]
     fn table_handles_every_terminator() {

@@ -146,17 +146,13 @@ impl Txn {
                         }
                         _ => Ok(()),
                     };
-                    r.and_then(|_| fsio::write_atomic(&f.real, bytes, f.perms.as_ref()))
-                        .map(|_| Committed {
+                    r.and_then(|_| write_and_hash(&f.real, bytes, f.perms.as_ref()))
+                        .map(|hash| Committed {
                             display: f.display.clone(),
                             real: f.real.clone(),
-                            kind: if f.bytes.is_some() {
-                                "update"
-                            } else {
-                                "create"
-                            },
+                            kind: if f.existed { "update" } else { "create" },
                             before: f.bytes.take(),
-                            file_hash: Some(file_hash(bytes)),
+                            file_hash: Some(hash),
                             after_bytes: bytes.len(),
                         })
                 }
@@ -185,6 +181,25 @@ impl Txn {
         }
         Ok(done)
     }
+}
+
+/// Writes `bytes` atomically and returns their hash; for large files the hash is computed on a second
+/// thread while the write and its fsyncs wait on the disk.
+fn write_and_hash(
+    path: &std::path::Path,
+    bytes: &[u8],
+    perms: Option<&Permissions>,
+) -> Result<String> {
+    if bytes.len() < 1 << 20 {
+        fsio::write_atomic(path, bytes, perms)?;
+        return Ok(file_hash(bytes));
+    }
+    std::thread::scope(|s| {
+        let hasher = s.spawn(|| file_hash(bytes));
+        let written = fsio::write_atomic(path, bytes, perms);
+        let hash = hasher.join().unwrap_or_else(|_| file_hash(bytes));
+        written.map(|_| hash)
+    })
 }
 
 /// Puts back the files a failed commit already changed; returns their display paths.

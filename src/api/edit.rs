@@ -144,9 +144,21 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
     check_base(opts.base_hash.as_deref(), bytes, &display)?;
     let (text, encoding) = codec::decode_slice(bytes).map_err(with_path)?;
     let mut applied = apply::apply_edits(&text, edits, opts.tolerance).map_err(with_path)?;
-    let diff = crate::diff::unified(&display, &text, &applied.text, &applied.changes);
+    let diff = crate::diff::unified_with(
+        &display,
+        &text,
+        &applied.text,
+        &applied.changes,
+        &mut applied.lines,
+    );
     let before_text_utf16 = utf16_len(&text);
-    let after_text_utf16 = utf16_len(&applied.text);
+    // Only the changed spans differ: adjust by them instead of measuring the new text again.
+    let after_text_utf16 = applied
+        .changes
+        .iter()
+        .fold(before_text_utf16, |n, &(os, oe, ns, ne)| {
+            n - utf16_len(&text[os..oe]) + utf16_len(&applied.text[ns..ne])
+        });
     drop(text);
     let out_bytes = codec::encode(std::mem::take(&mut applied.text), encoding);
     let after_bytes = out_bytes.len();

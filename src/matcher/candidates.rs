@@ -6,7 +6,9 @@
 //! best-voted windows are then scored by a character-level similarity and the best three
 //! non-overlapping ones are returned, with what differs line by line.
 
-use std::collections::HashMap;
+use std::hash::Hasher;
+
+use rustc_hash::{FxHashMap as HashMap, FxHasher};
 
 use serde::Serialize;
 
@@ -34,35 +36,18 @@ const SCAN_ALL_LINES: usize = 20_000;
 const SNIPPET_LINES: usize = 40;
 const SNIPPET_LINE_CHARS: usize = 240;
 
-fn fnv(bytes: impl Iterator<Item = u8>) -> u64 {
-    let mut h: u64 = 0xcbf29ce484222325;
-    for b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
-}
-
 /// Key of a line: typography folded, trimmed, inner whitespace runs folded to one space.
 fn key(line: &str) -> Option<(u64, usize)> {
     let n = norm(line, Tier::Indentation);
     if n.text.is_empty() {
         return None;
     }
-    let mut prev_ws = false;
-    let bytes = n.text.bytes().filter_map(|b| {
-        let ws = b == b' ' || b == b'\t';
-        let out = if ws && prev_ws {
-            None
-        } else if ws {
-            Some(b' ')
-        } else {
-            Some(b)
-        };
-        prev_ws = ws;
-        out
-    });
-    Some((fnv(bytes), n.text.len()))
+    let mut h = FxHasher::default();
+    for word in n.text.split_ascii_whitespace() {
+        h.write(word.as_bytes());
+        h.write_u8(0xff);
+    }
+    Some((h.finish(), n.text.len()))
 }
 
 fn folded(line: &str) -> String {
@@ -70,9 +55,59 @@ fn folded(line: &str) -> String {
     n.text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A set of byte trigrams as a 2^24-bit table: one shift and one load per lookup.
+struct TrigramSet(Vec<u64>);
+
+impl TrigramSet {
+    fn new(used: bool) -> Self {
+        TrigramSet(if used { vec![0; 1 << 18] } else { Vec::new() })
+    }
+
+    fn index(w: &[u8]) -> usize {
+        (w[0] as usize) << 16 | (w[1] as usize) << 8 | w[2] as usize
+    }
+
+    fn insert(&mut self, w: &[u8]) {
+        let i = Self::index(w);
+        self.0[i >> 6] |= 1 << (i & 63);
+    }
+
+    fn has(&self, w: &[u8]) -> bool {
+        let i = Self::index(w);
+        self.0[i >> 6] & (1 << (i & 63)) != 0
+    }
+}
+
+/// The `width`-byte stretch of `line` holding the most trigrams of `set` (windows step by half a width).
+fn densest_window<'l>(line: &'l str, width: usize, set: &TrigramSet) -> &'l str {
+    let b = line.as_bytes();
+    let width = width.max(16).min(b.len());
+    let step = (width / 2).max(1);
+    let mut best = (0usize, 0usize);
+    let mut start = 0;
+    while start + width <= b.len() {
+        let hits = b[start..start + width]
+            .windows(3)
+            .filter(|w| set.has(w))
+            .count();
+        if hits > best.1 {
+            best = (start, hits);
+        }
+        start += step;
+    }
+    let (mut s, mut e) = (best.0, (best.0 + width).min(b.len()));
+    while !line.is_char_boundary(s) {
+        s -= 1;
+    }
+    while !line.is_char_boundary(e) {
+        e += 1;
+    }
+    &line[s..e]
+}
+
 /// Distinct byte trigrams of a line's trimmed text, each with an index.
 fn trigrams(s: &str) -> HashMap<[u8; 3], usize> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for w in s.trim().as_bytes().windows(3) {
         let n = out.len();
         out.entry([w[0], w[1], w[2]]).or_insert(n);
@@ -94,7 +129,7 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
     let k = old.len();
 
     // Line-key votes.
-    let mut wanted: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut wanted: HashMap<u64, Vec<usize>> = HashMap::default();
     for (j, l) in old.iter().enumerate() {
         if let Some((kh, _)) = key(l) {
             let v = wanted.entry(kh).or_default();
@@ -104,7 +139,7 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         }
     }
     let mut hits: Vec<(usize, u64, usize)> = Vec::new();
-    let mut freq: HashMap<u64, usize> = HashMap::new();
+    let mut freq: HashMap<u64, usize> = HashMap::default();
     // Short needles also vote by shared character trigrams, which survive typos and stale tokens.
     let short = k <= 3;
     let needle_tris: Vec<HashMap<[u8; 3], usize>> = if short {
@@ -112,6 +147,12 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
     } else {
         Vec::new()
     };
+    let mut tri_bits = TrigramSet::new(short);
+    for t in &needle_tris {
+        for k in t.keys() {
+            tri_bits.insert(k);
+        }
+    }
     let mut stamp: Vec<Vec<usize>> = needle_tris
         .iter()
         .map(|t| vec![usize::MAX; t.len()])
@@ -127,12 +168,18 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         }
         if short {
             let bytes = content.as_bytes();
+            if !bytes.windows(3).any(|w| tri_bits.has(w)) {
+                continue;
+            }
             for (j, tris) in needle_tris.iter().enumerate() {
                 if tris.len() < 2 || bytes.len() < 3 {
                     continue;
                 }
                 let mut seen = 0usize;
                 for w in bytes.windows(3) {
+                    if !tri_bits.has(w) {
+                        continue;
+                    }
                     if let Some(&ix) = tris.get(&[w[0], w[1], w[2]]) {
                         if stamp[j][ix] != i {
                             stamp[j][ix] = i;
@@ -147,7 +194,7 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
             }
         }
     }
-    let mut votes: HashMap<isize, f64> = HashMap::new();
+    let mut votes: HashMap<isize, f64> = HashMap::default();
     for (i, kh, len) in hits {
         let weight = (len.min(60) as f64).sqrt() / (freq[&kh] as f64).sqrt();
         for &j in &wanted[&kh] {
@@ -164,7 +211,12 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         }
     }
     let mut starts: Vec<(isize, f64)> = votes.into_iter().collect();
-    starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let by_votes = |a: &(isize, f64), b: &(isize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if starts.len() > WINDOWS_SCORED && starts.iter().any(|s| s.1 > 0.0) {
+        starts.select_nth_unstable_by(WINDOWS_SCORED, by_votes);
+        starts.truncate(WINDOWS_SCORED);
+    }
+    starts.sort_by(by_votes);
     if starts.iter().all(|s| s.1 == 0.0) {
         // Unvoted small file: rank by similarity directly.
         let needle: String = old.iter().map(|l| folded(l)).collect::<Vec<_>>().join("\n");
@@ -243,10 +295,15 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         if ranked.iter().any(|&(a, _, _, _)| a == rs) {
             continue;
         }
-        let region: String = (rs..re)
+        let mut region: String = (rs..re)
             .map(|i| folded(lines.content(i, h.text)))
             .collect::<Vec<_>>()
             .join("\n");
+        if re - rs == 1 && short && region.len() > 4 * needle_folded.len() + 200 {
+            // One very long line (minified code, a 1 MB single-line file): compare the needle with the
+            // stretch of the line that shares the most trigrams with it, not with the line's start.
+            region = densest_window(&region, needle_folded.len() * 2, &tri_bits).to_string();
+        }
         let sim = similarity(&needle_folded, &region);
         ranked.push((rs, re, sim, 0.5 * sim + 0.5 * coverage));
     }

@@ -84,6 +84,7 @@ pub enum Tolerance {
 pub struct Haystack<'a> {
     pub text: &'a str,
     lines: OnceCell<LineTable>,
+    counter: std::cell::RefCell<text::LineCounter>,
 }
 
 impl<'a> Haystack<'a> {
@@ -91,6 +92,7 @@ impl<'a> Haystack<'a> {
         Haystack {
             text,
             lines: OnceCell::new(),
+            counter: Default::default(),
         }
     }
 
@@ -102,8 +104,13 @@ impl<'a> Haystack<'a> {
     pub fn line_of(&self, offset: usize) -> usize {
         match self.lines.get() {
             Some(t) => t.line_of(offset),
-            None => text::line_number_at(self.text, offset),
+            None => self.counter.borrow_mut().line_of(self.text, offset),
         }
+    }
+
+    /// The incremental line counter, for callers that go on counting lines of the same text.
+    pub fn into_counter(self) -> text::LineCounter {
+        self.counter.into_inner()
     }
 
     /// 1-based last line touched by the span `[start, end)`.

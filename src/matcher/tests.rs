@@ -202,3 +202,16 @@ fn locate_in_counts_only_inside_the_range() {
     let m = locate_in(&h, "x = 1", "x = 2", 1, Tolerance::Safe, from..text.len()).unwrap();
     assert_eq!(h.line_of(m[0].start), 3);
 }
+
+#[test]
+fn candidates_in_a_long_single_line() {
+    let mut file = String::new();
+    for i in 0..20_000 {
+        file.push_str(&format!("var a{i}=f({i});"));
+    }
+    let h = Haystack::new(&file);
+    let c = candidates::nearest(&h, "var a12345=g(12345);", 3);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_eq!(c[0].start_line, 1);
+    assert!(c[0].similarity > 0.5, "{c:?}");
+}
