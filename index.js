@@ -63,11 +63,16 @@ function illFormed(value, where, depth) {
 }
 
 function encode(names, args) {
-  for (let i = 0; i < args.length; i++) {
-    const bad = illFormed(args[i], names[i] || `argument ${i + 1}`, 0)
-    if (bad) {
-      return { error: failure('INVALID_INPUT', `${bad} contains a lone UTF-16 surrogate; send well-formed text (nothing was written).`) }
+  try {
+    for (let i = 0; i < args.length; i++) {
+      const bad = illFormed(args[i], names[i] || `argument ${i + 1}`, 0)
+      if (bad) {
+        return { error: failure('INVALID_INPUT', `${bad} contains a lone UTF-16 surrogate; send well-formed text (nothing was written).`) }
+      }
     }
+  } catch (e) {
+    // A getter or Proxy trap that throws: refuse, never throw at the caller.
+    return { error: failure('INVALID_INPUT', `arguments cannot be read: ${e && e.message ? e.message : e}`) }
   }
   try {
     return { payload: JSON.stringify(args, (_k, v) => (v === undefined ? null : v)) }

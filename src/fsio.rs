@@ -12,7 +12,10 @@
 //!
 //! Paths given here are expected to come from [`crate::workspace::Workspace::resolve`] (symlinks
 //! already resolved); the final component is then never followed again ([`LockedFile::open`] uses
-//! `O_NOFOLLOW`), so a symlink swapped in after resolution is refused, not written through.
+//! `O_NOFOLLOW`), so a symlink swapped in after resolution is refused, not written through. A
+//! *directory* of the path swapped for a symlink is caught too (on Linux, where the kernel names each
+//! open descriptor in `/proc/self/fd`): the opened file and the directory written into must be at
+//! exactly the resolved path, and the write is then made relative to that directory's descriptor.
 
 use std::ffi::OsString;
 use std::fs::{self, File, Metadata, OpenOptions, Permissions};
@@ -74,6 +77,9 @@ impl LockedFile {
             })?;
             match fs::symlink_metadata(path) {
                 Ok(now) if same_file(&meta, &now) => {
+                    if !opened_at(&file, path) {
+                        return Err(swapped_parent(path));
+                    }
                     // Fresh metadata: the size may have changed while we waited for the lock.
                     let meta = file
                         .metadata()
@@ -391,13 +397,223 @@ fn fault_injected(path: &Path) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Atomic writes
 
-/// Removes the temp file on drop unless disarmed.
-struct TempGuard(Option<PathBuf>);
+/// Whether `file` (just opened at the absolute path `expected`) really is the file at `expected`, with
+/// no symlink in any directory of the path: the kernel's own name for the descriptor
+/// (`/proc/self/fd/N` on Linux) must be `expected` itself. This closes the race where a parent
+/// directory is swapped for a symlink between the sandbox check and the open. Where the kernel does
+/// not name descriptors (macOS, BSD, Windows, Linux without /proc), this check is not made.
+fn opened_at(file: &File, expected: &Path) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    if expected.is_absolute() {
+        use std::os::unix::io::AsRawFd;
+        if let Ok(real) = fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())) {
+            return real == expected;
+        }
+    }
+    let _ = (file, expected);
+    true
+}
 
-impl Drop for TempGuard {
+fn swapped_parent(path: &Path) -> Failure {
+    Failure::new(
+        Code::FileReadError,
+        format!(
+            "a directory on the path of {} was replaced (by a symbolic link or a move) after the \
+             path was resolved; it is not followed; resolve the path again",
+            path.display()
+        ),
+    )
+    .with("path", lossy(path))
+    .with("reason", "symlink")
+}
+
+/// The directory a write happens in, pinned: on unix an open descriptor, checked to be the directory
+/// the path names (see [`opened_at`]), and every later step (sweep, temp file, rename, fsync) is made
+/// relative to it (`openat`, `renameat`, `unlinkat`), so a directory swapped for a symlink afterwards
+/// is never followed.
+struct Dir {
+    path: PathBuf,
+    #[cfg(unix)]
+    fd: File,
+}
+
+#[cfg(unix)]
+fn cname(name: &std::ffi::OsStr) -> io::Result<std::ffi::CString> {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::CString::new(name.as_bytes())
+        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
+}
+
+#[cfg(unix)]
+fn cvt(r: libc::c_int) -> io::Result<libc::c_int> {
+    if r < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(r)
+    }
+}
+
+impl Dir {
+    /// Opens `dir`. `Ok(None)`: the directory is not where its path says (a swapped parent).
+    fn open(dir: &Path) -> io::Result<Option<Dir>> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            let fd = OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
+                .open(dir)?;
+            if !opened_at(&fd, dir) {
+                return Ok(None);
+            }
+            Ok(Some(Dir {
+                path: dir.to_path_buf(),
+                fd,
+            }))
+        }
+        #[cfg(not(unix))]
+        Ok(Some(Dir {
+            path: dir.to_path_buf(),
+        }))
+    }
+
+    /// `(is a regular file, modification time)` of `name`, not following a symlink.
+    fn stat(&self, name: &std::ffi::OsStr) -> Option<(bool, SystemTime)> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            let n = cname(name).ok()?;
+            let mut st: libc::stat = unsafe { std::mem::zeroed() };
+            // SAFETY: `n` is a NUL-terminated string and `st` a valid out-pointer.
+            cvt(unsafe {
+                libc::fstatat(
+                    self.fd.as_raw_fd(),
+                    n.as_ptr(),
+                    &mut st,
+                    libc::AT_SYMLINK_NOFOLLOW,
+                )
+            })
+            .ok()?;
+            let secs = u64::try_from(st.st_mtime).ok()?;
+            // `mode_t` is u32 on Linux, u16 on macOS.
+            #[allow(clippy::unnecessary_cast)]
+            let is_file = (st.st_mode as u32 & libc::S_IFMT as u32) == libc::S_IFREG as u32;
+            Some((is_file, SystemTime::UNIX_EPOCH + Duration::from_secs(secs)))
+        }
+        #[cfg(not(unix))]
+        {
+            let m = fs::symlink_metadata(self.path.join(name)).ok()?;
+            Some((m.file_type().is_file(), m.modified().ok()?))
+        }
+    }
+
+    fn remove(&self, name: &std::ffi::OsStr) -> io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            let n = cname(name)?;
+            // SAFETY: `n` is a NUL-terminated string.
+            cvt(unsafe { libc::unlinkat(self.fd.as_raw_fd(), n.as_ptr(), 0) }).map(|_| ())
+        }
+        #[cfg(not(unix))]
+        fs::remove_file(self.path.join(name))
+    }
+
+    fn create_new(&self, name: &std::ffi::OsStr) -> io::Result<File> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::{AsRawFd, FromRawFd};
+            let n = cname(name)?;
+            let flags =
+                libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+            // A new file's mode: 0o644 less the umask (applied by the kernel).
+            // SAFETY: `n` is a NUL-terminated string; the returned descriptor is owned by the File.
+            let fd = cvt(unsafe {
+                libc::openat(
+                    self.fd.as_raw_fd(),
+                    n.as_ptr(),
+                    flags,
+                    0o644 as libc::c_uint,
+                )
+            })?;
+            Ok(unsafe { File::from_raw_fd(fd) })
+        }
+        #[cfg(not(unix))]
+        OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(self.path.join(name))
+    }
+
+    fn rename(&self, from: &std::ffi::OsStr, to: &std::ffi::OsStr) -> io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::io::AsRawFd;
+            let (f, t) = (cname(from)?, cname(to)?);
+            let d = self.fd.as_raw_fd();
+            // SAFETY: both names are NUL-terminated strings.
+            cvt(unsafe { libc::renameat(d, f.as_ptr(), d, t.as_ptr()) }).map(|_| ())
+        }
+        #[cfg(not(unix))]
+        fs::rename(self.path.join(from), self.path.join(to))
+    }
+
+    /// Makes a rename durable. Best effort: the rename has happened whatever this returns, and some
+    /// file systems refuse to fsync a directory.
+    fn sync(&self) {
+        #[cfg(unix)]
+        let _ = self.fd.sync_all();
+    }
+
+    /// Removes crash leftovers: our temp files for target `name` older than 10 minutes. Best effort:
+    /// errors are ignored. Nothing else is touched.
+    fn sweep_stale_temps(&self, name: &std::ffi::OsStr) {
+        let Ok(entries) = fs::read_dir(&self.path) else {
+            return;
+        };
+        let prefix = temp_prefix(name);
+        let now = SystemTime::now();
+        for entry in entries.flatten() {
+            let file_name = entry.file_name();
+            if !is_our_temp(&file_name, &prefix) {
+                continue;
+            }
+            let Some((is_file, modified)) = self.stat(&file_name) else {
+                continue;
+            };
+            let old = now
+                .duration_since(modified)
+                .is_ok_and(|age| age > STALE_TEMP_AGE);
+            if is_file && old {
+                let _ = self.remove(&file_name);
+            }
+        }
+    }
+
+    fn create_temp(&self, name: &std::ffi::OsStr) -> io::Result<(OsString, File)> {
+        let pid = std::process::id();
+        let mut last = None;
+        for _ in 0..100 {
+            let mut tmp = OsString::from(".");
+            tmp.push(name);
+            tmp.push(format!("{TEMP_MARK}{pid}-{:016x}.tmp", random_u64()));
+            match self.create_new(&tmp) {
+                Ok(f) => return Ok((tmp, f)),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
+                Err(e) => return Err(e),
+            }
+        }
+        Err(last.unwrap_or_else(|| io::Error::other("no free temp file name")))
+    }
+}
+
+/// Removes the temp file on drop unless disarmed.
+struct TempGuard<'a>(&'a Dir, Option<OsString>);
+
+impl Drop for TempGuard<'_> {
     fn drop(&mut self) {
-        if let Some(p) = self.0.take() {
-            let _ = fs::remove_file(p);
+        if let Some(n) = self.1.take() {
+            let _ = self.0.remove(&n);
         }
     }
 }
@@ -441,58 +657,6 @@ fn is_our_temp(file_name: &std::ffi::OsStr, prefix: &[u8]) -> bool {
         && rand.iter().all(u8::is_ascii_hexdigit)
 }
 
-/// Removes crash leftovers: our temp files for target `name` in `dir` older than 10 minutes. Best
-/// effort: errors are ignored. Nothing else is touched.
-fn sweep_stale_temps(dir: &Path, name: &std::ffi::OsStr) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let prefix = temp_prefix(name);
-    let now = SystemTime::now();
-    for entry in entries.flatten() {
-        if !is_our_temp(&entry.file_name(), &prefix) {
-            continue;
-        }
-        let path = entry.path();
-        let Ok(meta) = fs::symlink_metadata(&path) else {
-            continue;
-        };
-        let old = meta
-            .modified()
-            .ok()
-            .and_then(|t| now.duration_since(t).ok())
-            .is_some_and(|age| age > STALE_TEMP_AGE);
-        if meta.file_type().is_file() && old {
-            let _ = fs::remove_file(&path);
-        }
-    }
-}
-
-fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> io::Result<(PathBuf, File)> {
-    let pid = std::process::id();
-    let mut last = None;
-    for _ in 0..100 {
-        let mut tmp = OsString::from(".");
-        tmp.push(name);
-        tmp.push(format!("{TEMP_MARK}{pid}-{:016x}.tmp", random_u64()));
-        let path = dir.join(tmp);
-        let mut opts = OpenOptions::new();
-        opts.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            // A new file's mode: 0o644 less the umask (applied by the kernel).
-            opts.mode(0o644);
-        }
-        match opts.open(&path) {
-            Ok(f) => return Ok((path, f)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
-            Err(e) => return Err(e),
-        }
-    }
-    Err(last.unwrap_or_else(|| io::Error::other("no free temp file name")))
-}
-
 /// Atomically replaces (or creates) `path` with `bytes`.
 ///
 /// Writes a temp file `.<name>.surepatch-<pid>-<random>.tmp` in the same directory, fsyncs it, sets
@@ -500,6 +664,10 @@ fn create_temp(dir: &Path, name: &std::ffi::OsStr) -> io::Result<(PathBuf, File)
 /// `path` and fsyncs the directory (unix). On any failure the temp file is removed and `path` is
 /// untouched. Before writing, our temp files for the same name older than 10 minutes (crash
 /// leftovers) are removed; no other file is touched.
+///
+/// On unix every step is made relative to a descriptor of the directory, opened once and (on
+/// Linux) checked to be the directory `path` names with no symlink on the way; a directory swapped
+/// for a symlink meanwhile → `FILE_READ_ERROR` (detail `reason: "symlink"`), nothing written.
 ///
 /// `path` should be a resolved real path: a symlink at `path` is replaced, not followed. The new
 /// file is owned by this process's user, and a hard link to the old file keeps the old content.
@@ -521,14 +689,17 @@ pub fn write_atomic(path: &Path, bytes: &[u8], perms: Option<&Permissions>) -> R
             ))
         }
     };
-    let dir = match path.parent() {
+    let dir_path = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    sweep_stale_temps(dir, name);
+    let dir = Dir::open(dir_path)
+        .map_err(|e| fail(&e))?
+        .ok_or_else(|| swapped_parent(path))?;
+    dir.sweep_stale_temps(name);
 
-    let (tmp_path, mut file) = create_temp(dir, name).map_err(|e| fail(&e))?;
-    let mut guard = TempGuard(Some(tmp_path.clone()));
+    let (tmp_name, mut file) = dir.create_temp(name).map_err(|e| fail(&e))?;
+    let mut guard = TempGuard(&dir, Some(tmp_name.clone()));
 
     if fault_injected(path) {
         return Err(Failure::new(
@@ -543,21 +714,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8], perms: Option<&Permissions>) -> R
     }
     file.sync_all().map_err(|e| fail(&e))?;
     drop(file);
-    fs::rename(&tmp_path, path).map_err(|e| fail(&e))?;
-    guard.0 = None;
-    sync_dir(dir);
+    dir.rename(&tmp_name, name).map_err(|e| fail(&e))?;
+    guard.1 = None;
+    dir.sync();
     Ok(())
-}
-
-/// Makes a rename in `dir` durable. Best effort: the rename has happened whatever this returns, and
-/// some file systems refuse to fsync a directory.
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }
 
 /// Creates the missing directories of `dir`, which must be `root` or below it (relative paths are
@@ -1057,6 +1217,41 @@ mod tests {
         assert_eq!(f.code, Code::PathOutsideWorkspace);
         assert!(!root.with_file_name("root-evil").exists());
         assert!(!root.join("b").exists());
+    }
+
+    /// Regression (safety R3): a parent directory swapped for a symlink to outside after the path was
+    /// resolved used to be followed by both the open and the rename, so the edit landed outside.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn parent_directory_swapped_for_a_symlink_is_not_followed() {
+        use std::os::unix::fs::symlink;
+        let tmp = tempfile::tempdir().unwrap();
+        let base = fs::canonicalize(tmp.path()).unwrap();
+        fs::create_dir_all(base.join("root/dir")).unwrap();
+        fs::create_dir(base.join("outside")).unwrap();
+        fs::write(base.join("root/dir/f.txt"), "inside\n").unwrap();
+        fs::write(base.join("outside/f.txt"), "secret\n").unwrap();
+        let real = base.join("root/dir/f.txt");
+        // The swap, after resolution.
+        fs::rename(base.join("root/dir"), base.join("root/dir-aside")).unwrap();
+        symlink(base.join("outside"), base.join("root/dir")).unwrap();
+
+        let err = LockedFile::open(&real).unwrap_err();
+        assert_eq!(err.code, Code::FileReadError);
+        assert_eq!(err.detail("reason").unwrap(), "symlink");
+        let err = write_atomic(&real, b"PWNED\n", None).unwrap_err();
+        assert_eq!(err.code, Code::FileReadError);
+        assert_eq!(err.detail("reason").unwrap(), "symlink");
+        assert_eq!(fs::read(base.join("outside/f.txt")).unwrap(), b"secret\n");
+        assert_eq!(
+            names(&base.join("outside")),
+            ["f.txt"],
+            "no temp file outside"
+        );
+        assert_eq!(
+            fs::read(base.join("root/dir-aside/f.txt")).unwrap(),
+            b"inside\n"
+        );
     }
 
     #[cfg(unix)]

@@ -1,0 +1,173 @@
+// R5: hostile JavaScript input through the napi door. Every call resolves to a clean
+// `{ok:false, code}` or a correct result; Node never crashes or throws; memory stays bounded.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import v8 from 'node:v8'
+import vm from 'node:vm'
+import { sp, workspace } from './helpers.mjs'
+
+const { patchFile, applyEdits, previewEdits } = sp
+const MB = 1024 * 1024
+// A full collection before each memory reading, so RSS reflects what is still held.
+v8.setFlagsFromString('--expose-gc')
+const gc = vm.runInNewContext('gc')
+const settledRss = () => {
+  gc()
+  return process.memoryUsage().rss
+}
+
+// Calls `fn` and requires a Promise that resolves (never a throw, never a rejection).
+async function settle(fn) {
+  let p
+  try {
+    p = fn()
+  } catch (e) {
+    assert.fail(`threw synchronously: ${e && e.message}`)
+  }
+  assert.ok(p && typeof p.then === 'function', 'returns a Promise')
+  return p.then(
+    (r) => r,
+    (e) => assert.fail(`rejected: ${e && e.message}`),
+  )
+}
+
+test('wrong types and exotic values: INVALID_INPUT, file untouched', async (t) => {
+  const w = workspace(t)
+  w.write('a.txt', 'alpha\n')
+  const ok = { file_path: 'a.txt', search_block: 'alpha', replace_block: 'beta' }
+  const cyclic = {}
+  cyclic.self = cyclic
+  const throwing = { get file_path() { throw new Error('getter boom') } }
+  const hostileProxy = new Proxy({}, { ownKeys() { throw new Error('proxy boom') }, get() { throw new Error('proxy boom') } })
+  const inputs = [
+    () => patchFile(),
+    () => patchFile(null),
+    () => patchFile(42),
+    () => patchFile('a.txt'),
+    () => patchFile([]),
+    () => patchFile(() => 1),
+    () => patchFile(Symbol('x')),
+    () => patchFile({ ...ok, file_path: 1 }),
+    () => patchFile({ ...ok, file_path: null }),
+    () => patchFile({ ...ok, search_block: ['alpha'] }),
+    () => patchFile({ ...ok, replace_block: { toString: () => 'beta' } }),
+    () => patchFile({ ...ok, replace_block: 10n }),
+    () => patchFile({ ...ok, extra: true }),
+    () => patchFile(ok, 'not options'),
+    () => patchFile(ok, [w.root]),
+    () => patchFile(ok, { workspace_root: 7 }),
+    () => patchFile(ok, { workspace_root: w.root, dry_run: 'yes' }),
+    () => patchFile(ok, { workspace_root: w.root, max_file_bytes: -1 }),
+    () => patchFile(ok, { workspace_root: w.root, max_file_bytes: 1.5 }),
+    () => patchFile(ok, { workspace_root: w.root, max_file_bytes: Number.MAX_VALUE }),
+    () => patchFile(ok, { workspace_root: w.root, tolerance: 'loose' }),
+    () => patchFile(ok, { workspace_root: w.root, cyclic }),
+    () => patchFile({ ...ok, cyclic }, w.opts()),
+    () => patchFile(throwing, w.opts()),
+    () => patchFile(hostileProxy, w.opts()),
+    () => patchFile(ok, hostileProxy),
+    () => patchFile({ ...ok, replace_block: { toJSON: () => '\uD800' } }, w.opts()),
+    () => applyEdits(),
+    () => applyEdits(7, [['alpha', 'beta']], w.opts()),
+    () => applyEdits('a.txt', 'alpha', w.opts()),
+    () => applyEdits('a.txt', [['alpha']], w.opts()),
+    () => applyEdits('a.txt', [['alpha', 'beta', 'gamma']], w.opts()),
+    () => applyEdits('a.txt', [[1, 2]], w.opts()),
+    () => applyEdits('a.txt', [{ old: 'alpha' }], w.opts()),
+    () => applyEdits('a.txt', [{ old: 'alpha', new: 'beta', expected_replacements: -1 }], w.opts()),
+    () => applyEdits('a.txt', [{ old: 'alpha', new: 'beta', expected_replacements: 1e300 }], w.opts()),
+    () => applyEdits('a.txt', [null], w.opts()),
+    () => applyEdits('a.txt', [], w.opts()),
+    () => applyEdits('a.txt', new Array(3), w.opts()),
+    () => previewEdits('a.txt', [JSON.parse('{"old":"alpha","new":"beta","__proto__":{"polluted":1}}')], w.opts()),
+  ]
+  const codes = {}
+  for (const [i, fn] of inputs.entries()) {
+    const r = await settle(fn)
+    assert.equal(r.ok, false, `input ${i}: ${JSON.stringify(r)}`)
+    assert.equal(r.code, 'INVALID_INPUT', `input ${i}: ${JSON.stringify(r)}`)
+    assert.equal(typeof r.message, 'string')
+    codes[r.code] = (codes[r.code] || 0) + 1
+    assert.equal(w.text('a.txt'), 'alpha\n', `input ${i} changed the file`)
+  }
+  // Inherited (prototype) properties are not arguments: only own keys are read.
+  const inherited = await settle(() => previewEdits('a.txt', [{ old: 'alpha', new: 'beta', __proto__: { polluted: 1 } }], w.opts()))
+  assert.equal(inherited.ok, true)
+  assert.equal(inherited.written, false)
+  assert.equal(w.text('a.txt'), 'alpha\n')
+  assert.deepEqual(w.files(), ['a.txt'])
+  t.diagnostic(`${inputs.length} hostile argument shapes: all refused cleanly ${JSON.stringify(codes)}`)
+})
+
+test('lone surrogates anywhere are refused with INVALID_INPUT; U+FFFD is never written', async (t) => {
+  const w = workspace(t)
+  w.write('a.txt', 'alpha\n')
+  const lone = ['\uD800', '\uDFFF', 'x\uDBFFy', '\uDC00\uD800', 'ok\uD83D']
+  for (const s of lone) {
+    for (const fn of [
+      () => patchFile({ file_path: 'a.txt', search_block: 'alpha', replace_block: s }, w.opts()),
+      () => patchFile({ file_path: 'a.txt', search_block: 'alpha' + s, replace_block: 'b' }, w.opts()),
+      () => patchFile({ file_path: 'a.txt' + s, search_block: 'alpha', replace_block: 'b' }, w.opts()),
+      () => patchFile({ file_path: 'a.txt', search_block: 'alpha', replace_block: 'b' }, { workspace_root: w.root + s }),
+      () => applyEdits('a.txt', [['alpha', s]], w.opts()),
+      () => applyEdits('a.txt', [{ old: 'alpha', new: s }], w.opts()),
+      () => applyEdits('a.txt', [['x', 'y'], ['alpha', ['nested', s]]], w.opts()),
+    ]) {
+      const r = await settle(fn)
+      assert.equal(r.code, 'INVALID_INPUT', JSON.stringify(r))
+      assert.match(r.message, /surrogate|Unicode/)
+    }
+  }
+  assert.equal(w.text('a.txt'), 'alpha\n')
+  assert.ok(!w.read('a.txt').includes(Buffer.from('\uFFFD')))
+  // A well-formed pair is fine.
+  const r = await patchFile({ file_path: 'a.txt', search_block: 'alpha', replace_block: '\uD83D\uDE00' }, w.opts())
+  assert.equal(r.ok, true)
+  assert.equal(w.text('a.txt'), '😀\n')
+})
+
+test('100 MB strings: a clean answer each time, memory bounded across repeats', async (t) => {
+  const w = workspace(t)
+  w.write('a.txt', 'small file\nmarker\n')
+  const huge = 'y'.repeat(100 * MB)
+  const rss = []
+  // A 100 MB search block: not found (and no runaway candidate search).
+  for (let i = 0; i < 3; i++) {
+    const r = await patchFile({ file_path: 'a.txt', search_block: huge, replace_block: 'x' }, w.opts())
+    assert.equal(r.code, 'SEARCH_BLOCK_NOT_FOUND')
+    assert.ok(JSON.stringify(r).length < 64 * 1024, 'the refusal does not echo the 100 MB block')
+    rss.push(settledRss())
+  }
+  assert.equal(w.text('a.txt'), 'small file\nmarker\n')
+  // A 100 MB replacement: applied, byte-exact.
+  const r = await patchFile({ file_path: 'a.txt', search_block: 'marker', replace_block: huge }, w.opts())
+  assert.equal(r.ok, true, r.message)
+  assert.equal(r.after_bytes, 'small file\n\n'.length + 100 * MB)
+  const after = w.read('a.txt')
+  assert.equal(after.length, r.after_bytes)
+  assert.equal(after.subarray(0, 11).toString(), 'small file\n')
+  assert.equal(after.subarray(-2).toString(), 'y\n')
+  // A 100 MB file path is refused, not looked up.
+  const p = await patchFile({ file_path: huge, search_block: 'a', replace_block: 'b' }, w.opts())
+  assert.equal(p.ok, false)
+  rss.push(settledRss())
+  const growth = (rss[2] - rss[0]) / MB
+  t.diagnostic(`rss after each 100 MB call: ${rss.map((x) => Math.round(x / MB)).join(', ')} MB; growth between repeats ${Math.round(growth)} MB`)
+  assert.ok(growth < 150, `memory grew ${growth} MB across identical calls`)
+})
+
+test('100,000 edits in one call are refused; 10,000 (the limit) apply correctly', async (t) => {
+  const w = workspace(t)
+  const lines = Array.from({ length: 10_000 }, (_, i) => `row ${String(i).padStart(5, '0')} old\n`)
+  w.write('rows.txt', lines.join(''))
+  const many = Array.from({ length: 100_000 }, (_, i) => [`row ${i} old`, `row ${i} new`])
+  const r = await applyEdits('rows.txt', many, w.opts())
+  assert.equal(r.code, 'INVALID_INPUT')
+  assert.match(r.message, /100000 edits/)
+  assert.equal(w.text('rows.txt'), lines.join(''))
+  const edits = lines.map((l) => [l.trimEnd(), l.trimEnd().replace('old', 'new')])
+  const ok = await applyEdits('rows.txt', edits, w.opts())
+  assert.equal(ok.ok, true, ok.message)
+  assert.equal(ok.edits_applied, 10_000)
+  assert.equal(w.text('rows.txt'), lines.map((l) => l.replace('old', 'new')).join(''))
+})

@@ -1,0 +1,181 @@
+#![no_main]
+//! The matcher and the applier on a random file and edit.
+//!
+//! Input: 4 control bytes, then `file \0 old \0 new` (lossy UTF-8). With control bit 0 set, `old` is
+//! instead cut from the file (at two positions given by control bytes 1 and 2), optionally degraded
+//! the way models degrade it (CRLF → LF, trailing whitespace dropped, indentation dropped), so the
+//! tolerance tiers are reached often.
+//!
+//! Invariants, exactly what the matcher promises:
+//! - no panic;
+//! - `locate` returns exactly `expected` matches, in bounds, on char boundaries, sorted, disjoint;
+//! - exact tier, no needle transform: the replacement is `new` with its line breaks rewritten to the
+//!   region's (or file's) terminator, nothing else: `split_lines(replacement) == split_lines(new)`;
+//! - any tier without the view-prefix transform: every non-blank line of `new` that is not a line of
+//!   `old` (so the diff inserts it) appears in the replacement, verbatim below the typography tier,
+//!   equal after the tier's own normalization (typography fold, indentation) at or above it;
+//! - `apply_edits` succeeds iff `locate` did and changed something; its output is the input with
+//!   exactly the located spans replaced by their replacements; outside the reported `changes`, the
+//!   bytes are those of the input.
+use libfuzzer_sys::fuzz_target;
+use surepatch::apply::apply_edits;
+use surepatch::ir::Edit;
+use surepatch::matcher::normalize::norm;
+use surepatch::matcher::{locate, Haystack, Tier, Tolerance};
+use surepatch::text::split_lines;
+
+fn degrade(s: &str, how: u8) -> String {
+    match how & 3 {
+        1 => s.replace("\r\n", "\n"),
+        2 => s
+            .split('\n')
+            .map(|l| l.trim_end_matches([' ', '\t']))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        3 => s
+            .split('\n')
+            .map(|l| l.trim_start_matches([' ', '\t']))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => s.to_string(),
+    }
+}
+
+fn floor_boundary(s: &str, mut i: usize) -> usize {
+    i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() < 4 {
+        return;
+    }
+    let (ctl, rest) = data.split_at(4);
+    let rest = String::from_utf8_lossy(rest);
+    let mut parts = rest.splitn(3, '\0');
+    let file = parts.next().unwrap_or("").to_string();
+    let mut old = parts.next().unwrap_or("").to_string();
+    let new = parts.next().unwrap_or("").to_string();
+    if ctl[0] & 1 == 1 && !file.is_empty() {
+        let a = floor_boundary(&file, ctl[1] as usize * file.len() / 255);
+        let b = floor_boundary(&file, ctl[2] as usize * file.len() / 255);
+        let (a, b) = (a.min(b), a.max(b));
+        old = degrade(&file[a..b], ctl[0] >> 1);
+    }
+    let expected = match ctl[3] & 7 {
+        6 => 2,
+        7 => 3,
+        _ => 1,
+    };
+    let tol = if ctl[3] & 8 == 0 {
+        Tolerance::Safe
+    } else {
+        Tolerance::Exact
+    };
+
+    let h = Haystack::new(&file);
+    let located = locate(&h, &old, &new, expected, tol);
+    if let Ok(ms) = &located {
+        assert_eq!(ms.len(), expected);
+        let mut prev_end = 0;
+        for m in ms {
+            assert!(m.start <= m.end && m.end <= file.len());
+            assert!(file.is_char_boundary(m.start) && file.is_char_boundary(m.end));
+            assert!(m.start >= prev_end, "overlapping matches");
+            prev_end = m.end;
+            if tol == Tolerance::Exact {
+                assert_eq!(m.tier, Tier::Exact);
+            }
+            let rep_lines = split_lines(&m.replacement);
+            if m.tolerances.is_empty() {
+                assert_eq!(m.tier, Tier::Exact);
+                assert_eq!(&file[m.start..m.end], old, "an exact match is old itself");
+                assert_eq!(
+                    rep_lines,
+                    split_lines(&new),
+                    "exact replacement is new modulo line breaks"
+                );
+            } else if !m.tolerances.contains(&Tier::LinePrefix) {
+                let old_lines = split_lines(&old);
+                let line_tier = m
+                    .tolerances
+                    .iter()
+                    .copied()
+                    .filter(|t| *t != Tier::BlankEdges)
+                    .max()
+                    .unwrap_or(Tier::Exact);
+                for l in split_lines(&new) {
+                    if l.trim().is_empty() || old_lines.contains(&l) {
+                        continue;
+                    }
+                    let found = if line_tier < Tier::Typography {
+                        rep_lines.contains(&l)
+                    } else {
+                        let want = norm(l, Tier::Indentation).text.into_owned();
+                        rep_lines
+                            .iter()
+                            .any(|r| norm(r, Tier::Indentation).text == want)
+                    };
+                    assert!(
+                        found,
+                        "line {l:?} of new missing from replacement {:?} (tolerances {:?})",
+                        m.replacement, m.tolerances
+                    );
+                }
+            }
+        }
+    }
+
+    let edit = Edit {
+        old: old.clone(),
+        new: new.clone(),
+        expected_replacements: (expected != 1).then_some(expected),
+    };
+    let applied = apply_edits(&file, &[edit], tol);
+    match (&located, &applied) {
+        (Ok(ms), Ok(a)) => {
+            let mut spliced = String::new();
+            let mut at = 0;
+            for m in ms {
+                spliced.push_str(&file[at..m.start]);
+                spliced.push_str(&m.replacement);
+                at = m.end;
+            }
+            spliced.push_str(&file[at..]);
+            assert_eq!(
+                a.text, spliced,
+                "applier output differs from the located splice"
+            );
+            let (mut po, mut pn) = (0usize, 0usize);
+            for &(os, oe, ns, ne) in &a.changes {
+                assert!(po <= os && os <= oe && pn <= ns && ns <= ne);
+                assert_eq!(
+                    file.as_bytes()[po..os],
+                    a.text.as_bytes()[pn..ns],
+                    "bytes changed outside `changes`"
+                );
+                po = oe;
+                pn = ne;
+            }
+            assert_eq!(
+                file.as_bytes()[po..],
+                a.text.as_bytes()[pn..],
+                "tail changed outside `changes`"
+            );
+        }
+        (Ok(ms), Err(f)) => {
+            // Refused although located: only when nothing would change (or old == new).
+            let unchanged = old == new || ms.iter().all(|m| file[m.start..m.end] == m.replacement);
+            assert!(
+                unchanged,
+                "located but refused with {:?}: {}",
+                f.code, f.message
+            );
+        }
+        (Err(_), Ok(_)) => panic!("applied although locate refused"),
+        (Err(_), Err(_)) => {}
+    }
+});

@@ -1,0 +1,30 @@
+#![no_main]
+//! Unified diff parser: no panic, errors name a real line, CRLF ≡ LF, BOM ignored, every operation
+//! names a non-empty path and every hunk's source line is a line of the input.
+use libfuzzer_sys::fuzz_target;
+use surepatch::formats::parse_unified_diff;
+use surepatch::ir::{Change, FileOp};
+
+#[path = "common.rs"]
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    common::check_parser(text, parse_unified_diff);
+    if let Ok(ops) = parse_unified_diff(text) {
+        for op in &ops {
+            assert!(!op.path().is_empty(), "empty path in {op:?}");
+            if let FileOp::Update {
+                change: Change::Hunks(h),
+                ..
+            } = op
+            {
+                for hunk in h {
+                    assert!(hunk.source_line >= 1 && hunk.source_line <= common::line_count(text));
+                }
+            }
+        }
+    }
+});

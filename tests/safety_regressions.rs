@@ -1,0 +1,50 @@
+//! Failures found by the safety fuzzing (fuzz/README.md), kept as regression tests. Those in modules
+//! outside the safety remit are `#[ignore]`d with the reason, to be fixed by the module's owner.
+
+use surepatch::apply::apply_edits;
+use surepatch::ir::Edit;
+use surepatch::matcher::Tolerance;
+
+/// fuzz target `api_call`, artifact `crash-4c8df908…`: two edits on a CRLF file, the first written
+/// with LF (line_endings tier). `api::call` catches the panic and answers `INTERNAL_ERROR` with
+/// nothing written, but the edit is refused although it is valid.
+#[test]
+#[ignore = "bug in src/diff.rs unified(): `ns - (os - os2)` assumes the context before a change is unchanged, false when an earlier change in the context changed length; debug: subtract overflow at diff.rs:77, release: out-of-bounds slice at diff.rs:98; outside the safety remit"]
+fn two_edits_on_crlf_file_render_a_diff() {
+    let before = "one\r\ntwo\r\nthree\r\n";
+    let edits = [Edit::new("two\n", "2\n"), Edit::new("one", "1")];
+    let applied = apply_edits(before, &edits, Tolerance::Safe).unwrap();
+    assert_eq!(applied.text, "1\r\n2\r\nthree\r\n");
+    let diff = surepatch::diff::unified("crlf.txt", before, &applied.text, &applied.changes);
+    assert!(diff.contains("+2"), "{diff}");
+}
+
+/// Through the JSON entry point: a clean answer, never `INTERNAL_ERROR`.
+#[test]
+#[ignore = "same bug as two_edits_on_crlf_file_render_a_diff: INTERNAL_ERROR instead of an applied edit"]
+fn two_edits_on_crlf_file_through_the_api() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("crlf.txt"), "one\r\ntwo\r\nthree\r\n").unwrap();
+    let payload = serde_json::json!(["crlf.txt", [{"old": "two\n", "new": "2\n"}, ["one", "1"]], {"workspace_root": d.path()}]);
+    let out = surepatch::api::call("apply_edits", &payload.to_string());
+    assert!(out.contains("\"ok\":true"), "{out}");
+    assert_eq!(
+        std::fs::read(d.path().join("crlf.txt")).unwrap(),
+        b"1\r\n2\r\nthree\r\n"
+    );
+}
+
+/// fuzz target `unified_diff`, artifact `crash-cdce9644…`: a git header whose paths cannot be read
+/// (`diff --git (((((` … `+++ b/`) parses into `Add { path: "" }` instead of a PARSE_ERROR. The
+/// workspace refuses an empty path (`INVALID_INPUT`), so nothing unsafe follows, but the parser's
+/// message should name the line.
+#[test]
+#[ignore = "src/formats/unified_diff.rs accepts an empty path; outside the safety remit"]
+fn unified_diff_with_empty_path_is_a_parse_error() {
+    let text =
+        "diff --git (((((+++ b/\n@ x@\n-%\nnew file mode+e to b\u{b}\0\0\0\0\0\0\0it a/a b\n";
+    match surepatch::formats::parse_unified_diff(text) {
+        Ok(ops) => assert!(ops.iter().all(|op| !op.path().is_empty()), "{ops:?}"),
+        Err(e) => assert!(e.line >= 1),
+    }
+}
