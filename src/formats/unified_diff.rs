@@ -269,6 +269,10 @@ fn finish(
         Some(h) => Some(with_headers(hunks, &s, h)?),
     };
     let Some(op) = op else { return Ok(()) };
+    let empty_move = matches!(&op, FileOp::Update { move_to: Some(to), .. } if to.is_empty());
+    if op.path().is_empty() || empty_move {
+        return Err(ParseError::new(s.line, "a file header names an empty path"));
+    }
     let mut names = vec![op.path()];
     if let FileOp::Update {
         move_to: Some(to), ..
