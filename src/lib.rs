@@ -6,6 +6,7 @@
 //! - [`formats`]: parsers from model output to the IR (no I/O);
 //! - [`codec`]: bytes ↔ text (UTF-8, BOMs, UTF-16), binary detection;
 //! - [`matcher`] and [`apply`]: locating and applying edits on strings (pure);
+//! - [`syntax`]: the syntax gate: does an edit introduce a syntax error? (tree-sitter, no I/O);
 //! - [`workspace`] and [`fsio`]: the sandbox, locks and atomic writes; [`txn`]: multi-file commits;
 //!   [`journal`]: the undo journal of committed writes;
 //! - [`api`]: the entry points, taking and returning JSON values (what the Node binding calls).
@@ -23,6 +24,7 @@ pub mod hash;
 pub mod ir;
 pub mod journal;
 pub mod matcher;
+pub mod syntax;
 pub mod text;
 pub mod trace;
 pub mod txn;
