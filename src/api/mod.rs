@@ -11,13 +11,24 @@
 
 mod args;
 mod edit;
+mod patch;
 
 use serde_json::{json, Map, Value};
 
 use crate::error::{Code, Failure, Result};
 
 /// The operations `call` understands.
-pub const OPS: &[&str] = &["patch_file", "apply_edits", "preview_edits", "codes"];
+pub const OPS: &[&str] = &[
+    "patch_file",
+    "apply_edits",
+    "preview_edits",
+    "codes",
+    "apply_patch",
+    "apply_blocks",
+    "apply_unified_diff",
+    "parse_blocks",
+    "parse_path_blocks",
+];
 
 /// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
 pub fn call(op: &str, payload: &str) -> String {
@@ -54,6 +65,11 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "apply_edits" => edit::apply_edits(&args, false),
         "preview_edits" => edit::apply_edits(&args, true),
         "codes" => Ok(codes()),
+        "apply_patch" => patch::apply_patch(&args),
+        "apply_blocks" => patch::apply_blocks(&args),
+        "apply_unified_diff" => patch::apply_unified_diff(&args),
+        "parse_blocks" => patch::parse_blocks(&args),
+        "parse_path_blocks" => patch::parse_path_blocks(&args),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),
