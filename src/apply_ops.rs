@@ -469,9 +469,11 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                     }
                     let mut needle = old.join("\n");
                     needle.push('\n');
-                    return Err(tag(
-                        not_found(&h, &needle, &at, &what).with("hunk_line_hint", hk.line_hint)
-                    ));
+                    let mut f = not_found(&h, &needle, &at, &what);
+                    if let Some(l) = hk.line_hint {
+                        f = f.with("line_hint", l);
+                    }
+                    return Err(tag(f));
                 }
                 Err(LineMiss::Many { tier, count, lines }) => {
                     return Err(tag(ambiguous(
