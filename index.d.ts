@@ -225,6 +225,129 @@ export interface ApplyEditsSuccess extends JournalFields {
 
 export type ApplyEditsResult = ApplyEditsSuccess | Failure
 
+/**
+ * Options of the multi-file entry points (`applyPatch`, `applyBlocks`, `applyUnifiedDiff`). Each key is
+ * accepted in snake_case or camelCase; unknown keys are refused with `INVALID_INPUT`.
+ */
+export interface PatchOptions {
+  /** Directory every path must stay inside (default: `process.cwd()`). */
+  workspace_root?: string
+  workspaceRoot?: string
+  /** Verify and compute everything, write nothing (`written: false`). */
+  dry_run?: boolean
+  dryRun?: boolean
+  /** `"safe"` (default) tolerates transcription noise when the match stays unique; `"exact"` does not. */
+  tolerance?: 'exact' | 'safe'
+  /** Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB). */
+  max_file_bytes?: number
+  maxFileBytes?: number
+  /**
+   * Let `Add File` (or a new-file diff, or an empty SEARCH block) replace an existing file, and a move
+   * replace its target. Without it both are refused with `FILE_EXISTS`. A replaced file keeps its
+   * encoding and dominant line terminator.
+   */
+  overwrite?: boolean
+  /** `{path as written in the input: file_hash}`; a file whose current hash differs gives `STALE_FILE`. */
+  base_hashes?: Record<string, string>
+  baseHashes?: Record<string, string>
+}
+
+/** `applyBlocks` options: apply every block to `file_path`, ignoring path lines in the text. */
+export interface BlocksOptions extends PatchOptions {
+  file_path?: string
+  filePath?: string
+}
+
+/** Where one hunk landed, in lines of the original file. */
+export interface HunkMatch {
+  hunk_index: number
+  /** For a hunk of only `+` lines: both are the line it was inserted after (0: the start of the file). */
+  start_line: number
+  end_line: number
+  tier: Tier
+}
+
+export type FileOpKind = 'add' | 'update' | 'delete' | 'move'
+
+export interface FileReceiptBase {
+  /** Workspace-relative path the operation named (the source, for a move). */
+  file_path: string
+  op: FileOpKind
+  /** For `op: "move"`: the new workspace-relative path. */
+  moved_to?: string
+  /** Unified diff of the content change ("" for a pure move). */
+  diff: string
+  /** Size on disk before/after (0 for a created / deleted file), BOM included. */
+  before_bytes: number
+  after_bytes: number
+  /** Hash of the bytes written (at `moved_to` for a move); `null` for a delete. */
+  file_hash: string | null
+}
+
+/** One file of an `applyPatch` / `applyUnifiedDiff` receipt. */
+export interface HunkFileReceipt extends FileReceiptBase {
+  /** 0 for add, delete and pure moves. */
+  hunks_applied: number
+  matches: HunkMatch[]
+}
+
+/** One file of an `applyBlocks` receipt. */
+export interface BlockFileReceipt extends FileReceiptBase {
+  edits_applied: number
+  matches: MatchInfo[]
+}
+
+export interface ApplyPatchSuccess {
+  ok: true
+  /** One entry per operation, in input order. */
+  files: HunkFileReceipt[]
+  /** False for a dry run. */
+  written: boolean
+}
+
+export interface ApplyBlocksSuccess {
+  ok: true
+  files: BlockFileReceipt[]
+  written: boolean
+}
+
+/**
+ * A multi-file failure: nothing was written. `op_index` (0-based), `op` and `file_path` name the
+ * failing operation; `hunk_index` (0-based) and `hunk_line` (its line in the patch text) the failing
+ * hunk; `anchor` a `@@` scope line that was not found or not unique; `line` the input line of a
+ * `PARSE_ERROR`; `line_hint` a unified diff's line number (shown, never used to choose a place);
+ * `moved_to` a move target that exists; `rolled_back` the files restored after a failed write.
+ */
+export interface PatchFailure extends Failure {
+  op_index?: number
+  op?: FileOpKind
+  hunk_index?: number
+  hunk_line?: number
+  anchor?: string
+  line?: number
+  line_hint?: number
+  moved_to?: string
+  rolled_back?: string[]
+}
+
+export type ApplyPatchResult = ApplyPatchSuccess | PatchFailure
+export type ApplyBlocksResult = ApplyBlocksSuccess | PatchFailure
+
+/** A parse failure of the synchronous parsers: `code` is `PARSE_ERROR` (or `INVALID_INPUT`). */
+export interface ParseFailure extends Failure {
+  /** 1-based line of the input where the problem was seen. */
+  line?: number
+}
+
+/** A SEARCH/REPLACE block as an edit. */
+export interface BlockEdit {
+  old: string
+  new: string
+}
+
+export type ParseBlocksResult = { ok: true; edits: BlockEdit[] } | ParseFailure
+export type ParsePathBlocksResult = { ok: true; files: Record<string, BlockEdit[]> } | ParseFailure
+
 /** Replace the one occurrence of `search_block` in a file (async, off the event loop). */
 export declare function patchFile(input: PatchFileInput, options?: EditOptions): Promise<PatchFileResult>
 
@@ -504,3 +627,23 @@ export interface ToolRunner {
 
 /** A tool runner bound to one workspace root (one runner = one session for `requireRead`). */
 export declare function createToolRunner(options?: ToolRunnerOptions): ToolRunner
+/**
+ * Apply an `apply_patch` envelope (Add / Delete / Update / Move to, `@@` scopes, `*** End of File`;
+ * heredoc and markdown-fence wrappers accepted) as one transaction: every file or none (async).
+ */
+export declare function applyPatch(patchText: string, options?: PatchOptions): Promise<ApplyPatchResult>
+
+/**
+ * Parse and apply SEARCH/REPLACE blocks, each under the path line written before it (or all to
+ * `options.file_path`), as one transaction (async). An empty SEARCH section creates the file.
+ */
+export declare function applyBlocks(text: string, options?: BlocksOptions): Promise<ApplyBlocksResult>
+
+/** Apply a unified diff (plain or git; renames, new and deleted files) as one transaction (async). */
+export declare function applyUnifiedDiff(diffText: string, options?: PatchOptions): Promise<ApplyPatchResult>
+
+/** Parse SEARCH/REPLACE blocks into edits, ignoring path lines (synchronous; touches no files). */
+export declare function parseBlocks(text: string): ParseBlocksResult
+
+/** Parse SEARCH/REPLACE blocks into `{path: edits}`, in order of first appearance (synchronous). */
+export declare function parsePathBlocks(text: string): ParsePathBlocksResult

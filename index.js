@@ -175,6 +175,31 @@ function undoEdit(editIdOrPath, options) {
   return callAsync('undo_edit', ['editIdOrPath', 'options'], [editIdOrPath, options])
 }
 
+/** Apply an `apply_patch` envelope (`*** Begin Patch` … `*** End Patch`) to the workspace, all files or none. */
+function applyPatch(patchText, options) {
+  return callAsync('apply_patch', ['patchText', 'options'], [patchText, options])
+}
+
+/** Apply SEARCH/REPLACE blocks (each under its file path, or all to `options.file_path`), all files or none. */
+function applyBlocks(text, options) {
+  return callAsync('apply_blocks', ['text', 'options'], [text, options])
+}
+
+/** Apply a unified diff (plain or git), all files or none; line numbers are hints only. */
+function applyUnifiedDiff(diffText, options) {
+  return callAsync('apply_unified_diff', ['diffText', 'options'], [diffText, options])
+}
+
+/** Parse SEARCH/REPLACE blocks into `{old, new}` edits, ignoring paths (synchronous; touches no files). */
+function parseBlocks(text) {
+  return callSync('parse_blocks', ['text'], [text])
+}
+
+/** Parse SEARCH/REPLACE blocks with the file path written before each (synchronous; touches no files). */
+function parsePathBlocks(text) {
+  return callSync('parse_path_blocks', ['text'], [text])
+}
+
 /** Every failure code with one sentence on what to do about it (synchronous; touches no files). */
 function errorCodes() {
   return callSync('codes', [], []).codes
@@ -191,6 +216,11 @@ module.exports = {
   writeFile,
   deleteFile,
   undoEdit,
+  applyPatch,
+  applyBlocks,
+  applyUnifiedDiff,
+  parseBlocks,
+  parsePathBlocks,
   errorCodes,
   permissionScope,
   getStats,

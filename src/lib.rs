@@ -15,6 +15,7 @@
 
 pub mod api;
 pub mod apply;
+pub mod apply_ops;
 pub mod codec;
 pub mod diff;
 pub mod error;

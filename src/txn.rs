@@ -81,6 +81,9 @@ impl Txn {
         order.dedup_by(|a, b| resolved[*a].1.real == resolved[*b].1.real);
         let mut files: Vec<Option<TxFile>> = (0..resolved.len()).map(|_| None).collect();
         let mut dir_locks = Vec::new();
+        // Each parent directory is locked once: a second lock on it from this process would wait
+        // for the first forever.
+        let mut locked_dirs: Vec<PathBuf> = Vec::new();
         for i in order {
             let (user_path, r) = &resolved[i];
             let with_path = |f: Failure| f.with("file_path", &r.display);
@@ -90,7 +93,10 @@ impl Txn {
                 (Some(bytes), Some(lock.permissions()), Some(lock))
             } else {
                 if let Some(parent) = r.real.parent().filter(|p| p.is_dir()) {
-                    dir_locks.push(DirLock::acquire(parent).map_err(with_path)?);
+                    if !locked_dirs.iter().any(|d| d == parent) {
+                        dir_locks.push(DirLock::acquire(parent).map_err(with_path)?);
+                        locked_dirs.push(parent.to_path_buf());
+                    }
                     if r.real.exists() {
                         return Err(with_path(Failure::new(
                             Code::StaleFile,
@@ -255,6 +261,22 @@ mod tests {
         assert_eq!(fs::read_to_string(d.path().join("a.txt")).unwrap(), "A");
         assert_eq!(fs::read_to_string(d.path().join("new/c.txt")).unwrap(), "C");
         assert!(!d.path().join("b.txt").exists());
+    }
+
+    #[test]
+    fn two_new_files_in_one_directory() {
+        let d = tempfile::tempdir().unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let paths = [
+            ("x.txt".to_string(), Resolve::MayCreate),
+            ("y.txt".to_string(), Resolve::MayCreate),
+        ];
+        let mut t = Txn::open(&ws, &paths, 1 << 20).unwrap();
+        for f in t.files.iter_mut() {
+            f.action = Action::Write(b"n".to_vec());
+        }
+        assert_eq!(t.commit().unwrap().len(), 2);
+        assert_eq!(fs::read_to_string(d.path().join("y.txt")).unwrap(), "n");
     }
 
     #[test]

@@ -1,9 +1,9 @@
 // A small ESM consumer, type-checked by `tsc -p __test__/types` in `npm test`. It imports the package by
 // name (resolved through the repository's own package.json via a self-reference).
-import { patchFile, applyEdits, previewEdits, ErrorCode, errorCodes } from 'surepatch'
 import { viewFile, editLines, createFile, writeFile, deleteFile, undoEdit } from 'surepatch'
-import type { PatchFileResult, ApplyEditsResult, Failure, Tier, Edit } from 'surepatch'
 import type { ViewFileResult, Encoding, LineOp, EditLinesResult, UndoEditResult, WriteFileResult, DeleteFileResult } from 'surepatch'
+import { patchFile, applyEdits, previewEdits, ErrorCode, errorCodes, applyPatch, applyBlocks, applyUnifiedDiff, parseBlocks, parsePathBlocks } from 'surepatch'
+import type { PatchFileResult, ApplyEditsResult, Failure, Tier, Edit, ApplyPatchResult, ApplyBlocksResult, ParseBlocksResult, ParsePathBlocksResult } from 'surepatch'
 
 async function main(): Promise<void> {
   const r: PatchFileResult = await patchFile({ file_path: 'a.txt', search_block: 'x', replace_block: 'y' }, { workspaceRoot: '.' })
@@ -28,6 +28,25 @@ async function main(): Promise<void> {
   console.log(p.ok, errorCodes()[0].remedy)
   // @ts-expect-error: tolerance is "exact" | "safe"
   await applyEdits('a.txt', edits, { tolerance: 'fuzzy' })
+  const ap: ApplyPatchResult = await applyPatch('*** Begin Patch\n*** End Patch\n', { overwrite: true, baseHashes: { 'a.txt': 'x' } })
+  if (ap.ok) {
+    const f = ap.files[0]
+    const kind: 'add' | 'update' | 'delete' | 'move' = f.op
+    console.log(kind, f.moved_to, f.hunks_applied, f.matches[0]?.hunk_index, f.file_hash ?? 'deleted')
+  } else {
+    console.log(ap.op_index, ap.hunk_index, ap.hunk_line, ap.line)
+  }
+  const ab: ApplyBlocksResult = await applyBlocks('x', { filePath: 'a.txt', dryRun: true })
+  if (ab.ok) console.log(ab.files[0].edits_applied, ab.files[0].matches[0]?.edit_index)
+  const ud: ApplyPatchResult = await applyUnifiedDiff('--- a\n+++ a\n')
+  console.log(ud.ok)
+  const pb: ParseBlocksResult = parseBlocks('x')
+  if (pb.ok) console.log(pb.edits[0].old, pb.edits[0].new)
+  else console.log(pb.line)
+  const pp: ParsePathBlocksResult = parsePathBlocks('x')
+  if (pp.ok) console.log(Object.keys(pp.files))
+  // @ts-expect-error: overwrite is a boolean
+  await applyPatch('x', { overwrite: 'yes' })
 }
 
 async function drift(): Promise<void> {

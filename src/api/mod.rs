@@ -13,6 +13,7 @@ mod args;
 mod edit;
 mod lines;
 mod observe;
+mod patch;
 mod scope;
 mod view;
 mod whole;
@@ -36,6 +37,11 @@ pub const OPS: &[&str] = &[
     "write_file",
     "delete_file",
     "undo_edit",
+    "apply_patch",
+    "apply_blocks",
+    "apply_unified_diff",
+    "parse_blocks",
+    "parse_path_blocks",
 ];
 
 /// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
@@ -84,6 +90,11 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "write_file" => whole::write_file(&args),
         "delete_file" => whole::delete_file(&args),
         "undo_edit" => whole::undo_edit(&args),
+        "apply_patch" => patch::apply_patch(&args),
+        "apply_blocks" => patch::apply_blocks(&args),
+        "apply_unified_diff" => patch::apply_unified_diff(&args),
+        "parse_blocks" => patch::parse_blocks(&args),
+        "parse_path_blocks" => patch::parse_path_blocks(&args),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),

@@ -1,0 +1,502 @@
+//! `applyPatch`, `applyBlocks`, `applyUnifiedDiff`: model output naming one or more files, parsed into
+//! the edit IR and applied as one transaction; `parseBlocks` and `parsePathBlocks`: the pure parsers.
+//!
+//! Every operation of a patch, block set or diff is verified first (paths resolved in the sandbox,
+//! files locked and read, base hashes checked, every hunk or edit located and applied in memory);
+//! only then is anything written, through one [`Txn`], which restores the files already written if
+//! a write fails midway. Any failure before the commit writes nothing. A failure is the failing
+//! operation's failure with `op_index` (0-based), `op` and `file_path` added.
+//!
+//! Files keep their encoding (UTF-8, UTF-8 BOM, UTF-16), line terminators and final-newline state.
+//! Files created by `Add File` (or a new-file diff, or an empty SEARCH block) are written as given:
+//! UTF-8, LF. Overwriting an existing file (`overwrite: true`) keeps that file's encoding and
+//! dominant line terminator. A move writes the new path and deletes the old one in the same
+//! transaction.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use serde_json::{json, Map, Value};
+
+use super::args::{bad, type_name, Obj};
+use super::edit::{check_base, DEFAULT_MAX_FILE_BYTES};
+use super::{arg, ok_object, Res};
+use crate::error::{Code, Failure, Result};
+use crate::formats;
+use crate::hash::file_hash;
+use crate::ir::{Change, Edit, FileOp, ParseError};
+use crate::matcher::Tolerance;
+use crate::txn::{Action, Txn};
+use crate::workspace::{Resolve, Workspace};
+use crate::{apply, apply_ops, codec, diff, text};
+
+/// Options of the multi-file entry points.
+struct PatchOptions {
+    root: PathBuf,
+    dry_run: bool,
+    tolerance: Tolerance,
+    max_file_bytes: u64,
+    overwrite: bool,
+    /// `{path as written in the patch: file_hash}`.
+    base_hashes: Vec<(String, String)>,
+    /// `applyBlocks` only: apply every block to this file, ignoring paths in the text.
+    file_path: Option<String>,
+}
+
+fn read_options(v: Option<&Value>, blocks: bool) -> Result<PatchOptions> {
+    let mut o = Obj::new("options", v, true)?;
+    let root = match o.string(&["workspace_root", "workspaceRoot"])? {
+        Some("") => return Err(bad("options.workspace_root is empty.")),
+        Some(r) => r.into(),
+        None => std::env::current_dir().map_err(|e| {
+            Failure::new(
+                Code::InvalidInput,
+                format!("cannot read the current directory: {e}"),
+            )
+        })?,
+    };
+    let dry_run = o.boolean(&["dry_run", "dryRun"])?.unwrap_or(false);
+    let tolerance = match o.choice(&["tolerance"], &["exact", "safe"])? {
+        Some("exact") => Tolerance::Exact,
+        _ => Tolerance::Safe,
+    };
+    let max_file_bytes = o
+        .uint(&["max_file_bytes", "maxFileBytes"])?
+        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+    let overwrite = o.boolean(&["overwrite"])?.unwrap_or(false);
+    let base_hashes = match o.get(&["base_hashes", "baseHashes"])? {
+        None => Vec::new(),
+        Some(Value::Object(m)) => m
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => Ok((k.clone(), s.clone())),
+                other => Err(bad(format!(
+                    "options.base_hashes[{k:?}] must be a string (a file_hash), got {}.",
+                    type_name(other)
+                ))),
+            })
+            .collect::<Result<_>>()?,
+        Some(other) => {
+            return Err(bad(format!(
+                "options.base_hashes must be an object {{path: file_hash}}, got {}.",
+                type_name(other)
+            )))
+        }
+    };
+    let file_path = if blocks {
+        match o.string(&["file_path", "filePath"])? {
+            Some("") => return Err(bad("options.file_path is empty.")),
+            p => p.map(str::to_string),
+        }
+    } else {
+        None
+    };
+    o.finish()?;
+    Ok(PatchOptions {
+        root,
+        dry_run,
+        tolerance,
+        max_file_bytes,
+        overwrite,
+        base_hashes,
+        file_path,
+    })
+}
+
+/// The text argument (argument 1).
+fn text_arg<'a>(args: &'a [Value], name: &str) -> Result<&'a str> {
+    match arg(args, 0) {
+        Some(Value::String(s)) => Ok(s),
+        Some(Value::Null) | None => {
+            Err(bad(format!("{name} (argument 1) is required (a string).")))
+        }
+        Some(v) => Err(bad(format!(
+            "{name} (argument 1) must be a string, got {}.",
+            type_name(v)
+        ))),
+    }
+}
+
+fn parse_failure(e: ParseError, format: &str) -> Failure {
+    Failure::new(
+        Code::ParseError,
+        format!(
+            "the {format} is malformed at line {}: {}. Nothing was written; fix the syntax and resend.",
+            e.line, e.message
+        ),
+    )
+    .with("line", e.line)
+}
+
+fn edits_json(edits: &[Edit]) -> Value {
+    Value::Array(
+        edits
+            .iter()
+            .map(|e| json!({"old": e.old, "new": e.new}))
+            .collect(),
+    )
+}
+
+/// `parseBlocks(text)`.
+pub fn parse_blocks(args: &[Value]) -> Res {
+    let text = text_arg(args, "text")?;
+    let edits = formats::parse_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?;
+    Ok(ok_object(json!({ "edits": edits_json(&edits) })))
+}
+
+/// `parsePathBlocks(text)`.
+pub fn parse_path_blocks(args: &[Value]) -> Res {
+    let text = text_arg(args, "text")?;
+    let files =
+        formats::parse_path_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?;
+    let mut m = Map::new();
+    for (path, edits) in files {
+        m.insert(path, edits_json(&edits));
+    }
+    Ok(ok_object(json!({ "files": m })))
+}
+
+/// `applyPatch(patchText, options)`.
+pub fn apply_patch(args: &[Value]) -> Res {
+    let text = text_arg(args, "patchText")?;
+    let opts = read_options(arg(args, 1), false)?;
+    let ops = formats::parse_patch(text).map_err(|e| parse_failure(e, "apply_patch envelope"))?;
+    run(ops, &opts, false)
+}
+
+/// `applyUnifiedDiff(diffText, options)`.
+pub fn apply_unified_diff(args: &[Value]) -> Res {
+    let text = text_arg(args, "diffText")?;
+    let opts = read_options(arg(args, 1), false)?;
+    let ops = formats::parse_unified_diff(text).map_err(|e| parse_failure(e, "unified diff"))?;
+    if ops.is_empty() {
+        return Err(Failure::new(
+            Code::NoChanges,
+            "the diff changes no file content (only modes, which surepatch does not change); nothing to do.",
+        ));
+    }
+    run(ops, &opts, false)
+}
+
+/// `applyBlocks(text, options)`.
+pub fn apply_blocks(args: &[Value]) -> Res {
+    let text = text_arg(args, "text")?;
+    let opts = read_options(arg(args, 1), true)?;
+    let groups = match &opts.file_path {
+        Some(p) => vec![(
+            p.clone(),
+            formats::parse_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?,
+        )],
+        None => {
+            formats::parse_path_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?
+        }
+    };
+    let mut ops = Vec::with_capacity(groups.len());
+    for (i, (path, edits)) in groups.into_iter().enumerate() {
+        let empty = edits.iter().filter(|e| e.old.is_empty()).count();
+        if empty == 0 {
+            ops.push(FileOp::Update {
+                path,
+                move_to: None,
+                change: Change::Edits(edits),
+            });
+        } else if edits.len() == 1 {
+            let content = edits.into_iter().next().map(|e| e.new).unwrap_or_default();
+            ops.push(FileOp::Add { path, content });
+        } else {
+            return Err(bad(format!(
+                "the blocks for {path} mix an empty SEARCH section (which creates the file) with other blocks; send the whole file in one block with an empty SEARCH, or search for existing text."
+            ))
+            .with("op_index", i)
+            .with("file_path", path));
+        }
+    }
+    run(ops, &opts, true)
+}
+
+/// One planned file operation, computed before anything is written.
+struct Planned {
+    entry: Map<String, Value>,
+    /// Txn entry and bytes to write there.
+    write: Option<(usize, Vec<u8>)>,
+    delete: Option<usize>,
+}
+
+fn tag(f: Failure, i: usize, op: &FileOp, display: Option<&str>) -> Failure {
+    let mut f = f.with("op_index", i).with("op", op.kind());
+    if !f.details.contains_key("file_path") {
+        f = f.with("file_path", display.unwrap_or(op.path()));
+    }
+    f.message = format!(
+        "operation {i} ({} {}): {}",
+        op.kind(),
+        display.unwrap_or(op.path()),
+        f.message
+    );
+    f
+}
+
+fn run(ops: Vec<FileOp>, opts: &PatchOptions, blocks: bool) -> Res {
+    let ws = Workspace::new(&opts.root)?;
+    // 1. Resolve every path; refuse two operations on one file and unwanted overwrites.
+    let mut paths: Vec<(String, Resolve)> = Vec::new();
+    let mut owner: HashMap<PathBuf, usize> = HashMap::new();
+    let mut displays: Vec<(String, Option<String>)> = Vec::with_capacity(ops.len());
+    for (i, op) in ops.iter().enumerate() {
+        let t = |f: Failure| tag(f, i, op, None);
+        let mut claim = |real: &PathBuf, display: &str| -> Result<()> {
+            if let Some(&j) = owner.get(real) {
+                return Err(t(bad(format!(
+                    "{display} is also named by operation {j}; each file may be touched by one operation only. Merge them."
+                ))));
+            }
+            owner.insert(real.clone(), i);
+            Ok(())
+        };
+        let (src_mode, target) = match op {
+            FileOp::Add { .. } => (Resolve::MayCreate, None),
+            FileOp::Delete { .. } => (Resolve::Existing, None),
+            FileOp::Update { move_to, .. } => (Resolve::Existing, move_to.as_deref()),
+        };
+        let r = ws.resolve(op.path(), src_mode).map_err(t)?;
+        if let FileOp::Add { .. } = op {
+            if r.exists && !opts.overwrite {
+                return Err(t(Failure::new(
+                    Code::FileExists,
+                    format!(
+                        "{} already exists; update it instead, or pass overwrite: true to replace it. Nothing was written.",
+                        r.display
+                    ),
+                )
+                .with("file_path", &r.display)));
+            }
+        }
+        claim(&r.real, &r.display)?;
+        paths.push((op.path().to_string(), src_mode));
+        let moved = match target {
+            Some(to) => {
+                let rt = ws.resolve(to, Resolve::MayCreate).map_err(t)?;
+                if rt.real == r.real {
+                    return Err(t(bad(format!(
+                        "the move target {to} is the file itself ({}).",
+                        r.display
+                    ))));
+                }
+                if rt.exists && !opts.overwrite {
+                    return Err(t(Failure::new(
+                        Code::FileExists,
+                        format!(
+                            "the move target {} already exists; pick another name, or pass overwrite: true to replace it. Nothing was written.",
+                            rt.display
+                        ),
+                    )
+                    .with("file_path", &r.display)
+                    .with("moved_to", &rt.display)));
+                }
+                claim(&rt.real, &rt.display)?;
+                paths.push((to.to_string(), Resolve::MayCreate));
+                Some(rt.display)
+            }
+            None => None,
+        };
+        displays.push((r.display, moved));
+    }
+    for (p, _) in &opts.base_hashes {
+        if !ops.iter().any(|op| op.path() == p) {
+            let named: Vec<&str> = ops.iter().map(|op| op.path()).collect();
+            return Err(bad(format!(
+                "options.base_hashes names {p:?}, which no operation touches; the paths are {named:?} (as written in the input)."
+            )));
+        }
+    }
+
+    // 2. Lock and read every file.
+    let mut txn = Txn::open(&ws, &paths, opts.max_file_bytes).map_err(|f| {
+        let at = f.detail("file_path").and_then(Value::as_str).and_then(|d| {
+            displays
+                .iter()
+                .position(|(s, m)| s == d || m.as_deref() == Some(d))
+        });
+        match at {
+            Some(i) => tag(f, i, &ops[i], Some(&displays[i].0)),
+            None => f,
+        }
+    })?;
+
+    // 3. Compute every operation.
+    let mut planned = Vec::with_capacity(ops.len());
+    for (i, op) in ops.iter().enumerate() {
+        let display = displays[i].0.as_str();
+        let p = plan(&mut txn, op, &displays[i], opts, blocks)
+            .map_err(|f| tag(f, i, op, Some(display)))?;
+        planned.push(p);
+    }
+
+    // 4. Commit.
+    for p in &mut planned {
+        if let Some((idx, bytes)) = p.write.take() {
+            txn.files[idx].action = Action::Write(bytes);
+        }
+        if let Some(idx) = p.delete {
+            txn.files[idx].action = Action::Delete;
+        }
+    }
+    let written = !opts.dry_run;
+    if written {
+        txn.commit().map_err(|f| {
+            let at = f.detail("file_path").and_then(Value::as_str).and_then(|d| {
+                displays
+                    .iter()
+                    .position(|(s, m)| s == d || m.as_deref() == Some(d))
+            });
+            match at {
+                Some(i) => tag(f, i, &ops[i], Some(&displays[i].0)),
+                None => f,
+            }
+        })?;
+    }
+    let files: Vec<Value> = planned
+        .into_iter()
+        .map(|p| Value::Object(p.entry))
+        .collect();
+    Ok(ok_object(json!({ "files": files, "written": written })))
+}
+
+fn base_for<'a>(opts: &'a PatchOptions, path: &str) -> Option<&'a str> {
+    opts.base_hashes
+        .iter()
+        .find(|(p, _)| p == path)
+        .map(|(_, h)| h.as_str())
+}
+
+fn whole(before: &str, after: &str) -> Vec<(usize, usize, usize, usize)> {
+    if before == after {
+        Vec::new()
+    } else {
+        vec![(0, before.len(), 0, after.len())]
+    }
+}
+
+fn plan(
+    txn: &mut Txn,
+    op: &FileOp,
+    names: &(String, Option<String>),
+    opts: &PatchOptions,
+    blocks: bool,
+) -> Result<Planned> {
+    let (display, moved_to) = (names.0.as_str(), names.1.as_deref());
+    let src = txn.index_of(op.path()).ok_or_else(|| {
+        Failure::new(
+            Code::InternalError,
+            "a path is missing from the transaction",
+        )
+    })?;
+    let before: Option<Vec<u8>> = txn.files[src].bytes.clone();
+    if let Some(b) = &before {
+        check_base(base_for(opts, op.path()), b, display)?;
+    }
+    let before_bytes = before.as_ref().map_or(0, Vec::len);
+    let mut entry = Map::new();
+    entry.insert("file_path".into(), json!(display));
+    entry.insert("op".into(), json!(op.kind()));
+    if let Some(m) = moved_to {
+        entry.insert("moved_to".into(), json!(m));
+    }
+    let count_key = if blocks {
+        "edits_applied"
+    } else {
+        "hunks_applied"
+    };
+    let finish = |entry: &mut Map<String, Value>,
+                  n: usize,
+                  matches: Value,
+                  diff: String,
+                  after: Option<&[u8]>| {
+        entry.insert(count_key.into(), json!(n));
+        entry.insert("matches".into(), matches);
+        entry.insert("diff".into(), json!(diff));
+        entry.insert("before_bytes".into(), json!(before_bytes));
+        entry.insert("after_bytes".into(), json!(after.map_or(0, <[u8]>::len)));
+        entry.insert("file_hash".into(), json!(after.map(file_hash)));
+    };
+    match op {
+        FileOp::Add { content, .. } => {
+            // Overwriting keeps the replaced file's encoding and dominant line terminator.
+            let (old_text, new_text, enc) = match before.map(codec::decode) {
+                Some(Ok(d)) => {
+                    let term = text::dominant_terminator(&d.text);
+                    let new = text::convert_terminators(content, term).into_owned();
+                    (d.text, new, d.encoding)
+                }
+                _ => (String::new(), content.clone(), codec::Encoding::Utf8),
+            };
+            let d = diff::unified(display, &old_text, &new_text, &whole(&old_text, &new_text));
+            let bytes = codec::encode(new_text, enc);
+            finish(&mut entry, 0, json!([]), d, Some(&bytes));
+            Ok(Planned {
+                entry,
+                write: Some((src, bytes)),
+                delete: None,
+            })
+        }
+        FileOp::Delete { .. } => {
+            let old_text = before
+                .and_then(|b| codec::decode(b).ok())
+                .map(|d| d.text)
+                .unwrap_or_default();
+            let d = diff::unified(display, &old_text, "", &whole(&old_text, ""));
+            finish(&mut entry, 0, json!([]), d, None);
+            Ok(Planned {
+                entry,
+                write: None,
+                delete: Some(src),
+            })
+        }
+        FileOp::Update {
+            move_to, change, ..
+        } => {
+            let before = before.unwrap_or_default();
+            let target = match move_to {
+                Some(to) => txn.index_of(to).ok_or_else(|| {
+                    Failure::new(
+                        Code::InternalError,
+                        "a path is missing from the transaction",
+                    )
+                })?,
+                None => src,
+            };
+            let pure_move = matches!(change, Change::Hunks(h) if h.is_empty())
+                || matches!(change, Change::Edits(e) if e.is_empty());
+            let (bytes, n, matches, d) = if pure_move {
+                (before, 0, json!([]), String::new())
+            } else {
+                let decoded = codec::decode(before)?;
+                let (new_text, n, matches, changes) = match change {
+                    Change::Edits(edits) => {
+                        let a = apply::apply_edits(&decoded.text, edits, opts.tolerance)?;
+                        (a.text, edits.len(), json!(a.matches), a.changes)
+                    }
+                    Change::Hunks(hunks) => {
+                        let a = apply_ops::apply_hunks(&decoded.text, hunks, opts.tolerance)?;
+                        (a.text, hunks.len(), json!(a.matches), a.changes)
+                    }
+                };
+                if new_text == decoded.text && move_to.is_none() {
+                    return Err(Failure::new(
+                        Code::NoChanges,
+                        "the patch leaves the file exactly as it is (its + lines equal its - lines, up to noise the tolerance tiers ignore); nothing to change.",
+                    ));
+                }
+                let label = moved_to.unwrap_or(display);
+                let d = diff::unified(label, &decoded.text, &new_text, &changes);
+                (codec::encode(new_text, decoded.encoding), n, matches, d)
+            };
+            finish(&mut entry, n, matches, d, Some(&bytes));
+            Ok(Planned {
+                entry,
+                write: Some((target, bytes)),
+                delete: move_to.as_ref().map(|_| src),
+            })
+        }
+    }
+}

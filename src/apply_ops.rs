@@ -1,0 +1,738 @@
+//! Applying line-oriented hunks (`apply_patch` chunks, unified-diff hunks) to a decoded text. Pure:
+//! no I/O.
+//!
+//! Every hunk is located in the *original* text, with the matcher's tolerance tiers and its
+//! uniqueness rule (0 or 2+ places is a refusal, never "first match wins"):
+//!
+//! - **Lines, not substrings.** A hunk's body is whole lines: its `old` side (context and `-` lines)
+//!   must start at the start of a line of the file. The text is searched with one extra line in front
+//!   (the file's own terminator) and the needle starts with a line break, so a body can not match
+//!   the tail of a longer line.
+//! - **Anchors.** `@@ scope` lines are found first, in order, each one below the previous one, each
+//!   unique: as a whole line (whitespace-tolerant tiers), else as the unique line that contains it
+//!   (`@@ def f` names `def f(x):`). The body is then searched below the last anchor line.
+//! - **Order.** Hunks of one file must be in file order and must not overlap. A body is searched
+//!   below the previous hunk (text above it can not be meant, since hunks are in file order); one
+//!   that only occurs above or inside the previous hunk is refused with `OVERLAPPING_EDITS`.
+//! - **End of file.** `*** End of File` (and the unified-diff `\ No newline at end of file` markers)
+//!   restrict the body to a match that ends at the end of the file.
+//! - **Pure insertions** (a hunk with only `+` lines) go right after the last anchor line; without an
+//!   anchor, at the end of the file (`*** End of File`, or an `apply_patch` chunk with no context, as
+//!   Codex does), or, for a unified diff, at the start (`@@ -0,0 +1,n @@`) or end of the file as its
+//!   line numbers say; a context-free unified-diff insertion anywhere else is refused, since nothing
+//!   could confirm the place.
+//! - **Bytes kept.** The matcher rebuilds the replacement from the hunk's `new` side while keeping the
+//!   file's own bytes for the lines `new` repeats from `old`, so context lines keep the file's
+//!   indentation, typography and line terminators; only `-`/`+` lines change. Inserted lines use the
+//!   file's dominant terminator.
+//! - **Final newline.** A file without a final line break keeps lacking one, unless a unified diff
+//!   says otherwise (`\ No newline at end of file` on its old side only adds one; on its new side it
+//!   removes one).
+//! - **Line numbers** of unified diffs are hints only: they never choose between two places. An
+//!   ambiguous body is refused even when the hint points at one of them; the hint is shown.
+//!
+//! Failures carry the shapes of [`crate::apply::apply_edits`] (`match_count`, `candidates`,
+//! `match_lines`, `matches`, `tier`, `hint`) plus `hunk_index` and `hunk_line` (the hunk's line in the
+//! patch text).
+//!
+//! ```
+//! use surepatch::{apply_ops::apply_hunks, formats::parse_patch, ir::{Change, FileOp}, matcher::Tolerance};
+//! let ops = parse_patch("*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    return 1\n+    return 2\n*** End Patch\n").unwrap();
+//! let FileOp::Update { change: Change::Hunks(h), .. } = &ops[0] else { unreachable!() };
+//! let out = apply_hunks("def g():\n    return 1\ndef f():\n    return 1\n", h, Tolerance::Safe).unwrap();
+//! assert_eq!(out.text, "def g():\n    return 1\ndef f():\n    return 2\n");
+//! assert_eq!(out.matches[0].start_line, 4);
+//! ```
+
+use serde::Serialize;
+
+use crate::error::{Code, Failure};
+use crate::ir::Hunk;
+use crate::matcher::{self, candidates, Haystack, Miss, Tier, Tolerance};
+use crate::text;
+
+/// Where one hunk landed, in lines of the original file. For a pure insertion both lines are the
+/// line the new lines were inserted after (0: at the start of the file).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct HunkMatch {
+    pub hunk_index: usize,
+    pub start_line: usize,
+    pub end_line: usize,
+    pub tier: &'static str,
+}
+
+/// The result of applying every hunk of one file.
+#[derive(Debug, Clone)]
+pub struct AppliedHunks {
+    pub text: String,
+    /// One entry per hunk, in order.
+    pub matches: Vec<HunkMatch>,
+    /// `(old_start, old_end, new_start, new_end)` byte spans, sorted and disjoint (for diffs).
+    pub changes: Vec<(usize, usize, usize, usize)>,
+    /// The loosest tier any hunk (or anchor) needed.
+    pub tier: Tier,
+}
+
+/// The original text with one terminator line in front (and one at the end when the text lacks a
+/// final line break), so that every line, the first and the last included, is surrounded by
+/// terminators.
+struct Padded<'a> {
+    text: &'a str,
+    padded: String,
+    /// Length of the leading pad.
+    p: usize,
+    /// Whether a terminator was appended (the text lacks a final line break).
+    tail: bool,
+    term: &'static str,
+}
+
+impl<'a> Padded<'a> {
+    fn new(text: &'a str) -> Self {
+        let term = text::dominant_terminator(text);
+        let tail = !text.is_empty() && !text.ends_with('\n') && !text.ends_with('\r');
+        let mut padded = String::with_capacity(text.len() + 4);
+        padded.push_str(term);
+        padded.push_str(text);
+        if tail {
+            padded.push_str(term);
+        }
+        Padded {
+            text,
+            padded,
+            p: term.len(),
+            tail,
+            term,
+        }
+    }
+}
+
+/// A located region in original-text offsets.
+#[derive(Debug)]
+struct Region {
+    start: usize,
+    end: usize,
+    replacement: String,
+    tier: Tier,
+}
+
+/// Why a line search failed; lines are 1-based lines of the original text.
+enum LineMiss {
+    NotFound,
+    Many {
+        tier: Tier,
+        count: usize,
+        lines: Vec<(usize, usize)>,
+    },
+    Uneven {
+        lines: (usize, usize),
+    },
+}
+
+#[derive(Clone, Copy, Default)]
+struct LineOpts {
+    /// The match must end at the end of the file.
+    eof_only: bool,
+    old_no_eol: bool,
+    new_no_eol: bool,
+}
+
+fn is_line_start(b: &[u8], i: usize) -> bool {
+    i == 0 || b[i - 1] == b'\n' || (b[i - 1] == b'\r' && b.get(i) != Some(&b'\n'))
+}
+
+/// 1-based original lines of a padded span.
+fn orig_lines(hp: &Haystack, s: usize, e: usize) -> (usize, usize) {
+    let b = hp.text.as_bytes();
+    let start = if is_line_start(b, s) {
+        hp.line_of(s).saturating_sub(1)
+    } else {
+        hp.line_of(s)
+    };
+    let end = hp.end_line_of(s, e).saturating_sub(1);
+    (start.max(1), end.max(start.max(1)))
+}
+
+fn strip_final_terminator(s: &mut String) {
+    if s.ends_with("\r\n") {
+        s.truncate(s.len() - 2);
+    } else if s.ends_with('\n') || s.ends_with('\r') {
+        s.truncate(s.len() - 1);
+    }
+}
+
+/// Maps a matcher match in padded coordinates to a region of the original text, or `None` when it
+/// does not start at a line start.
+fn map_match(pd: &Padded, m: matcher::Match, o: LineOpts) -> Option<Region> {
+    let b = pd.padded.as_bytes();
+    let (s, e) = (m.start, m.end);
+    let mut rep = m.replacement;
+    // Where the terminator before the region starts (padded offsets), when the match began on it.
+    let mut prev_term = None;
+    // Anchored: the match begins on the terminator that precedes its first line (the needle starts
+    // with a line break), possibly after that line's whitespace (indentation tier).
+    let lead_end = memchr::memchr2(b'\n', b'\r', &b[s..e]).map(|rel| {
+        let t_at = s + rel;
+        let tl = if b[t_at] == b'\r' && b.get(t_at + 1) == Some(&b'\n') {
+            2
+        } else {
+            1
+        };
+        (t_at, t_at + tl)
+    });
+    let mut start = match lead_end {
+        Some((t_at, fl))
+            if pd.padded[s..t_at].trim().is_empty() && rep.starts_with(&pd.padded[s..fl]) =>
+        {
+            rep.drain(..fl - s);
+            prev_term = Some(t_at);
+            fl - pd.p
+        }
+        // A form of the needle without its leading break (blank-edge trimming): whole lines only.
+        _ if is_line_start(b, s) && s >= pd.p => s - pd.p,
+        _ => return None,
+    };
+    let end = if e >= b.len() {
+        let want_eol = if o.new_no_eol {
+            false
+        } else if o.old_no_eol {
+            true
+        } else {
+            !pd.tail
+        };
+        if !want_eol {
+            if !rep.is_empty() {
+                strip_final_terminator(&mut rep);
+            } else if let Some(t) = prev_term.filter(|&t| t >= pd.p) {
+                // Deleting the last lines of a file without a final break: the break before them goes.
+                start = t - pd.p;
+            }
+        }
+        pd.text.len()
+    } else {
+        e - pd.p
+    };
+    if end < start {
+        return None;
+    }
+    Some(Region {
+        start,
+        end,
+        replacement: rep,
+        tier: m.tier,
+    })
+}
+
+/// Locates whole lines `old` (replaced by `new`) at or below original offset `lo`.
+fn locate_lines(
+    pd: &Padded,
+    hp: &Haystack,
+    old: &[&str],
+    new: &[&str],
+    o: LineOpts,
+    tol: Tolerance,
+    lo: usize,
+) -> Result<Region, LineMiss> {
+    let mut old_s = String::from("\n");
+    for l in old {
+        old_s.push_str(l);
+        old_s.push('\n');
+    }
+    let mut new_s = String::from("\n");
+    for l in new {
+        new_s.push_str(l);
+        new_s.push('\n');
+    }
+    let lines = hp.lines();
+    // The search starts on the line whose terminator precedes offset `lo`.
+    let at = (lo + pd.p).clamp(1, pd.padded.len());
+    let mut lo_p = lines.start(lines.index_of(at - 1));
+    if o.eof_only {
+        let n = lines.len();
+        if n < old.len() + 1 {
+            return Err(LineMiss::NotFound);
+        }
+        lo_p = lo_p.max(lines.start(n - old.len() - 1));
+    }
+    let within = lo_p..pd.padded.len();
+    match matcher::locate_in(hp, &old_s, &new_s, 1, tol, within) {
+        Ok(mut ms) => {
+            let m = ms.remove(0);
+            if o.eof_only && m.end != pd.padded.len() {
+                return Err(LineMiss::NotFound);
+            }
+            map_match(pd, m, o).ok_or(LineMiss::NotFound)
+        }
+        Err(Miss::Count {
+            tier, count, spans, ..
+        }) => Err(LineMiss::Many {
+            tier,
+            count,
+            lines: spans.iter().map(|&(s, e)| orig_lines(hp, s, e)).collect(),
+        }),
+        Err(Miss::Overlapping { tier, spans }) => Err(LineMiss::Many {
+            tier,
+            count: spans.len(),
+            lines: spans.iter().map(|&(s, e)| orig_lines(hp, s, e)).collect(),
+        }),
+        Err(Miss::InconsistentIndent { span }) => Err(LineMiss::Uneven {
+            lines: orig_lines(hp, span.0, span.1),
+        }),
+        Err(Miss::NotFound { .. }) | Err(Miss::EmptyOld) => Err(LineMiss::NotFound),
+    }
+}
+
+/// An anchor line found in the file.
+struct AnchorHit {
+    /// 1-based line.
+    line: usize,
+    /// Original offset just past the line (its terminator included).
+    end: usize,
+    tier: Tier,
+}
+
+fn find_anchor(
+    pd: &Padded,
+    hp: &Haystack,
+    h: &Haystack,
+    anchor: &str,
+    lo: usize,
+    tol: Tolerance,
+    at: &str,
+) -> Result<AnchorHit, Failure> {
+    let below = if lo == 0 {
+        String::new()
+    } else {
+        format!(" below line {}", h.line_of(lo - 1))
+    };
+    let what = format!("the @@ scope line {}", crate::formats::shown(anchor));
+    // A whole line first.
+    match locate_lines(pd, hp, &[anchor], &[anchor], LineOpts::default(), tol, lo) {
+        Ok(r) => {
+            return Ok(AnchorHit {
+                line: h.line_of(r.start),
+                end: r.end,
+                tier: r.tier,
+            })
+        }
+        Err(LineMiss::Many { tier, count, lines }) => {
+            return Err(
+                ambiguous(at, &format!("{what}{below}"), tier, count, &lines, None)
+                    .with("anchor", anchor),
+            )
+        }
+        Err(_) => {}
+    }
+    // Else the unique line that contains it.
+    let needle = anchor.trim();
+    if !needle.is_empty() {
+        match matcher::locate_in(h, needle, needle, 1, tol, lo..h.text.len()) {
+            Ok(ms) => {
+                let lines = h.lines();
+                let i = lines.index_of(ms[0].start);
+                return Ok(AnchorHit {
+                    line: i + 1,
+                    end: lines.end(i),
+                    tier: ms[0].tier,
+                });
+            }
+            Err(Miss::Count {
+                tier, count, spans, ..
+            }) => {
+                let lines: Vec<_> = spans
+                    .iter()
+                    .map(|&(s, e)| (h.line_of(s), h.end_line_of(s, e)))
+                    .collect();
+                return Err(ambiguous(
+                    at,
+                    &format!("{what}{below} (as part of a line)"),
+                    tier,
+                    count,
+                    &lines,
+                    None,
+                )
+                .with("anchor", anchor));
+            }
+            Err(_) => {}
+        }
+    }
+    Err(not_found(h, anchor, at, &format!("{what}{below}")).with("anchor", anchor))
+}
+
+/// Applies `hunks` (of one file) to `text`, all or nothing.
+pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<AppliedHunks, Failure> {
+    let pd = Padded::new(text);
+    let hp = Haystack::new(&pd.padded);
+    let h = Haystack::new(text);
+    let n_lines = h.lines().len();
+    let mut regions: Vec<Region> = Vec::with_capacity(hunks.len());
+    let mut matches = Vec::with_capacity(hunks.len());
+    let mut prev_end = 0usize;
+    let mut loosest = Tier::Exact;
+    for (i, hk) in hunks.iter().enumerate() {
+        let at = format!("hunks[{i}] (patch line {}): ", hk.source_line);
+        let tag = |f: Failure| f.with("hunk_index", i).with("hunk_line", hk.source_line);
+        let mut lo = 0;
+        let mut tier = Tier::Exact;
+        let mut last_anchor: Option<AnchorHit> = None;
+        for a in &hk.anchors {
+            let hit = find_anchor(&pd, &hp, &h, a, lo, tol, &at).map_err(tag)?;
+            lo = hit.end;
+            tier = tier.max(hit.tier);
+            last_anchor = Some(hit);
+        }
+        let old = hk.old_lines();
+        let new = hk.new_lines();
+        let o = LineOpts {
+            eof_only: hk.at_eof || hk.old_no_eol || hk.new_no_eol,
+            old_no_eol: hk.old_no_eol,
+            new_no_eol: hk.new_no_eol,
+        };
+        let (region, lines) = if old.is_empty() {
+            let point = if let Some(a) = &last_anchor {
+                a.end
+            } else if hk.at_eof {
+                text.len()
+            } else if let Some(hint) = hk.line_hint {
+                if hint <= 1 {
+                    0
+                } else if hint == n_lines + 1 {
+                    text.len()
+                } else {
+                    return Err(tag(Failure::new(
+                        Code::InvalidInput,
+                        format!("{at}this hunk only adds lines and has no context, so nothing confirms where line {hint} is; it can only insert at the start or the end of the file. Regenerate the diff with context lines (diff -U3)."),
+                    )
+                    .with("line_hint", hint)));
+                }
+            } else {
+                text.len()
+            };
+            if point < prev_end {
+                return Err(tag(Failure::new(
+                    Code::OverlappingEdits,
+                    format!("{at}the insertion point after line {} is above or inside the previous hunk, which ends at line {}; hunks must be in file order and must not overlap.", h.line_of(point.saturating_sub(1)), h.line_of(prev_end.saturating_sub(1))),
+                )));
+            }
+            let mut ins = String::new();
+            if point == text.len() && pd.tail {
+                for l in &new {
+                    ins.push_str(pd.term);
+                    ins.push_str(l);
+                }
+            } else {
+                for l in &new {
+                    ins.push_str(l);
+                    ins.push_str(pd.term);
+                }
+                if hk.new_no_eol && point == text.len() {
+                    strip_final_terminator(&mut ins);
+                }
+            }
+            let after = if point == 0 { 0 } else { h.line_of(point - 1) };
+            (
+                Region {
+                    start: point,
+                    end: point,
+                    replacement: ins,
+                    tier,
+                },
+                (after, after),
+            )
+        } else {
+            let body_lo = lo.max(prev_end);
+            let below = match &last_anchor {
+                Some(a) => format!(" below the @@ scope line at line {}", a.line),
+                None => String::new(),
+            };
+            let eof = if o.eof_only {
+                " at the end of the file"
+            } else {
+                ""
+            };
+            let what = format!("the hunk's context and removed lines{below}{eof}");
+            match locate_lines(&pd, &hp, &old, &new, o, tol, body_lo) {
+                Ok(mut r) => {
+                    r.tier = r.tier.max(tier);
+                    let lines = (h.line_of(r.start), h.end_line_of(r.start, r.end));
+                    (r, lines)
+                }
+                Err(LineMiss::NotFound) => {
+                    if body_lo > lo {
+                        if let Ok(r) = locate_lines(&pd, &hp, &old, &new, o, tol, lo) {
+                            let (s, e) = (h.line_of(r.start), h.end_line_of(r.start, r.end));
+                            return Err(tag(Failure::new(
+                                Code::OverlappingEdits,
+                                format!("{at}{what} match lines {s}-{e}, above or inside the previous hunk, which ends at line {}; hunks must be in file order and must not overlap. Merge the two hunks, or reorder them.", h.line_of(prev_end.saturating_sub(1))),
+                            )
+                            .with("match_lines", [s])));
+                        }
+                    }
+                    let mut needle = old.join("\n");
+                    needle.push('\n');
+                    let mut f = not_found(&h, &needle, &at, &what);
+                    if let Some(l) = hk.line_hint {
+                        f = f.with("line_hint", l);
+                    }
+                    return Err(tag(f));
+                }
+                Err(LineMiss::Many { tier, count, lines }) => {
+                    return Err(tag(ambiguous(
+                        &at,
+                        &what,
+                        tier,
+                        count,
+                        &lines,
+                        hk.line_hint,
+                    )));
+                }
+                Err(LineMiss::Uneven { lines: (sl, el) }) => {
+                    let c = candidates::Candidate {
+                        start_line: sl,
+                        end_line: el,
+                        similarity: 1.0,
+                        snippet: candidates::snippet(&h, sl - 1, el),
+                        differences: vec![
+                            "indentation differs by different amounts on different lines".into(),
+                        ],
+                    };
+                    return Err(tag(Failure::new(
+                        Code::SearchBlockNotFound,
+                        format!("{at}lines {sl}-{el} match apart from indentation, but the indentation differs unevenly, so the added lines cannot be re-indented safely."),
+                    )
+                    .with("match_count", 0)
+                    .with("candidates", [c])
+                    .with("hint", format!("Re-read lines {sl}-{el} and copy their indentation exactly."))));
+                }
+            }
+        };
+        prev_end = region.end;
+        loosest = loosest.max(region.tier);
+        matches.push(HunkMatch {
+            hunk_index: i,
+            start_line: lines.0,
+            end_line: lines.1,
+            tier: region.tier.as_str(),
+        });
+        regions.push(region);
+    }
+    let grown: usize = regions.iter().map(|r| r.replacement.len()).sum();
+    let mut out = String::with_capacity(text.len() + grown);
+    let mut changes = Vec::with_capacity(regions.len());
+    let mut pos = 0;
+    for r in &regions {
+        out.push_str(&text[pos..r.start]);
+        let ns = out.len();
+        out.push_str(&r.replacement);
+        if text[r.start..r.end] != r.replacement {
+            changes.push((r.start, r.end, ns, out.len()));
+        }
+        pos = r.end;
+    }
+    out.push_str(&text[pos..]);
+    Ok(AppliedHunks {
+        text: out,
+        matches,
+        changes,
+        tier: loosest,
+    })
+}
+
+fn not_found(h: &Haystack, needle: &str, at: &str, what: &str) -> Failure {
+    let were = if what.starts_with("the @@") {
+        "was"
+    } else {
+        "were"
+    };
+    let cands = candidates::nearest(h, needle, 3);
+    let (message, hint) = match cands.first() {
+        Some(c) => {
+            let differs = c
+                .differences
+                .first()
+                .map(|d| format!(" Differs: {d}."))
+                .unwrap_or_default();
+            (
+                format!(
+                    "{at}{what} {were} not found, exactly or with whitespace/typography tolerance. Nearest: lines {}-{} (similarity {:.2}).{differs}",
+                    c.start_line, c.end_line, c.similarity
+                ),
+                format!(
+                    "Re-read lines {}-{} and copy the context and removed lines exactly as they are now.",
+                    c.start_line, c.end_line
+                ),
+            )
+        }
+        None => (
+            format!("{at}{what} {were} not found, and nothing in the file resembles it."),
+            "Check that this is the right file, and re-read it before patching.".to_string(),
+        ),
+    };
+    Failure::new(Code::SearchBlockNotFound, message)
+        .with("match_count", 0)
+        .with("candidates", cands)
+        .with("hint", hint)
+}
+
+#[derive(Serialize)]
+struct Lines {
+    start_line: usize,
+    end_line: usize,
+}
+
+fn ambiguous(
+    at: &str,
+    what: &str,
+    tier: Tier,
+    count: usize,
+    lines: &[(usize, usize)],
+    line_hint: Option<usize>,
+) -> Failure {
+    let starts: Vec<usize> = lines.iter().map(|l| l.0).collect();
+    let shown = starts
+        .iter()
+        .take(10)
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = if count > 10 {
+        format!(" and {} more", count - 10)
+    } else {
+        String::new()
+    };
+    let via = if tier == Tier::Exact {
+        String::new()
+    } else {
+        format!(" (at the {} tier)", tier.as_str())
+    };
+    let hinted = match line_hint {
+        Some(l) => format!(" The diff says line {l}, but line numbers are hints only and never choose between places."),
+        None => String::new(),
+    };
+    let listed: Vec<Lines> = lines
+        .iter()
+        .map(|&(s, e)| Lines {
+            start_line: s,
+            end_line: e,
+        })
+        .collect();
+    let occur = if what.starts_with("the @@") {
+        "occurs"
+    } else {
+        "occur"
+    };
+    let mut f = Failure::new(
+        Code::SearchBlockAmbiguous,
+        format!("{at}{what} {occur} {count} times{via}, at lines {shown}{more}; refusing to guess.{hinted}"),
+    )
+    .with("match_count", count)
+    .with("match_lines", &starts)
+    .with("matches", &listed)
+    .with("truncated", count > matcher::MAX_LISTED)
+    .with("tier", tier.as_str())
+    .with("hint", "Add unchanged neighbouring lines as context, or an @@ line naming the enclosing function or class, until the hunk is unique.");
+    if let Some(l) = line_hint {
+        f = f.with("line_hint", l);
+    }
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::HunkLine::{Add, Context, Remove};
+
+    fn hunk(lines: Vec<crate::ir::HunkLine>) -> Hunk {
+        Hunk {
+            lines,
+            source_line: 1,
+            ..Hunk::default()
+        }
+    }
+
+    fn ctx(s: &str) -> crate::ir::HunkLine {
+        Context(s.into())
+    }
+
+    #[test]
+    fn context_lines_keep_the_files_bytes() {
+        // CRLF, curly quotes and tabs in the file; the hunk has LF, straight quotes and spaces.
+        let text = "a = “x”\r\n\tif y:\r\n\t\tpass\r\n";
+        let h = hunk(vec![
+            ctx("a = \"x\""),
+            ctx("    if y:"),
+            Remove("        pass".into()),
+            Add("        return".into()),
+        ]);
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(out.text, "a = “x”\r\n\tif y:\r\n\t\treturn\r\n");
+        assert_eq!(out.matches[0].start_line, 1);
+        assert_eq!(out.matches[0].end_line, 3);
+    }
+
+    #[test]
+    fn a_line_hint_never_breaks_a_tie() {
+        let mut h = hunk(vec![ctx("x"), Remove("y".into()), Add("z".into())]);
+        h.line_hint = Some(3);
+        let f = apply_hunks("x\ny\nx\ny\n", &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        assert_eq!(f.detail("line_hint"), Some(&3.into()));
+        assert_eq!(f.detail("match_lines"), Some(&serde_json::json!([1, 3])));
+        assert_eq!(f.detail("hunk_index"), Some(&0.into()));
+    }
+
+    #[test]
+    fn insertion_goes_right_after_the_anchor() {
+        let mut h = hunk(vec![Add("    # note".into())]);
+        h.anchors = vec!["def f():".into()];
+        let text = "def f():\n    pass\ndef g():\n    pass\n";
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "def f():\n    # note\n    pass\ndef g():\n    pass\n"
+        );
+        assert_eq!((out.matches[0].start_line, out.matches[0].end_line), (1, 1));
+    }
+
+    #[test]
+    fn bodies_match_whole_lines_only() {
+        let h = hunk(vec![Remove("x = 1".into()), Add("x = 2".into())]);
+        // `x = 1` also ends the first line, but only the second line is `x = 1` as a whole.
+        let out =
+            apply_hunks("yx = 1\nx = 1\n", std::slice::from_ref(&h), Tolerance::Safe).unwrap();
+        assert_eq!(out.text, "yx = 1\nx = 2\n");
+        let f = apply_hunks("yx = 1\n", &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound);
+    }
+
+    #[test]
+    fn an_ambiguous_first_hunk_is_refused() {
+        let a = hunk(vec![ctx("k"), Remove("v".into()), Add("1".into())]);
+        let b = hunk(vec![ctx("k"), Remove("v".into()), Add("2".into())]);
+        let out = apply_hunks("k\nv\nk\nv\n", &[a, b], Tolerance::Safe);
+        // The first hunk alone is ambiguous: refused, never "first match wins".
+        assert_eq!(out.unwrap_err().code, Code::SearchBlockAmbiguous);
+    }
+
+    #[test]
+    fn empty_and_tiny_files() {
+        let h = hunk(vec![Add("first".into())]);
+        assert_eq!(
+            apply_hunks("", std::slice::from_ref(&h), Tolerance::Safe)
+                .unwrap()
+                .text,
+            "first\n"
+        );
+        assert_eq!(
+            apply_hunks("a", &[h], Tolerance::Safe).unwrap().text,
+            "a\nfirst"
+        );
+        let h = hunk(vec![Remove("a".into())]);
+        assert_eq!(
+            apply_hunks("a\n", std::slice::from_ref(&h), Tolerance::Safe)
+                .unwrap()
+                .text,
+            ""
+        );
+        assert_eq!(apply_hunks("a", &[h], Tolerance::Safe).unwrap().text, "");
+    }
+}
