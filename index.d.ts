@@ -27,6 +27,7 @@ export declare const ErrorCode: {
   readonly FILE_READ_ERROR: 'FILE_READ_ERROR'
   readonly FILE_WRITE_ERROR: 'FILE_WRITE_ERROR'
   readonly SYNTAX_ERROR_INTRODUCED: 'SYNTAX_ERROR_INTRODUCED'
+  readonly REWRITE_TOO_BROAD: 'REWRITE_TOO_BROAD'
   readonly INTERNAL_ERROR: 'INTERNAL_ERROR'
 }
 
@@ -68,7 +69,41 @@ export interface EditOptions {
    */
   journal_dir?: string
   journalDir?: string
+  /**
+   * The syntax gate (tree-sitter; JavaScript, TypeScript/TSX, Python, Rust, Go, JSON, C, C++, Java by
+   * extension). `"off"` (default): no check, no `syntax` in the receipt. `"report"`: the edit lands and
+   * the receipt carries `syntax`. `"enforce"`: an edit that introduces a syntax error is refused with
+   * `SYNTAX_ERROR_INTRODUCED` and nothing is written. Errors the file already had are not counted;
+   * dry runs are checked too. No effect on `deleteFile`.
+   */
+  validate?: ValidateMode
 }
+
+/** See `EditOptions.validate`. */
+export type ValidateMode = 'off' | 'report' | 'enforce'
+
+/** One syntax error an edit introduced, positioned in the text after the edit. */
+export interface SyntaxErrorInfo {
+  /** 1-based line. */
+  line: number
+  /** 1-based column, in characters (Unicode scalar values). */
+  column: number
+  /** The line's text (trailing whitespace removed, at most 160 characters). */
+  snippet: string
+  /** `"error"`: text the grammar could not fit; `"missing"`: a token the parser had to invent. */
+  kind: 'error' | 'missing'
+  /** For `"missing"`: the expected token, e.g. `")"`. */
+  expected?: string
+}
+
+/**
+ * The syntax gate's report (with `validate: "report" | "enforce"`): either the file was checked
+ * (`ok` false when the edit introduced errors; `new_errors` lists at most 10), or it was skipped
+ * (`language: null` for an unknown extension; `"too_large"` above 2 MiB; `"timeout"`).
+ */
+export type SyntaxReport =
+  | { language: string; ok: boolean; new_errors: SyntaxErrorInfo[]; skipped?: never }
+  | { language: string | null; skipped: 'unknown_language' | 'too_large' | 'timeout'; ok?: never; new_errors?: never }
 
 /** Fields every successful write receipt carries. */
 export interface JournalFields {
@@ -153,6 +188,15 @@ export interface Failure {
   placeholder_lines?: Array<{ line: number; text: string }>
   /** For EDIT_NOT_FOUND / undo failures. */
   edit_id?: string
+  /** For SYNTAX_ERROR_INTRODUCED: the gate's report (the message shows the first new error in context). */
+  syntax?: SyntaxReport
+  /** For REWRITE_TOO_BROAD: the limit, and what the rewrite would have changed (as in WriteFileSuccess). */
+  max_changed_lines?: number
+  changed_lines?: number
+  lines_added?: number
+  lines_removed?: number
+  changed_ranges?: ChangedRange[]
+  changed_ranges_truncated?: boolean
   [detail: string]: unknown
 }
 
@@ -176,6 +220,8 @@ export interface PatchFileSuccess extends JournalFields {
   written: boolean
   /** Hash of the file as written (pass as `base_hash` to chain edits without re-reading). */
   file_hash: string
+  /** With `validate: "report" | "enforce"`. */
+  syntax?: SyntaxReport
 }
 
 export type PatchFileResult = PatchFileSuccess | Failure
@@ -221,6 +267,8 @@ export interface ApplyEditsSuccess extends JournalFields {
   diff: string
   written: boolean
   file_hash: string
+  /** With `validate: "report" | "enforce"`. */
+  syntax?: SyntaxReport
 }
 
 export type ApplyEditsResult = ApplyEditsSuccess | Failure
@@ -250,6 +298,12 @@ export interface PatchOptions {
   /** `{path as written in the input: file_hash}`; a file whose current hash differs gives `STALE_FILE`. */
   base_hashes?: Record<string, string>
   baseHashes?: Record<string, string>
+  /**
+   * The syntax gate (see `EditOptions.validate`), run on every file the input adds or changes before
+   * anything is written: under `"enforce"` one file's new error refuses the whole call (nothing is
+   * written; `op_index` names the file).
+   */
+  validate?: ValidateMode
 }
 
 /** `applyBlocks` options: apply every block to `file_path`, ignoring path lines in the text. */
@@ -282,6 +336,8 @@ export interface FileReceiptBase {
   after_bytes: number
   /** Hash of the bytes written (at `moved_to` for a move); `null` for a delete. */
   file_hash: string | null
+  /** With `validate: "report" | "enforce"`, for added and changed files (not deletes or pure moves). */
+  syntax?: SyntaxReport
 }
 
 /** One file of an `applyPatch` / `applyUnifiedDiff` receipt. */
@@ -479,6 +535,8 @@ export interface EditLinesSuccess extends JournalFields {
   diff: string
   written: boolean
   file_hash: string
+  /** With `validate: "report" | "enforce"`. */
+  syntax?: SyntaxReport
 }
 
 export type EditLinesResult = EditLinesSuccess | Failure
@@ -496,6 +554,21 @@ export interface WriteFileOptions extends EditOptions {
    */
   line_ending?: 'keep' | 'as_is' | 'lf' | 'crlf' | 'cr'
   lineEnding?: 'keep' | 'as_is' | 'lf' | 'crlf' | 'cr'
+  /**
+   * Refuse a rewrite of an existing file whose `changed_lines` is larger, with `REWRITE_TOO_BROAD`
+   * (nothing written). Not applied when a file is created.
+   */
+  max_changed_lines?: number
+  maxChangedLines?: number
+}
+
+/**
+ * Changed lines of a whole-file write, 1-based in the new file. `end_line === start_line - 1` marks
+ * lines that were only removed, just before `start_line`.
+ */
+export interface ChangedRange {
+  start_line: number
+  end_line: number
 }
 
 export interface CreateFileOptions extends WriteFileOptions {
@@ -512,9 +585,19 @@ export interface WriteFileSuccess extends JournalFields {
   line_ending: LineEnding
   before_bytes: number
   after_bytes: number
+  /** Lines of the new content the old one did not have, and lines of the old content that are gone. */
+  lines_added: number
+  lines_removed: number
+  /** Per block of adjacent changed lines the larger of removed and added, summed (what `max_changed_lines` limits). */
+  changed_lines: number
+  /** At most 20; `changed_ranges_truncated` says whether more changed. */
+  changed_ranges: ChangedRange[]
+  changed_ranges_truncated: boolean
   diff: string
   written: boolean
   file_hash: string
+  /** With `validate: "report" | "enforce"` (a new file is checked against an empty one). */
+  syntax?: SyntaxReport
 }
 
 export type WriteFileResult = WriteFileSuccess | Failure
@@ -613,12 +696,15 @@ export interface ToolRunnerOptions {
   /** Refuse edits to files not viewed through this runner, or changed since, with STALE_FILE. */
   requireRead?: boolean
   require_read?: boolean
+  /** The syntax gate mode passed to every editing tool (default `"report"`); tool calls cannot change it. */
+  validate?: ValidateMode
 }
 
 /** Calls the agent tools by name with a model's arguments, as the MCP server does. */
 export interface ToolRunner {
   readonly root: string
   readonly requireRead: boolean
+  readonly validate: ValidateMode
   /** The tools available in this build. */
   readonly tools: ToolName[]
   /** Resolves to the engine's result object (`INVALID_INPUT` for bad arguments or an unknown tool); never rejects. */

@@ -84,12 +84,12 @@ test('arguments reach the library with the server root; contract-shaped results 
   const s = await inProcess(t, { root, library: lib })
   const cases = [
     ['view_file', { file_path: 'v.txt', format: 'hashline', start_line: 1, end_line: 1, max_bytes: 100 }, ['viewFile', 'v.txt', { workspace_root: root, format: 'hashline', start_line: 1, end_line: 1, max_bytes: 100 }]],
-    ['edit_lines', { file_path: 'v.txt', ops: [{ op: 'delete', start: '1:ab' }], dry_run: true }, ['editLines', 'v.txt', [{ op: 'delete', start: '1:ab' }], { workspace_root: root, base_hash: undefined, dry_run: true }]],
-    ['write_file', { file_path: 'w.txt', content: 'w\n', allow_placeholders: false }, ['createFile', 'w.txt', 'w\n', { workspace_root: root, overwrite: true, base_hash: undefined, allow_placeholders: false }]],
+    ['edit_lines', { file_path: 'v.txt', ops: [{ op: 'delete', start: '1:ab' }], dry_run: true }, ['editLines', 'v.txt', [{ op: 'delete', start: '1:ab' }], { workspace_root: root, base_hash: undefined, dry_run: true, validate: 'report' }]],
+    ['write_file', { file_path: 'w.txt', content: 'w\n', allow_placeholders: false }, ['createFile', 'w.txt', 'w\n', { workspace_root: root, overwrite: true, base_hash: undefined, allow_placeholders: false, max_changed_lines: undefined, validate: 'report' }]],
     ['delete_file', { file_path: 'w.txt', base_hash: HASH }, ['deleteFile', 'w.txt', { workspace_root: root, base_hash: HASH }]],
     ['undo_edit', { edit_id: 'e2' }, ['undoEdit', 'e2', { workspace_root: root }]],
     ['undo_edit', { file_path: 'w.txt' }, ['undoEdit', 'w.txt', { workspace_root: root }]],
-    ['apply_patch', { patch: '*** Begin Patch\n*** End Patch\n', overwrite: true }, ['applyPatch', '*** Begin Patch\n*** End Patch\n', { workspace_root: root, dry_run: undefined, overwrite: true }]],
+    ['apply_patch', { patch: '*** Begin Patch\n*** End Patch\n', overwrite: true }, ['applyPatch', '*** Begin Patch\n*** End Patch\n', { workspace_root: root, dry_run: undefined, overwrite: true, validate: 'report' }]],
   ]
   for (const [name, args, call] of cases) {
     calls.length = 0
@@ -107,6 +107,32 @@ test('arguments reach the library with the server root; contract-shaped results 
     assert.deepEqual(bad.structuredContent, { ok: false, code: 'INVALID_INPUT', message: 'undo_edit needs exactly one of edit_id or file_path. (nothing was written)' })
   }
   assert.deepEqual(calls, [], 'refused before the library')
+})
+
+test('the server\'s validate mode reaches every editing tool and never view_file or delete_file', async (t) => {
+  const root = populate(tempDir(t), { 'v.txt': 'v\n' })
+  const { lib, calls } = library(root)
+  const seen = []
+  const spy = (name, fn) => (...args) => {
+    seen.push([name, args[args.length - 1].validate])
+    return fn(...args)
+  }
+  const s = await inProcess(t, { root, library: { ...lib, patchFile: spy('patchFile', sp.patchFile), applyEdits: spy('applyEdits', sp.applyEdits) }, validate: 'enforce' })
+  await s.call('patch_file', { file_path: 'v.txt', search_block: 'v', replace_block: 'w', dry_run: true })
+  await s.call('edit_file', { file_path: 'v.txt', edits: [{ old: 'v', new: 'w' }], dry_run: true })
+  await s.call('edit_lines', { file_path: 'v.txt', ops: [{ op: 'delete', start: '1:ab' }] })
+  await s.call('write_file', { file_path: 'w.txt', content: 'w\n' })
+  await s.call('apply_patch', { patch: '*** Begin Patch\n*** End Patch\n' })
+  await s.call('view_file', { file_path: 'v.txt' })
+  await s.call('delete_file', { file_path: 'w.txt' })
+  assert.deepEqual(seen, [['patchFile', 'enforce'], ['applyEdits', 'enforce']])
+  assert.deepEqual(
+    calls.map((c) => [c[0], c[c.length - 1].validate]),
+    [['editLines', 'enforce'], ['createFile', 'enforce'], ['applyPatch', 'enforce'], ['viewFile', undefined], ['deleteFile', undefined]],
+  )
+  for (const t of tools.TOOLS) assert.equal('validate' in t.input.properties, false, `${t.name} must not let the model choose the mode`)
+  assert.equal(sp.createToolRunner({ workspaceRoot: root }).validate, 'report')
+  assert.throws(() => sp.createToolRunner({ workspaceRoot: root, validate: 'strict' }), /validate must be one of off, report, enforce/)
 })
 
 test('outputSchema accepts every success shape and every failure code, and rejects malformed results', () => {

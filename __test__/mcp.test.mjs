@@ -58,12 +58,12 @@ test('patch_file: success and dry run return the library receipt', async (t) => 
   const s = await setup(t, files)
   const args = { file_path: 'a.py', search_block: 'y = 2', replace_block: 'y = 30' }
   const dry = await s.call('patch_file', { ...args, dry_run: true })
-  assertResult(dry, await sp.patchFile(args, { workspace_root: s.twin, dry_run: true }))
+  assertResult(dry, await sp.patchFile(args, { workspace_root: s.twin, validate: 'report', dry_run: true }))
   assert.equal(dry.structuredContent.written, false)
   assert.equal(s.text('a.py'), 'x = 1\ny = 2\n')
 
   const res = await s.call('patch_file', args)
-  const expected = await sp.patchFile(args, { workspace_root: s.twin })
+  const expected = await sp.patchFile(args, { workspace_root: s.twin, validate: 'report' })
   assertResult(res, expected)
   assert.equal(res.structuredContent.ok, true)
   assert.equal(res.structuredContent.file_path, 'a.py')
@@ -90,7 +90,7 @@ test('patch_file: engine failures come back as isError with the exact failure ob
   ]
   for (const [args, code] of cases) {
     const res = await s.call('patch_file', args)
-    assertResult(res, await sp.patchFile(args, { workspace_root: s.twin }), s.twin, s.root)
+    assertResult(res, await sp.patchFile(args, { workspace_root: s.twin, validate: 'report' }), s.twin, s.root)
     assert.equal(res.structuredContent.code, code, JSON.stringify(args))
   }
   const nf = await s.call('patch_file', cases[0][0])
@@ -116,13 +116,13 @@ test('bad arguments: the structured INVALID_INPUT result, never an SDK error', a
   ]
   for (const [args, message] of engine) {
     const res = await s.call('patch_file', args)
-    assertResult(res, await sp.patchFile({ file_path: args.file_path, search_block: args.search_block, replace_block: args.replace_block }, { workspace_root: s.twin }))
+    assertResult(res, await sp.patchFile({ file_path: args.file_path, search_block: args.search_block, replace_block: args.replace_block }, { workspace_root: s.twin, validate: 'report' }))
     assert.equal(res.structuredContent.code, 'INVALID_INPUT')
     assert.match(res.structuredContent.message, message)
   }
   const noEdits = await s.call('edit_file', { file_path: 'f.txt', edits: 'one' })
   assert.equal(noEdits.structuredContent.code, 'INVALID_INPUT')
-  assertResult(noEdits, await sp.applyEdits('f.txt', 'one', { workspace_root: s.twin }))
+  assertResult(noEdits, await sp.applyEdits('f.txt', 'one', { workspace_root: s.twin, validate: 'report' }))
 
   // Unknown keys and the workspace root are refused before the engine, naming what is allowed.
   assertResult(await s.call('patch_file', { file_path: 'f.txt', search_block: 'one', replace_block: 'two', workspace_root: '/' }), {
@@ -170,11 +170,11 @@ test('edit_file: batch success, dry run and failures', async (t) => {
     { old: 'const c = 3', new: 'const c = 30' },
   ]
   const dry = await s.call('edit_file', { file_path: 'c.js', edits, dry_run: true })
-  assertResult(dry, await sp.applyEdits('c.js', edits, { workspace_root: s.twin, dry_run: true }))
+  assertResult(dry, await sp.applyEdits('c.js', edits, { workspace_root: s.twin, validate: 'report', dry_run: true }))
   assert.equal(s.text('c.js'), files['c.js'])
 
   const res = await s.call('edit_file', { file_path: 'c.js', edits })
-  assertResult(res, await sp.applyEdits('c.js', edits, { workspace_root: s.twin }))
+  assertResult(res, await sp.applyEdits('c.js', edits, { workspace_root: s.twin, validate: 'report' }))
   assert.equal(res.structuredContent.edits_applied, 2)
   assert.deepEqual(res.structuredContent.matches.map((m) => m.start_line), [1, 3])
   assert.equal(s.text('c.js'), 'const a = 10\nconst b = 2\nconst c = 30\n')
@@ -187,7 +187,7 @@ test('edit_file: batch success, dry run and failures', async (t) => {
   ]
   for (const [e, code] of failures) {
     const r = await s.call('edit_file', { file_path: 'c.js', edits: e })
-    assertResult(r, await sp.applyEdits('c.js', e, { workspace_root: s.twin }))
+    assertResult(r, await sp.applyEdits('c.js', e, { workspace_root: s.twin, validate: 'report' }))
     assert.equal(r.structuredContent.code, code)
     assert.equal(s.text('c.js'), after)
   }
@@ -280,7 +280,7 @@ test('view_file: plain, numbered, slice; FILE_NOT_FOUND', { skip: landed('viewFi
 test('write_file, delete_file and undo_edit', { skip: landed('writeFile', 'drift') || landed('deleteFile', 'drift') || landed('undoEdit', 'drift') }, async (t) => {
   const s = await setup(t, { 'old.txt': 'old\n' })
   const created = await s.call('write_file', { file_path: 'new/n.txt', content: 'hello\n' })
-  assertResult(created, await sp.createFile('new/n.txt', 'hello\n', { workspace_root: s.twin, overwrite: true }))
+  assertResult(created, await sp.createFile('new/n.txt', 'hello\n', { workspace_root: s.twin, validate: 'report', overwrite: true }))
   assert.equal(s.text('new/n.txt'), 'hello\n')
   const elided = await s.call('write_file', { file_path: 'old.txt', content: 'x\n// ... rest of the code unchanged ...\n' })
   assert.equal(elided.structuredContent.code, 'ELIDED_CONTENT')
@@ -318,7 +318,7 @@ test('apply_patch: envelope across files; PARSE_ERROR', { skip: landed('applyPat
   const s = await setup(t, files)
   const patch = '*** Begin Patch\n*** Update File: p.txt\n@@\n alpha\n-beta\n+gamma\n*** Add File: q.txt\n+new\n*** End Patch\n'
   const res = await s.call('apply_patch', { patch })
-  assertResult(res, await sp.applyPatch(patch, { workspace_root: s.twin }))
+  assertResult(res, await sp.applyPatch(patch, { workspace_root: s.twin, validate: 'report' }))
   assert.equal(s.text('p.txt'), 'alpha\ngamma\n')
   assert.equal(s.text('q.txt'), 'new\n')
   const bad = await s.call('apply_patch', { patch: 'not a patch' })

@@ -36,6 +36,11 @@ try {
 } catch {}
 if (!isDir) fail(`workspace root ${root} is not a directory`)
 
+const validate = options.validate || process.env.SUREPATCH_VALIDATE || 'report'
+if (!['off', 'report', 'enforce'].includes(validate)) {
+  fail(`--validate (or SUREPATCH_VALIDATE) must be off, report or enforce; got ${JSON.stringify(validate)}`)
+}
+
 const log = (line) => process.stderr.write(`surepatch: ${line}\n`)
 // The client went away: nothing left to answer.
 process.stdout.on('error', (e) => {
@@ -45,6 +50,6 @@ process.stdout.on('error', (e) => {
 })
 const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js')
 const { createServer } = await import('../mcp/server.mjs')
-const { server, tools } = createServer({ root, requireRead: Boolean(options.requireRead), log })
+const { server, tools } = createServer({ root, requireRead: Boolean(options.requireRead), validate, log })
 await server.connect(new StdioServerTransport())
-log(`${pkg.version} serving ${tools.length} tools for ${root}${options.requireRead ? ' (read-before-edit)' : ''}`)
+log(`${pkg.version} serving ${tools.length} tools for ${root}${options.requireRead ? ' (read-before-edit)' : ''}, syntax gate ${validate}`)

@@ -4,6 +4,7 @@
 // To add a flag, add an entry here and read `options[key]` in bin/surepatch.mjs.
 export const FLAGS = [
   { flag: '--root', key: 'root', value: 'DIR', help: 'workspace root every path must stay inside (default: $SUREPATCH_WORKSPACE_ROOT, else the current directory)' },
+  { flag: '--validate', key: 'validate', value: 'MODE', help: 'syntax gate for every edit: "report" (default: results carry syntax), "enforce" (refuse edits that introduce a syntax error) or "off" (default: $SUREPATCH_VALIDATE, else report)' },
   { flag: '--require-read', key: 'requireRead', help: 'refuse edits to files not viewed in this session, or changed since (STALE_FILE)' },
   { flag: '--version', key: 'version', help: 'print the version and exit' },
   { flag: '--help', key: 'help', help: 'print this help and exit' },

@@ -20,13 +20,14 @@ export const INSTRUCTIONS =
 
 /**
  * Builds an MCP server (not yet connected).
- * @param {{root?: string, requireRead?: boolean, log?: (line: string) => void, library?: object}} config
+ * @param {{root?: string, requireRead?: boolean, validate?: 'off' | 'report' | 'enforce', log?: (line: string) => void, library?: object}} config
+ *   `validate` is the syntax gate mode of every editing tool (default "report").
  *   `library` replaces the surepatch library (tests use it to exercise guarded tools).
  */
 export function createServer(config = {}) {
   const library = config.library || lib
   const log = config.log || ((line) => process.stderr.write(`surepatch: ${line}\n`))
-  const runner = tools.createToolRunner(library, { workspaceRoot: config.root, requireRead: config.requireRead })
+  const runner = tools.createToolRunner(library, { workspaceRoot: config.root, requireRead: config.requireRead, validate: config.validate })
   const list = tools.mcpTools(library)
   const names = new Set(list.map((t) => t.name))
   const instructions = config.requireRead

@@ -44,6 +44,38 @@ const TIER = {
 const HASH = { type: 'string', description: 'Hash of the file content now on disk; pass it as base_hash to chain edits.' }
 const EDIT_ID = { type: ['string', 'null'], description: 'Identifies this write for undo_edit (null for a dry run, or when the journal could not keep it).' }
 
+// The syntax gate's report, in the success shape of every editing tool (the server's --validate mode
+// decides whether it appears: "report" and "enforce" add it, "off" leaves it out).
+const SYNTAX = {
+  type: 'object',
+  description:
+    'Syntax check of the edited file: ok false means the edit introduced the new_errors listed (errors the file already had are not counted); skipped says why the file was not checked.',
+  properties: {
+    language: { type: ['string', 'null'], description: 'Grammar used (null for an unknown file type).' },
+    ok: bool('false when the edit introduced a syntax error.'),
+    new_errors: {
+      type: 'array',
+      description: 'The errors the edit introduced (at most 10), positioned in the file after the edit.',
+      items: {
+        type: 'object',
+        properties: {
+          line: int('1-based line.', 1),
+          column: int('1-based column, in characters.', 1),
+          snippet: str('The line\'s text.'),
+          kind: { type: 'string', enum: ['error', 'missing'] },
+          expected: str('For kind "missing": the token the parser expected.'),
+        },
+        required: ['line', 'column', 'snippet'],
+      },
+    },
+    skipped: { type: 'string', enum: ['unknown_language', 'too_large', 'timeout'], description: 'Why the file was not checked.' },
+  },
+  required: ['language'],
+}
+// Appended to the description of every editing tool.
+const SYNTAX_NOTE =
+  ' The result\'s syntax field says whether the edit introduced a syntax error (syntax.ok false: fix it with another edit); a server run with --validate enforce refuses such an edit with SYNTAX_ERROR_INTRODUCED instead (nothing written; the message shows the error in context).'
+
 function object(properties, required, description) {
   const s = { type: 'object' }
   if (description) s.description = description
@@ -64,6 +96,7 @@ const RECEIPT = {
   written: bool('false for a dry run.'),
   file_hash: HASH,
   edit_id: EDIT_ID,
+  syntax: SYNTAX,
 }
 
 // The failure every tool can return: a stable code, a message that says what to do next, and details
@@ -77,6 +110,7 @@ function failureSchema(codes) {
       message: { type: 'string' },
       file_path: { type: 'string' },
       hint: { type: 'string' },
+      syntax: SYNTAX,
     },
     required: ['ok', 'code', 'message'],
   }
@@ -161,7 +195,8 @@ const TOOLS = [
       'whitespace, line-ending and typography noise is forgiven only while the match stays unique. Nothing is written on failure: ' +
       'SEARCH_BLOCK_NOT_FOUND returns candidates (line numbers, snippet, differences): rebuild search_block from the best snippet; ' +
       'SEARCH_BLOCK_AMBIGUOUS returns match_lines: add neighbouring lines to make it unique; STALE_FILE: view the file again. ' +
-      'Success returns the diff and file_hash (pass it as base_hash to the next edit of this file).',
+      'Success returns the diff and file_hash (pass it as base_hash to the next edit of this file).' +
+      SYNTAX_NOTE,
     input: object(
       {
         file_path: FILE_PATH,
@@ -185,10 +220,10 @@ const TOOLS = [
       required: ['file_path', 'replacements', 'line_number', 'tier', 'before_chars', 'after_chars', 'before_bytes', 'after_bytes', 'diff', 'written', 'file_hash'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (lib, a, root) =>
+    run: (lib, a, root, validate) =>
       lib.patchFile(
         { file_path: a.file_path, search_block: a.search_block, replace_block: a.replace_block },
-        { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, tolerance: a.tolerance },
+        { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, tolerance: a.tolerance, validate },
       ),
     touches: 'file',
   },
@@ -201,7 +236,8 @@ const TOOLS = [
       '(or exactly expected_replacements times) in the original file, and edits must not overlap. dry_run: true previews the diff. ' +
       'On failure nothing is written and edit_index names the failing edit: SEARCH_BLOCK_NOT_FOUND has candidates to copy from, ' +
       'SEARCH_BLOCK_AMBIGUOUS / MATCH_COUNT_MISMATCH have match_lines, OVERLAPPING_EDITS names both edits (merge them), STALE_FILE means view the file again. ' +
-      'Success returns the diff and file_hash (the base_hash for your next edit).',
+      'Success returns the diff and file_hash (the base_hash for your next edit).' +
+      SYNTAX_NOTE,
     input: object(
       {
         file_path: FILE_PATH,
@@ -249,12 +285,13 @@ const TOOLS = [
       required: ['file_path', 'edits_applied', 'first_changed_line', 'tier', 'matches', 'before_chars', 'after_chars', 'before_bytes', 'after_bytes', 'diff', 'written', 'file_hash'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (lib, a, root) =>
+    run: (lib, a, root, validate) =>
       lib.applyEdits(a.file_path, a.edits, {
         workspace_root: root,
         base_hash: a.base_hash,
         dry_run: a.dry_run,
         tolerance: a.tolerance,
+        validate,
       }),
     touches: 'file',
   },
@@ -266,7 +303,8 @@ const TOOLS = [
       'Apply a patch in the envelope format to one or more files, all or nothing: "*** Begin Patch", then per file "*** Update File: path" ' +
       '(optional "*** Move to: new_path", hunks starting with "@@" holding " context", "-old" and "+new" lines), "*** Add File: path" (every line "+text") ' +
       'or "*** Delete File: path", then "*** End Patch". Context and removed lines must match the file. overwrite: true lets Add File replace an existing file. ' +
-      'On failure nothing is written: PARSE_ERROR names the bad line; SEARCH_BLOCK_NOT_FOUND / AMBIGUOUS name the file and hunk, with candidates: fix that hunk and resend the whole patch.',
+      'On failure nothing is written: PARSE_ERROR names the bad line; SEARCH_BLOCK_NOT_FOUND / AMBIGUOUS name the file and hunk, with candidates: fix that hunk and resend the whole patch.' +
+      SYNTAX_NOTE.replace('The result\'s syntax field', 'Each file entry\'s syntax field').replace('such an edit', 'such a patch (no file is written)'),
     input: object(
       {
         patch: str('The patch text, from "*** Begin Patch" to "*** End Patch".'),
@@ -280,7 +318,7 @@ const TOOLS = [
         files: {
           type: 'array',
           description: 'One entry per file touched (path, what happened, diff, file_hash).',
-          items: { type: 'object', properties: { file_path: { type: 'string' }, file_hash: HASH, diff: { type: 'string' } } },
+          items: { type: 'object', properties: { file_path: { type: 'string' }, file_hash: HASH, diff: { type: 'string' }, syntax: SYNTAX } },
         },
         written: bool('false for a dry run.'),
         edit_id: EDIT_ID,
@@ -288,7 +326,7 @@ const TOOLS = [
       required: ['files', 'written'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (lib, a, root) => lib.applyPatch(a.patch, { workspace_root: root, dry_run: a.dry_run, overwrite: a.overwrite }),
+    run: (lib, a, root, validate) => lib.applyPatch(a.patch, { workspace_root: root, dry_run: a.dry_run, overwrite: a.overwrite, validate }),
     touches: 'patch',
   },
   {
@@ -298,7 +336,8 @@ const TOOLS = [
     description:
       'Edit a file by line anchors taken from view_file with format "hashline": an anchor "12:ab3f" is line 12 whose content hashes to ab3f. ' +
       'ops run atomically against the file as you viewed it: "replace" lines start..end (end defaults to start) with lines, "insert_before" / "insert_after" the start line, "delete" start..end. ' +
-      'Give new text as lines (array, one string per line) or text (one string). If an anchored line changed, STALE_ANCHOR comes back and nothing is written: view the file again and use the fresh anchors.',
+      'Give new text as lines (array, one string per line) or text (one string). If an anchored line changed, STALE_ANCHOR comes back and nothing is written: view the file again and use the fresh anchors.' +
+      SYNTAX_NOTE,
     input: object(
       {
         file_path: FILE_PATH,
@@ -328,11 +367,12 @@ const TOOLS = [
         written: bool('false for a dry run.'),
         file_hash: HASH,
         edit_id: EDIT_ID,
+        syntax: SYNTAX,
       },
       required: ['file_path'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (lib, a, root) => lib.editLines(a.file_path, a.ops, { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run }),
+    run: (lib, a, root, validate) => lib.editLines(a.file_path, a.ops, { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, validate }),
     touches: 'file',
   },
   {
@@ -342,13 +382,15 @@ const TOOLS = [
     description:
       'Create a file, or replace all of its content, with content (the complete text: never "... rest unchanged ..." placeholders, which are refused with ELIDED_CONTENT unless allow_placeholders is true). ' +
       'Prefer patch_file / edit_file to change part of an existing file. When replacing a file, pass base_hash so a file changed since you read it is refused with STALE_FILE. ' +
-      'The file\'s encoding and line endings are kept.',
+      'The file\'s encoding and line endings are kept. The result counts lines_added / lines_removed and lists changed_ranges; max_changed_lines refuses a replacement that changes more lines than that (REWRITE_TOO_BROAD, nothing written: edit the few lines with edit_lines or edit_file instead).' +
+      SYNTAX_NOTE,
     input: object(
       {
         file_path: FILE_PATH,
         content: str('The complete new content of the file.'),
         base_hash: BASE_HASH,
         allow_placeholders: bool('Write content even if it looks elided ("// ... existing code ...").'),
+        max_changed_lines: int('When replacing an existing file: refuse (REWRITE_TOO_BROAD) if the new content changes more than this many lines.'),
       },
       ['file_path', 'content'],
     ),
@@ -358,14 +400,35 @@ const TOOLS = [
         written: bool('Whether the file was written.'),
         file_hash: HASH,
         edit_id: EDIT_ID,
+        lines_added: int('Lines in the new content that the old one did not have.'),
+        lines_removed: int('Lines of the old content that are gone.'),
+        changed_lines: int('Changed lines: per block of adjacent changes the larger of removed and added (what max_changed_lines limits).'),
+        changed_ranges: {
+          type: 'array',
+          description: 'Changed line ranges of the new content (at most 20); end_line = start_line - 1 marks lines removed just before start_line.',
+          items: {
+            type: 'object',
+            properties: { start_line: int('First line (1-based).', 1), end_line: int('Last line (inclusive).') },
+            required: ['start_line', 'end_line'],
+          },
+        },
+        changed_ranges_truncated: bool('true when more ranges changed than are listed.'),
+        syntax: SYNTAX,
       },
       required: ['file_path'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (lib, a, root) =>
+    run: (lib, a, root, validate) =>
       // Create or replace: createFile with overwrite is a whole rewrite of an existing file (encoding and line
-      // endings kept, placeholders checked, base_hash honoured) and a creation otherwise.
-      lib.createFile(a.file_path, a.content, { workspace_root: root, overwrite: true, base_hash: a.base_hash, allow_placeholders: a.allow_placeholders }),
+      // endings kept, placeholders checked, base_hash and max_changed_lines honoured) and a creation otherwise.
+      lib.createFile(a.file_path, a.content, {
+        workspace_root: root,
+        overwrite: true,
+        base_hash: a.base_hash,
+        allow_placeholders: a.allow_placeholders,
+        max_changed_lines: a.max_changed_lines,
+        validate,
+      }),
     touches: 'file',
   },
   {
@@ -611,15 +674,25 @@ function patchPaths(text) {
   return out
 }
 
+/** The syntax gate modes, and the one tools use unless the host says otherwise. */
+const VALIDATE_MODES = ['off', 'report', 'enforce']
+const DEFAULT_VALIDATE = 'report'
+
 /**
  * A tool runner bound to one workspace root: `call(name, args)` resolves to the engine's result object.
  * With `requireRead`, edits to existing files the runner has not seen through view_file (or through a
  * previous edit's result) are refused with STALE_FILE, and edits are pinned to the hash it saw.
+ * `validate` ("off" | "report" | "enforce", default "report") is the syntax gate mode passed to every
+ * editing tool; the model cannot set it.
  */
 function createToolRunner(lib, options) {
   const opts = options || {}
   const root = path.resolve(opts.workspaceRoot || opts.workspace_root || process.cwd())
   const requireRead = Boolean(opts.requireRead || opts.require_read)
+  const validate = opts.validate === undefined ? DEFAULT_VALIDATE : opts.validate
+  if (!VALIDATE_MODES.includes(validate)) {
+    throw new TypeError(`validate must be one of ${VALIDATE_MODES.join(', ')}; got ${JSON.stringify(validate)}`)
+  }
   const tools = new Map(availableTools(lib).map((t) => [t.name, t]))
   const ledger = new ReadLedger(root)
 
@@ -682,7 +755,7 @@ function createToolRunner(lib, options) {
         const refused = await guard(tool, args)
         if (refused) return refused
       }
-      const r = await tool.run(lib, args, root)
+      const r = await tool.run(lib, args, root, validate)
       if (!r || typeof r !== 'object' || Array.isArray(r) || typeof r.ok !== 'boolean') {
         return failure('INTERNAL_ERROR', `${name}: the engine returned no result object. Please report this.`)
       }
@@ -693,7 +766,7 @@ function createToolRunner(lib, options) {
     }
   }
 
-  return { root, requireRead, tools: [...tools.keys()], call }
+  return { root, requireRead, validate, tools: [...tools.keys()], call }
 }
 
 module.exports = {
@@ -708,4 +781,6 @@ module.exports = {
   outputSchemaOf,
   createToolRunner,
   patchPaths,
+  VALIDATE_MODES,
+  DEFAULT_VALIDATE,
 }

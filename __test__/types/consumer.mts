@@ -96,3 +96,31 @@ const vercelPatch = toolDefinitions.vercel['patch_file']
 const runner: ToolRunner = createToolRunner({ workspaceRoot: '.', requireRead: true })
 void runner.call('patch_file', { file_path: 'a.txt', search_block: 'x', replace_block: 'y' }).then((r) => (r.ok ? r : r.code))
 console.log(firstOpenAi, firstAnthropic, vercelPatch?.parameters, runner.tools)
+
+// The syntax gate and guarded rewrites.
+import { patchFile as gatedPatch, writeFile as guardedWrite, applyPatch as gatedApply } from 'surepatch'
+import type { SyntaxReport, ValidateMode, ChangedRange } from 'surepatch'
+async function gate() {
+  const mode: ValidateMode = 'enforce'
+  const p = await gatedPatch({ file_path: 'a.js', search_block: 'a', replace_block: 'b' }, { validate: mode })
+  if (p.ok) {
+    const s: SyntaxReport | undefined = p.syntax
+    if (s && !s.skipped) console.log(s.ok, s.new_errors[0]?.line, s.new_errors[0]?.column, s.new_errors[0]?.snippet)
+    else if (s) console.log(s.language, s.skipped)
+  } else if (p.code === 'SYNTAX_ERROR_INTRODUCED') {
+    console.log(p.syntax)
+  }
+  const w = await guardedWrite('a.js', 'x\n', { maxChangedLines: 5, validate: 'report' })
+  if (w.ok) {
+    const r: ChangedRange[] = w.changed_ranges
+    console.log(w.lines_added, w.lines_removed, w.changed_lines, r, w.changed_ranges_truncated, w.syntax)
+  } else if (w.code === 'REWRITE_TOO_BROAD') {
+    console.log(w.changed_lines, w.max_changed_lines)
+  }
+  const a = await gatedApply('*** Begin Patch\n*** End Patch\n', { validate: 'off' })
+  if (a.ok) console.log(a.files[0]?.syntax)
+  // @ts-expect-error: not a mode
+  await gatedPatch({ file_path: 'a.js', search_block: 'a', replace_block: 'b' }, { validate: 'strict' })
+  console.log(createToolRunner({ validate: 'enforce' }).validate)
+}
+void gate()

@@ -11,6 +11,7 @@ use crate::hash::file_hash;
 use crate::ir::Edit;
 use crate::journal::{self, DiskJournal, Recorded};
 use crate::matcher::Tolerance;
+use crate::syntax;
 use crate::text::utf16_len;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -27,6 +28,81 @@ pub struct EditOptions {
     pub base_hash: Option<String>,
     /// A directory inside the workspace for an on-disk undo journal (see [`crate::journal`]).
     pub journal_dir: Option<String>,
+    /// The syntax gate (option `validate`).
+    pub validate: Validate,
+}
+
+/// Option `validate`: whether an edit is checked with the syntax gate ([`crate::syntax`]).
+///
+/// - `off` (the library default): no check, no `syntax` key in the receipt;
+/// - `report`: the edit lands and the receipt carries `syntax: {language, ok, new_errors}` (or
+///   `{language, skipped}`);
+/// - `enforce`: an edit that introduces a syntax error is refused with `SYNTAX_ERROR_INTRODUCED`
+///   (details: `syntax`, `file_path`) and nothing is written.
+///
+/// Dry runs are checked too, so a preview tells what the real call would do (under `enforce` a dry
+/// run of a breaking edit is refused the same way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Validate {
+    #[default]
+    Off,
+    Report,
+    Enforce,
+}
+
+/// Set once an edit ran the syntax gate in this process; from then on `viewFile` warms the gate's
+/// tree cache (see [`super::view`]), so hosts that never validate never pay for parsing.
+pub static GATE_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Reads option `validate` (`"off" | "report" | "enforce"`).
+pub fn read_validate(o: &mut Obj) -> Result<Validate> {
+    Ok(
+        match o.choice(&["validate"], &["off", "report", "enforce"])? {
+            Some("report") => Validate::Report,
+            Some("enforce") => Validate::Enforce,
+            _ => Validate::Off,
+        },
+    )
+}
+
+/// Runs the syntax gate on one file's edit: `None` when `mode` is off, the report otherwise. Under
+/// `enforce`, an edit that introduces an error fails with `SYNTAX_ERROR_INTRODUCED`, the report under
+/// `syntax` and a message that shows the first new error in context. `changes` are the edit's byte
+/// spans (`&[]` when none are at hand: the gate computes the differing span itself).
+pub fn syntax_gate(
+    mode: Validate,
+    display: &str,
+    before: &str,
+    after: &str,
+    changes: &[(usize, usize, usize, usize)],
+) -> Result<Option<syntax::SyntaxReport>> {
+    if mode == Validate::Off {
+        return Ok(None);
+    }
+    GATE_USED.store(true, std::sync::atomic::Ordering::Relaxed);
+    let report = syntax::check(display, before, after, changes);
+    if mode == Validate::Enforce && !report.ok {
+        let message =
+            syntax::message(display, &report, before, after, changes).unwrap_or_else(|| {
+                format!(
+                    "The edit would introduce a syntax error in {display}. Nothing was written."
+                )
+            });
+        return Err(Failure::new(Code::SyntaxErrorIntroduced, message)
+            .with("file_path", display)
+            .with("syntax", &report));
+    }
+    Ok(Some(report))
+}
+
+/// `receipt` with `syntax` added when the gate ran.
+pub fn with_syntax(mut receipt: Value, report: Option<&syntax::SyntaxReport>) -> Value {
+    if let (Some(r), Value::Object(m)) = (report, &mut receipt) {
+        if let Ok(v) = serde_json::to_value(r) {
+            m.insert("syntax".into(), v);
+        }
+    }
+    receipt
 }
 
 pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
@@ -66,6 +142,7 @@ pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
     let journal_dir = o
         .string(&["journal_dir", "journalDir"])?
         .map(str::to_string);
+    let validate = read_validate(o)?;
     Ok(EditOptions {
         root,
         dry_run,
@@ -73,6 +150,7 @@ pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
         max_file_bytes,
         base_hash,
         journal_dir,
+        validate,
     })
 }
 
@@ -89,6 +167,8 @@ pub struct Outcome {
     pub file_hash: String,
     /// The journal entry of the write (empty for a dry run).
     pub recorded: Recorded,
+    /// The syntax gate's report (`None` with `validate: "off"`).
+    pub syntax: Option<syntax::SyntaxReport>,
 }
 
 /// The receipt fields every write shares: `edit_id` (or `null`), `undo_available`, and
@@ -144,6 +224,13 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
     check_base(opts.base_hash.as_deref(), bytes, &display)?;
     let (text, encoding) = codec::decode_slice(bytes).map_err(with_path)?;
     let mut applied = apply::apply_edits(&text, edits, opts.tolerance).map_err(with_path)?;
+    let syntax = syntax_gate(
+        opts.validate,
+        &display,
+        &text,
+        &applied.text,
+        &applied.changes,
+    )?;
     let diff = crate::diff::unified_with(
         &display,
         &text,
@@ -182,6 +269,7 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
         written,
         applied,
         recorded,
+        syntax,
     })
 }
 
@@ -250,19 +338,22 @@ pub fn patch_file(args: &[Value]) -> Res {
     let out = edit_file(path, &[Edit::new(search, replace)], &opts)?;
     let first = &out.applied.matches[0];
     Ok(merge(
-        ok_object(json!({
-            "file_path": out.display,
-            "replacements": out.applied.matches.len(),
-            "line_number": first.start_line,
-            "tier": first.tier,
-            "before_chars": out.before_text_utf16,
-            "after_chars": out.after_text_utf16,
-            "before_bytes": out.before_bytes,
-            "after_bytes": out.after_bytes,
-            "diff": out.diff,
-            "written": out.written,
-            "file_hash": out.file_hash,
-        })),
+        with_syntax(
+            ok_object(json!({
+                "file_path": out.display,
+                "replacements": out.applied.matches.len(),
+                "line_number": first.start_line,
+                "tier": first.tier,
+                "before_chars": out.before_text_utf16,
+                "after_chars": out.after_text_utf16,
+                "before_bytes": out.before_bytes,
+                "after_bytes": out.after_bytes,
+                "diff": out.diff,
+                "written": out.written,
+                "file_hash": out.file_hash,
+            })),
+            out.syntax.as_ref(),
+        ),
         journal_fields(&out.recorded),
     ))
 }
@@ -305,20 +396,23 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
     }
     let out = edit_file(path, &edits, &opts)?;
     Ok(merge(
-        ok_object(json!({
-            "file_path": out.display,
-            "edits_applied": edits.len(),
-            "first_changed_line": out.applied.first_changed_line,
-            "tier": out.applied.tier.as_str(),
-            "matches": out.applied.matches,
-            "before_chars": out.before_text_utf16,
-            "after_chars": out.after_text_utf16,
-            "before_bytes": out.before_bytes,
-            "after_bytes": out.after_bytes,
-            "diff": out.diff,
-            "written": out.written,
-            "file_hash": out.file_hash,
-        })),
+        with_syntax(
+            ok_object(json!({
+                "file_path": out.display,
+                "edits_applied": edits.len(),
+                "first_changed_line": out.applied.first_changed_line,
+                "tier": out.applied.tier.as_str(),
+                "matches": out.applied.matches,
+                "before_chars": out.before_text_utf16,
+                "after_chars": out.after_text_utf16,
+                "before_bytes": out.before_bytes,
+                "after_bytes": out.after_bytes,
+                "diff": out.diff,
+                "written": out.written,
+                "file_hash": out.file_hash,
+            })),
+            out.syntax.as_ref(),
+        ),
         journal_fields(&out.recorded),
     ))
 }

@@ -16,7 +16,7 @@
 use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, type_name, Obj};
-use super::edit::{check_base, journal_fields, read_options};
+use super::edit::{check_base, journal_fields, read_options, syntax_gate, with_syntax};
 use super::view::{push_line, Format};
 use super::whole::{commit_one, open_one};
 use super::{arg, merge, ok_object, Res};
@@ -446,6 +446,7 @@ pub fn edit_lines(args: &[Value]) -> Res {
             "the ops leave the file as it is; nothing was written.",
         )));
     }
+    let syntax = syntax_gate(opts.validate, &display, &text, &done.text, &done.changes)?;
     let diff = crate::diff::unified(&display, &text, &done.text, &done.changes);
     let first_changed_line = crate::text::line_number_at(&done.text, done.changes[0].2);
     let (before_chars, after_chars) = (utf16_len(&text), utf16_len(&done.text));
@@ -454,20 +455,23 @@ pub fn edit_lines(args: &[Value]) -> Res {
     let after_bytes = out.len();
     let (file_hash, recorded) = commit_one(opened, Action::Write(out), &opts)?;
     Ok(merge(
-        ok_object(json!({
-            "file_path": display,
-            "ops_applied": ops.len(),
-            "first_changed_line": first_changed_line,
-            "lines_added": done.added,
-            "lines_removed": done.removed,
-            "before_chars": before_chars,
-            "after_chars": after_chars,
-            "before_bytes": before_bytes,
-            "after_bytes": after_bytes,
-            "diff": diff,
-            "written": !opts.dry_run,
-            "file_hash": file_hash,
-        })),
+        with_syntax(
+            ok_object(json!({
+                "file_path": display,
+                "ops_applied": ops.len(),
+                "first_changed_line": first_changed_line,
+                "lines_added": done.added,
+                "lines_removed": done.removed,
+                "before_chars": before_chars,
+                "after_chars": after_chars,
+                "before_bytes": before_bytes,
+                "after_bytes": after_bytes,
+                "diff": diff,
+                "written": !opts.dry_run,
+                "file_hash": file_hash,
+            })),
+            syntax.as_ref(),
+        ),
         journal_fields(&recorded),
     ))
 }

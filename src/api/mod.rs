@@ -178,3 +178,6 @@ mod tests;
 
 #[cfg(test)]
 mod drift_tests;
+
+#[cfg(test)]
+mod gate_tests;

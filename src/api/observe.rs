@@ -10,6 +10,12 @@
 //!   [`SMALL_FILE_LINES`] lines, else `use_line_edit` again;
 //! - `SEARCH_BLOCK_AMBIGUOUS`, `MATCH_COUNT_MISMATCH` → `widen_context`;
 //! - `STALE_FILE`, `STALE_ANCHOR`, read/write/internal errors → `reread`;
+//! - `SYNTAX_ERROR_INTRODUCED` → `fix_input`: the edit landed in the right place but its new text does
+//!   not parse; the message shows where, and the same edit with corrected text will go through;
+//! - `REWRITE_TOO_BROAD` → `use_line_edit`: a whole-file rewrite touched more lines than allowed, which
+//!   almost always means the model regenerated text it meant to keep; the way out is a targeted edit
+//!   of the lines that must change (hashline view + `editLines`), not a corrected rewrite (a model
+//!   that does intend the broad rewrite raises `max_changed_lines`, as the message says);
 //! - everything else (bad input, parse errors, paths, …) → `fix_input`.
 //!
 //! `attempt` counts consecutive failures with the same code on the same file since it was last viewed or
@@ -338,6 +344,8 @@ fn ladder(result: &mut Value, code: &str, attempt: u64, repeated: u64) {
             m.get("hint").and_then(Value::as_str).unwrap_or("Add neighbouring lines to the search text until it is unique.").to_string(),
         ),
         "STALE_FILE" | "STALE_ANCHOR" => ("reread", "The file changed: re-read it (view_file) and rebuild the edit against the current text.".into()),
+        "SYNTAX_ERROR_INTRODUCED" => ("fix_input", "The edit would break the file's syntax where the message shows (nothing was written): correct the new text, usually a missing or extra bracket, quote or indentation, and send the edit again.".into()),
+        "REWRITE_TOO_BROAD" => ("use_line_edit", "Do not rewrite the whole file: view it with format \"hashline\" and change only the lines that must change with edit_lines (or edit_file with old/new text).".into()),
         "FILE_READ_ERROR" | "FILE_WRITE_ERROR" | "INTERNAL_ERROR" => ("reread", "Nothing was changed; re-read the file before trying again.".into()),
         _ => ("fix_input", m.get("hint").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| "Fix the input as the message says; resending it unchanged will fail again.".into())),
     };

@@ -12,6 +12,10 @@
 //! UTF-8, LF. Overwriting an existing file (`overwrite: true`) keeps that file's encoding and
 //! dominant line terminator. A move writes the new path and deletes the old one in the same
 //! transaction.
+//!
+//! Option `validate` (see [`super::edit::Validate`]) runs the syntax gate on every file an operation
+//! adds or changes, during planning: under `enforce`, one file's new error fails the call before the
+//! commit, so no file is written. File entries carry `syntax` (not for deletes and pure moves).
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -19,7 +23,7 @@ use std::path::PathBuf;
 use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
-use super::edit::{check_base, DEFAULT_MAX_FILE_BYTES};
+use super::edit::{check_base, read_validate, syntax_gate, Validate, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
@@ -41,6 +45,8 @@ struct PatchOptions {
     base_hashes: Vec<(String, String)>,
     /// `applyBlocks` only: apply every block to this file, ignoring paths in the text.
     file_path: Option<String>,
+    /// The syntax gate, checked for every written file before anything is committed.
+    validate: Validate,
 }
 
 fn read_options(v: Option<&Value>, blocks: bool) -> Result<PatchOptions> {
@@ -91,6 +97,7 @@ fn read_options(v: Option<&Value>, blocks: bool) -> Result<PatchOptions> {
     } else {
         None
     };
+    let validate = read_validate(&mut o)?;
     o.finish()?;
     Ok(PatchOptions {
         root,
@@ -100,6 +107,7 @@ fn read_options(v: Option<&Value>, blocks: bool) -> Result<PatchOptions> {
         overwrite,
         base_hashes,
         file_path,
+        validate,
     })
 }
 
@@ -377,6 +385,13 @@ fn whole(before: &str, after: &str) -> Vec<(usize, usize, usize, usize)> {
     }
 }
 
+/// Adds the syntax gate's report to a file entry (when the gate ran).
+fn add_syntax(entry: &mut Map<String, Value>, report: Option<crate::syntax::SyntaxReport>) {
+    if let Some(v) = report.and_then(|r| serde_json::to_value(r).ok()) {
+        entry.insert("syntax".into(), v);
+    }
+}
+
 fn plan(
     txn: &mut Txn,
     op: &FileOp,
@@ -430,9 +445,11 @@ fn plan(
                 }
                 _ => (String::new(), content.clone(), codec::Encoding::Utf8),
             };
+            let report = syntax_gate(opts.validate, display, &old_text, &new_text, &[])?;
             let d = diff::unified(display, &old_text, &new_text, &whole(&old_text, &new_text));
             let bytes = codec::encode(new_text, enc);
             finish(&mut entry, 0, json!([]), d, Some(&bytes));
+            add_syntax(&mut entry, report);
             Ok(Planned {
                 entry,
                 write: Some((src, bytes)),
@@ -467,8 +484,8 @@ fn plan(
             };
             let pure_move = matches!(change, Change::Hunks(h) if h.is_empty())
                 || matches!(change, Change::Edits(e) if e.is_empty());
-            let (bytes, n, matches, d) = if pure_move {
-                (before, 0, json!([]), String::new())
+            let (bytes, n, matches, d, report) = if pure_move {
+                (before, 0, json!([]), String::new(), None)
             } else {
                 let decoded = codec::decode(before)?;
                 let (new_text, n, matches, changes) = match change {
@@ -488,10 +505,18 @@ fn plan(
                     ));
                 }
                 let label = moved_to.unwrap_or(display);
+                let report = syntax_gate(opts.validate, label, &decoded.text, &new_text, &changes)?;
                 let d = diff::unified(label, &decoded.text, &new_text, &changes);
-                (codec::encode(new_text, decoded.encoding), n, matches, d)
+                (
+                    codec::encode(new_text, decoded.encoding),
+                    n,
+                    matches,
+                    d,
+                    report,
+                )
             };
             finish(&mut entry, n, matches, d, Some(&bytes));
+            add_syntax(&mut entry, report);
             Ok(Planned {
                 entry,
                 write: Some((target, bytes)),

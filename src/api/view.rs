@@ -6,6 +6,12 @@
 //! Formats prefix each line: `numbered` as `cat -n` does (`%6d\t`), `hashline` as `N:tag|` with the
 //! line's [`line_tag`] — the anchors `editLines` takes, and a prefix the matcher strips from pasted
 //! `old` text.
+//!
+//! Once an edit in this process has run the syntax gate (option `validate`), viewing a file the gate
+//! has a grammar for (up to [`syntax::MAX_BYTES`]) also hands its text to a background thread that
+//! parses it into the gate's tree cache ([`syntax::warm`]), so the first checked edit of the file
+//! re-parses incrementally. The view never waits for it: at most two texts queue, more are dropped;
+//! other files cost one extension lookup.
 
 use serde_json::{json, Value};
 
@@ -15,6 +21,7 @@ use super::{arg, ok_object, Res};
 use crate::codec::{self, detect_line_ending};
 use crate::error::Failure;
 use crate::hash::{file_hash, line_tag};
+use crate::syntax;
 use crate::text::LineTable;
 use crate::txn::Txn;
 use crate::workspace::{Resolve, Workspace};
@@ -39,6 +46,36 @@ pub fn push_line(out: &mut String, format: Format, n: usize, content: &str) {
         }
     }
     out.push_str(content);
+}
+
+/// Queues `text` for [`syntax::warm`] on the background thread (see the module doc).
+fn warm_syntax(path: &str, text: &str) {
+    use std::sync::mpsc::{sync_channel, SyncSender};
+    use std::sync::{Mutex, OnceLock};
+    if !super::edit::GATE_USED.load(std::sync::atomic::Ordering::Relaxed)
+        || text.len() > syntax::MAX_BYTES
+        || syntax::language_for(path).is_none()
+    {
+        return;
+    }
+    type Job = (String, String);
+    static QUEUE: OnceLock<Option<Mutex<SyncSender<Job>>>> = OnceLock::new();
+    let queue = QUEUE.get_or_init(|| {
+        let (tx, rx) = sync_channel::<Job>(2);
+        std::thread::Builder::new()
+            .name("surepatch-syntax-warm".into())
+            .spawn(move || {
+                for (path, text) in rx {
+                    syntax::warm(&path, &text);
+                }
+            })
+            .ok()
+            .map(|_| Mutex::new(tx))
+    });
+    if let Some(tx) = queue {
+        let tx = tx.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = tx.try_send((path.to_string(), text.to_string()));
+    }
 }
 
 /// `viewFile(filePath, options)`.
@@ -74,6 +111,7 @@ pub fn view_file(args: &[Value]) -> Res {
     let with_path = |f: Failure| f.with("file_path", &file.display);
     let bytes = file.bytes.as_deref().unwrap_or_default();
     let (text, encoding) = codec::decode_slice(bytes).map_err(with_path)?;
+    warm_syntax(&file.display, &text);
     let lt = LineTable::new(&text);
     let total = lt.len();
     let first = start.unwrap_or(1) as usize;

@@ -12,6 +12,17 @@
 //! says `...`, `existing code`, `rest of the file unchanged` and the like, which a model leaves when it
 //! means "keep what was there" — with `ELIDED_CONTENT`, unless `allow_placeholders`. Writing such a
 //! file would delete the code it stands for. New files are not checked (nothing can be elided).
+//!
+//! Every receipt reports what the write changes line by line (a Myers line diff of the old and new
+//! text): `lines_added`, `lines_removed`, `changed_lines` (per block of adjacent changed lines the
+//! larger of removed and added, summed: a line edited in place counts once) and `changed_ranges`
+//! (`{start_line, end_line}` in the new file, at most [`MAX_CHANGED_RANGES`], with
+//! `changed_ranges_truncated`; lines only removed show as the empty range `end_line = start_line - 1`
+//! just before `start_line`). A new file is all added lines. Option `max_changed_lines` guards a
+//! rewrite of an existing file: one whose `changed_lines` is larger is refused with
+//! `REWRITE_TOO_BROAD` (the same counts and ranges as details) and nothing is written, which catches
+//! a model that meant to change a few lines but regenerated the file. Option `validate` runs the
+//! syntax gate on the old and new text (a new file is checked against an empty one).
 
 use std::borrow::Cow;
 
@@ -19,13 +30,14 @@ use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, type_name, Obj};
 use super::edit::{check_base, disk_journal, journal_fields, read_common, read_options, read_root};
+use super::edit::{syntax_gate, with_syntax};
 use super::edit::{EditOptions, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, merge, ok_object, Res};
 use crate::codec::{self, detect_line_ending, Encoding, LineEnding};
 use crate::error::{Code, Failure, Result};
 use crate::hash::file_hash;
 use crate::journal::{self, DiskJournal, Recorded, Target};
-use crate::text::convert_terminators;
+use crate::text::{convert_terminators, LineTable};
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
 
@@ -238,6 +250,7 @@ enum Ending {
 struct WholeOptions {
     edit: EditOptions,
     overwrite: bool,
+    max_changed_lines: Option<u64>,
     allow_placeholders: bool,
     encoding: Option<Encoding>,
     ending: Ending,
@@ -251,6 +264,7 @@ fn read_whole_options(v: Option<&Value>, create: bool) -> Result<WholeOptions> {
     } else {
         false
     };
+    let max_changed_lines = o.uint(&["max_changed_lines", "maxChangedLines"])?;
     let allow_placeholders = o
         .boolean(&["allow_placeholders", "allowPlaceholders"])?
         .unwrap_or(false);
@@ -278,6 +292,7 @@ fn read_whole_options(v: Option<&Value>, create: bool) -> Result<WholeOptions> {
     Ok(WholeOptions {
         edit,
         overwrite,
+        max_changed_lines,
         allow_placeholders,
         encoding,
         ending,
@@ -297,6 +312,125 @@ fn differing_span(a: &str, b: &str) -> (usize, usize, usize, usize) {
         .take_while(|(p, q)| p == q)
         .count();
     (pre, x.len() - suf, pre, y.len() - suf)
+}
+
+/// At most this many `changed_ranges` are listed in a receipt or a `REWRITE_TOO_BROAD` failure.
+pub const MAX_CHANGED_RANGES: usize = 20;
+
+/// What a rewrite changes, line by line.
+#[derive(Debug, Default, PartialEq)]
+struct LineChanges {
+    /// `(old_start, old_end, new_start, new_end)` byte spans of the changed lines, sorted, disjoint.
+    spans: Vec<(usize, usize, usize, usize)>,
+    added: usize,
+    removed: usize,
+    /// Per block of adjacent changed lines, the larger of removed and added, summed.
+    changed: usize,
+    /// 1-based line ranges in the new text; lines only removed are `(n, n - 1)`: just before line n.
+    ranges: Vec<(usize, usize)>,
+}
+
+/// A line diff of `old` → `new`: common leading and trailing lines are skipped, the rest goes to a
+/// Myers diff with a deadline (past it the diff is coarser, never wrong).
+fn line_changes(old: &str, new: &str) -> LineChanges {
+    use similar::{capture_diff_slices_deadline, Algorithm, DiffTag};
+    let (ot, nt) = (LineTable::new(old), LineTable::new(new));
+    let (on, nn) = (ot.len(), nt.len());
+    let o_line = |i: usize| &old[ot.start(i)..ot.end(i)];
+    let n_line = |i: usize| &new[nt.start(i)..nt.end(i)];
+    let mut pre = 0;
+    while pre < on && pre < nn && o_line(pre) == n_line(pre) {
+        pre += 1;
+    }
+    let mut suf = 0;
+    while suf < on - pre && suf < nn - pre && o_line(on - 1 - suf) == n_line(nn - 1 - suf) {
+        suf += 1;
+    }
+    let a: Vec<&str> = (pre..on - suf).map(o_line).collect();
+    let b: Vec<&str> = (pre..nn - suf).map(n_line).collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
+    let ops = capture_diff_slices_deadline(Algorithm::Myers, &a, &b, Some(deadline));
+    // Blocks of adjacent changed lines, in line indexes: (old_start, old_end, new_start, new_end).
+    let mut blocks: Vec<(usize, usize, usize, usize)> = Vec::new();
+    for op in ops {
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag == DiffTag::Equal {
+            continue;
+        }
+        let (os, oe, ns, ne) = (pre + o.start, pre + o.end, pre + n.start, pre + n.end);
+        match blocks.last_mut() {
+            Some(last) if last.1 == os && last.3 == ns => {
+                last.1 = oe;
+                last.3 = ne;
+            }
+            _ => blocks.push((os, oe, ns, ne)),
+        }
+    }
+    let mut out = LineChanges::default();
+    for (os, oe, ns, ne) in blocks {
+        out.spans
+            .push((ot.start(os), ot.start(oe), nt.start(ns), nt.start(ne)));
+        out.removed += oe - os;
+        out.added += ne - ns;
+        out.changed += (oe - os).max(ne - ns);
+        out.ranges.push((ns + 1, ne));
+    }
+    out
+}
+
+/// `lines_added`, `lines_removed`, `changed_lines`, `changed_ranges` (capped) and
+/// `changed_ranges_truncated`.
+fn line_change_fields(lc: &LineChanges) -> Value {
+    let ranges: Vec<Value> = lc
+        .ranges
+        .iter()
+        .take(MAX_CHANGED_RANGES)
+        .map(|&(s, e)| json!({"start_line": s, "end_line": e}))
+        .collect();
+    json!({
+        "lines_added": lc.added,
+        "lines_removed": lc.removed,
+        "changed_lines": lc.changed,
+        "changed_ranges": ranges,
+        "changed_ranges_truncated": lc.ranges.len() > MAX_CHANGED_RANGES,
+    })
+}
+
+fn too_broad(lc: &LineChanges, max: u64, display: &str) -> Failure {
+    let places: Vec<String> = lc
+        .ranges
+        .iter()
+        .take(5)
+        .map(|&(s, e)| match e.cmp(&s) {
+            std::cmp::Ordering::Less => format!("removed before line {s}"),
+            std::cmp::Ordering::Equal => format!("line {s}"),
+            std::cmp::Ordering::Greater => format!("lines {s}-{e}"),
+        })
+        .collect();
+    let more = if lc.ranges.len() > places.len() {
+        format!(" and {} more", lc.ranges.len() - places.len())
+    } else {
+        String::new()
+    };
+    let mut f = Failure::new(
+        Code::RewriteTooBroad,
+        format!(
+            "the rewrite of {display} changes {} line(s) ({} added, {} removed, in {} place(s): {}{more}), more than max_changed_lines {max}; nothing was written. Change only the lines you mean to (editLines, or applyEdits with the old and new text), or raise max_changed_lines if the whole rewrite is intended.",
+            lc.changed,
+            lc.added,
+            lc.removed,
+            lc.ranges.len(),
+            places.join(", "),
+        ),
+    )
+    .with("file_path", display)
+    .with("max_changed_lines", max);
+    if let Value::Object(m) = line_change_fields(lc) {
+        for (k, v) in m {
+            f = f.with(&k, v);
+        }
+    }
+    f
 }
 
 fn content_arg(args: &[Value]) -> Result<&str> {
@@ -380,6 +514,13 @@ fn write_whole(args: &[Value], create: bool) -> Res {
         None => Cow::Borrowed(content),
     };
     let old_text: &str = old.as_ref().map_or("", |d| &d.0);
+    let lines = line_changes(old_text, &new_text);
+    if let (Some(max), true) = (o.max_changed_lines, existing.is_some()) {
+        if lines.changed as u64 > max {
+            return Err(too_broad(&lines, max, &display));
+        }
+    }
+    let syntax = syntax_gate(o.edit.validate, &display, old_text, &new_text, &lines.spans)?;
     let span = differing_span(old_text, &new_text);
     let diff = crate::diff::unified(&display, old_text, &new_text, &[span]);
     let line_ending = detect_line_ending(&new_text).as_str();
@@ -395,7 +536,7 @@ fn write_whole(args: &[Value], create: bool) -> Res {
     drop(old);
     let after_bytes = new_bytes.len();
     let (hash, recorded) = commit_one(opened, Action::Write(new_bytes), &o.edit)?;
-    Ok(merge(
+    let receipt = merge(
         ok_object(json!({
             "file_path": display,
             "created": created,
@@ -403,10 +544,17 @@ fn write_whole(args: &[Value], create: bool) -> Res {
             "line_ending": line_ending,
             "before_bytes": before_bytes,
             "after_bytes": after_bytes,
-            "diff": diff,
-            "written": !o.edit.dry_run,
-            "file_hash": hash,
         })),
+        line_change_fields(&lines),
+    );
+    Ok(merge(
+        with_syntax(
+            merge(
+                receipt,
+                json!({"diff": diff, "written": !o.edit.dry_run, "file_hash": hash}),
+            ),
+            syntax.as_ref(),
+        ),
         journal_fields(&recorded),
     ))
 }
@@ -539,6 +687,26 @@ mod tests {
             placeholder_lines("a\n// ... existing code ...\nb\r\n# ...\n"),
             vec![(2, "// ... existing code ..."), (4, "# ...")]
         );
+    }
+
+    #[test]
+    fn line_changes_count_blocks() {
+        let lc = line_changes("a\rb\rc\r", "a\rB\rc\r");
+        assert_eq!((lc.added, lc.removed, lc.changed), (1, 1, 1));
+        assert_eq!(lc.ranges, vec![(2, 2)]);
+        assert_eq!(lc.spans, vec![(2, 4, 2, 4)]);
+        // Lines removed at the end: an empty range after the last line.
+        let lc = line_changes("a\nb\nc\n", "a\n");
+        assert_eq!((lc.added, lc.removed, lc.changed), (0, 2, 2));
+        assert_eq!(lc.ranges, vec![(2, 1)]);
+        // Replacing 1 line by 3 counts 3; an unrelated insertion elsewhere counts on its own.
+        let lc = line_changes("a\nb\nc\nd\n", "a\nx\ny\nz\nc\nd\nnew\n");
+        assert_eq!((lc.added, lc.removed, lc.changed), (4, 1, 4));
+        assert_eq!(lc.ranges, vec![(2, 4), (7, 7)]);
+        assert_eq!(line_changes("same\n", "same\n"), LineChanges::default());
+        assert_eq!(line_changes("", "x").ranges, vec![(1, 1)]);
+        // A missing final newline is a changed line.
+        assert_eq!(line_changes("a\nb", "a\nb\n").ranges, vec![(2, 2)]);
     }
 
     #[test]

@@ -741,6 +741,6 @@ pub fn message(
             ));
         }
     }
-    msg.push_str("Fix the edit so the file still parses (errors the file already had elsewhere are not counted), or pass validate: \"report\" if the break is intended.");
+    msg.push_str("Fix the edit so the file still parses (errors the file already had elsewhere are not counted); if the break is intended, the caller can switch the gate to validate: \"report\".");
     Some(msg)
 }
