@@ -189,6 +189,31 @@ fn common_prefix(a: &str, b: &str) -> usize {
     n
 }
 
+/// For refusal messages: the first ten start lines, how many more there are, and the tier (if not exact).
+pub(crate) fn describe_places(
+    lines: &[usize],
+    count: usize,
+    tier: Tier,
+) -> (String, String, String) {
+    let shown = lines
+        .iter()
+        .take(10)
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = if count > 10 {
+        format!(" and {} more", count - 10)
+    } else {
+        String::new()
+    };
+    let via = if tier == Tier::Exact {
+        String::new()
+    } else {
+        format!(" (at the {} tier)", tier.as_str())
+    };
+    (shown, more, via)
+}
+
 #[derive(Serialize)]
 struct Region {
     start_line: usize,
@@ -257,22 +282,7 @@ fn miss_failure(h: &Haystack, miss: Miss, i: usize, n_edits: usize) -> Failure {
         } => {
             let listed = regions(h, &spans);
             let lines: Vec<usize> = listed.iter().map(|r| r.start_line).collect();
-            let shown = lines
-                .iter()
-                .take(10)
-                .map(|l| l.to_string())
-                .collect::<Vec<_>>()
-                .join(", ");
-            let more = if count > 10 {
-                format!(" and {} more", count - 10)
-            } else {
-                String::new()
-            };
-            let via = if tier == Tier::Exact {
-                String::new()
-            } else {
-                format!(" (at the {} tier)", tier.as_str())
-            };
+            let (shown, more, via) = describe_places(&lines, count, tier);
             let (code, message, hint) = if count > expected && expected == 1 {
                 (
                     Code::SearchBlockAmbiguous,

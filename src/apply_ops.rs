@@ -588,22 +588,7 @@ fn ambiguous(
     line_hint: Option<usize>,
 ) -> Failure {
     let starts: Vec<usize> = lines.iter().map(|l| l.0).collect();
-    let shown = starts
-        .iter()
-        .take(10)
-        .map(|l| l.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let more = if count > 10 {
-        format!(" and {} more", count - 10)
-    } else {
-        String::new()
-    };
-    let via = if tier == Tier::Exact {
-        String::new()
-    } else {
-        format!(" (at the {} tier)", tier.as_str())
-    };
+    let (shown, more, via) = crate::apply::describe_places(&starts, count, tier);
     let hinted = match line_hint {
         Some(l) => format!(" The diff says line {l}, but line numbers are hints only and never choose between places."),
         None => String::new(),

@@ -51,16 +51,7 @@ struct PatchOptions {
 
 fn read_options(v: Option<&Value>, blocks: bool) -> Result<PatchOptions> {
     let mut o = Obj::new("options", v, true)?;
-    let root = match o.string(&["workspace_root", "workspaceRoot"])? {
-        Some("") => return Err(bad("options.workspace_root is empty.")),
-        Some(r) => r.into(),
-        None => std::env::current_dir().map_err(|e| {
-            Failure::new(
-                Code::InvalidInput,
-                format!("cannot read the current directory: {e}"),
-            )
-        })?,
-    };
+    let root = super::edit::read_root(&mut o)?;
     let dry_run = o.boolean(&["dry_run", "dryRun"])?.unwrap_or(false);
     let tolerance = match o.choice(&["tolerance"], &["exact", "safe"])? {
         Some("exact") => Tolerance::Exact,

@@ -105,11 +105,7 @@ pub fn permission_scope(args: &[Value]) -> Res {
         return Err(bad("input names no paths."));
     }
     let mut o = Obj::new("options", arg(args, 1), true)?;
-    let root = match o.string(&["workspace_root", "workspaceRoot"])? {
-        Some(r) => std::path::PathBuf::from(r),
-        None => std::env::current_dir()
-            .map_err(|e| bad(format!("cannot read the current directory: {e}")))?,
-    };
+    let root = super::edit::read_root(&mut o)?;
     o.finish()?;
     let ws = Workspace::new(&root)?;
     let mut paths = Vec::with_capacity(raw.len());
