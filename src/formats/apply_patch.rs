@@ -614,7 +614,7 @@ fn anchor(line: &str, no: usize) -> Result<Option<&str>, ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use HunkLine::{Add, Context as Ctx, Remove};
+    use crate::formats::test_util::{add, ctx, hunks, rm};
 
     fn ok(text: &str) -> Vec<FileOp> {
         parse_patch(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
@@ -626,26 +626,6 @@ mod tests {
 
     fn wrap(body: &str) -> String {
         format!("*** Begin Patch\n{body}*** End Patch\n")
-    }
-
-    fn hunks(op: &FileOp) -> &[Hunk] {
-        match op {
-            FileOp::Update {
-                change: Change::Hunks(h),
-                ..
-            } => h,
-            other => panic!("not an update with hunks: {other:?}"),
-        }
-    }
-
-    fn ctx(s: &str) -> HunkLine {
-        Ctx(s.into())
-    }
-    fn rm(s: &str) -> HunkLine {
-        Remove(s.into())
-    }
-    fn add(s: &str) -> HunkLine {
-        Add(s.into())
     }
 
     // ---- operations ----

@@ -61,6 +61,34 @@ pub(crate) fn join_lines(lines: &[&str]) -> String {
     out
 }
 
+/// Helpers shared by the parsers' unit tests.
+#[cfg(test)]
+pub(crate) mod test_util {
+    use crate::ir::{Change, FileOp, Hunk, HunkLine};
+
+    pub fn hunks(op: &FileOp) -> &[Hunk] {
+        match op {
+            FileOp::Update {
+                change: Change::Hunks(h),
+                ..
+            } => h,
+            other => panic!("not an update with hunks: {other:?}"),
+        }
+    }
+
+    pub fn ctx(s: &str) -> HunkLine {
+        HunkLine::Context(s.into())
+    }
+
+    pub fn rm(s: &str) -> HunkLine {
+        HunkLine::Remove(s.into())
+    }
+
+    pub fn add(s: &str) -> HunkLine {
+        HunkLine::Add(s.into())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -700,7 +700,7 @@ fn no_eol(hunk: &mut Hunk, no: usize) -> Result<(), ParseError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use HunkLine::{Add, Context as Ctx, Remove};
+    use crate::formats::test_util::{add, ctx, hunks, rm};
 
     fn ok(text: &str) -> Vec<FileOp> {
         parse_unified_diff(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
@@ -708,26 +708,6 @@ mod tests {
 
     fn err(text: &str) -> ParseError {
         parse_unified_diff(text).unwrap_err()
-    }
-
-    fn hunks(op: &FileOp) -> &[Hunk] {
-        match op {
-            FileOp::Update {
-                change: Change::Hunks(h),
-                ..
-            } => h,
-            other => panic!("not an update with hunks: {other:?}"),
-        }
-    }
-
-    fn ctx(s: &str) -> HunkLine {
-        Ctx(s.into())
-    }
-    fn rm(s: &str) -> HunkLine {
-        Remove(s.into())
-    }
-    fn add(s: &str) -> HunkLine {
-        Add(s.into())
     }
 
     const GIT: &str = "diff --git a/src/app.py b/src/app.py\n\

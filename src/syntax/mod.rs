@@ -32,20 +32,7 @@
 //! on by default); without a grammar's feature its extensions are an unknown language.
 
 // Without any grammar compiled in, the comparison code is unused (every extension is unknown).
-#![cfg_attr(
-    not(any(
-        feature = "syntax-javascript",
-        feature = "syntax-typescript",
-        feature = "syntax-python",
-        feature = "syntax-rust",
-        feature = "syntax-go",
-        feature = "syntax-json",
-        feature = "syntax-c",
-        feature = "syntax-cpp",
-        feature = "syntax-java",
-    )),
-    allow(dead_code)
-)]
+#![cfg_attr(not(grammar), allow(dead_code))]
 
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
@@ -53,17 +40,7 @@ use std::time::Duration;
 
 use crate::text::LineTable;
 
-#[cfg(any(
-    feature = "syntax-javascript",
-    feature = "syntax-typescript",
-    feature = "syntax-python",
-    feature = "syntax-rust",
-    feature = "syntax-go",
-    feature = "syntax-json",
-    feature = "syntax-c",
-    feature = "syntax-cpp",
-    feature = "syntax-java",
-))]
+#[cfg(grammar)]
 mod engine;
 
 #[cfg(all(test, feature = "syntax"))]
@@ -293,46 +270,16 @@ pub fn warm(path: &str, text: &str) -> bool {
 /// Empties the tree cache (for benchmarks and tests).
 #[doc(hidden)]
 pub fn clear_cache() {
-    #[cfg(any(
-        feature = "syntax-javascript",
-        feature = "syntax-typescript",
-        feature = "syntax-python",
-        feature = "syntax-rust",
-        feature = "syntax-go",
-        feature = "syntax-json",
-        feature = "syntax-c",
-        feature = "syntax-cpp",
-        feature = "syntax-java",
-    ))]
+    #[cfg(grammar)]
     engine::clear_cache();
 }
 
-#[cfg(any(
-    feature = "syntax-javascript",
-    feature = "syntax-typescript",
-    feature = "syntax-python",
-    feature = "syntax-rust",
-    feature = "syntax-go",
-    feature = "syntax-json",
-    feature = "syntax-c",
-    feature = "syntax-cpp",
-    feature = "syntax-java",
-))]
+#[cfg(grammar)]
 fn warm_language(language: &'static str, text: &str) -> bool {
     engine::warm(language, text, std::time::Instant::now() + PARSE_BUDGET)
 }
 
-#[cfg(not(any(
-    feature = "syntax-javascript",
-    feature = "syntax-typescript",
-    feature = "syntax-python",
-    feature = "syntax-rust",
-    feature = "syntax-go",
-    feature = "syntax-json",
-    feature = "syntax-c",
-    feature = "syntax-cpp",
-    feature = "syntax-java",
-)))]
+#[cfg(not(grammar))]
 fn warm_language(_language: &'static str, _text: &str) -> bool {
     false
 }
@@ -356,17 +303,7 @@ pub fn check_with(
     run(language, before, after, &changes, strategy, deadline)
 }
 
-#[cfg(any(
-    feature = "syntax-javascript",
-    feature = "syntax-typescript",
-    feature = "syntax-python",
-    feature = "syntax-rust",
-    feature = "syntax-go",
-    feature = "syntax-json",
-    feature = "syntax-c",
-    feature = "syntax-cpp",
-    feature = "syntax-java",
-))]
+#[cfg(grammar)]
 fn run(
     language: &'static str,
     before: &str,
@@ -400,17 +337,7 @@ fn run(
     }
 }
 
-#[cfg(not(any(
-    feature = "syntax-javascript",
-    feature = "syntax-typescript",
-    feature = "syntax-python",
-    feature = "syntax-rust",
-    feature = "syntax-go",
-    feature = "syntax-json",
-    feature = "syntax-c",
-    feature = "syntax-cpp",
-    feature = "syntax-java",
-)))]
+#[cfg(not(grammar))]
 fn run(
     _language: &'static str,
     _before: &str,
