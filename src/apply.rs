@@ -41,6 +41,23 @@ pub struct Applied {
     pub lines: crate::text::LineCounter,
 }
 
+/// A batch located and checked, the new text not yet built: see [`plan_edits`].
+#[derive(Debug, Clone)]
+pub struct Planned {
+    /// The replacement of each change, in file order.
+    pub replacements: Vec<String>,
+    /// One entry per replaced region, in file order.
+    pub matches: Vec<MatchInfo>,
+    /// `(old_start, old_end, new_start, new_end)` byte spans, sorted and disjoint.
+    pub changes: Vec<(usize, usize, usize, usize)>,
+    /// 1-based first line whose content differs.
+    pub first_changed_line: usize,
+    /// The loosest tier any edit needed.
+    pub tier: Tier,
+    /// Line numbers of the original text counted so far (hand it to [`crate::diff::unified_with`]).
+    pub lines: crate::text::LineCounter,
+}
+
 struct Span {
     edit: usize,
     start: usize,
@@ -54,6 +71,12 @@ const MAX_EDITS: usize = 10_000;
 
 /// Applies `edits` to `text` all or nothing.
 pub fn apply_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Applied, Failure> {
+    plan_edits(text, edits, tol).map(|p| p.into_applied(text))
+}
+
+/// Locates every edit and checks the batch (all or nothing) without building the new text: a caller
+/// that writes the result can send the unchanged parts of the original straight to disk.
+pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned, Failure> {
     if edits.is_empty() {
         return Err(Failure::new(
             Code::InvalidInput,
@@ -140,18 +163,14 @@ pub fn apply_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Applied
         }
     }
 
-    let grown: usize = spans.iter().map(|s| s.replacement.len()).sum();
-    let mut out = String::with_capacity(text.len() + grown);
+    let mut delta = 0isize;
     let mut changes = Vec::with_capacity(spans.len());
     let mut matches = Vec::with_capacity(spans.len());
-    let mut pos = 0;
     let mut first_changed = None;
     for s in &spans {
-        out.push_str(&text[pos..s.start]);
-        let ns = out.len();
-        out.push_str(&s.replacement);
-        changes.push((s.start, s.end, ns, out.len()));
-        pos = s.end;
+        let ns = (s.start as isize + delta) as usize;
+        changes.push((s.start, s.end, ns, ns + s.replacement.len()));
+        delta += s.replacement.len() as isize - (s.end - s.start) as isize;
         if first_changed.is_none() {
             let common = common_prefix(&text[s.start..s.end], &s.replacement);
             first_changed = Some(h.line_of(s.start + common));
@@ -168,16 +187,66 @@ pub fn apply_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Applied
             },
         });
     }
-    out.push_str(&text[pos..]);
     let tier = spans.iter().map(|s| s.tier).max().unwrap_or(Tier::Exact);
-    Ok(Applied {
-        text: out,
+    Ok(Planned {
+        replacements: spans.into_iter().map(|s| s.replacement).collect(),
         matches,
         changes,
         first_changed_line: first_changed.unwrap_or(1),
         tier,
         lines: h.into_counter(),
     })
+}
+
+impl Planned {
+    /// Length in bytes of the text after the edits.
+    pub fn after_len(&self, text: &str) -> usize {
+        self.changes
+            .iter()
+            .fold(text.len(), |n, &(os, oe, ns, ne)| n + (ne - ns) - (oe - os))
+    }
+
+    /// The text after the edits, in order, as slices of `text` (the original) and the replacements.
+    pub fn pieces<'a>(&'a self, text: &'a str) -> Vec<&'a str> {
+        let mut out = Vec::with_capacity(2 * self.changes.len() + 1);
+        let mut pos = 0;
+        for (&(os, oe, _, _), r) in self.changes.iter().zip(&self.replacements) {
+            out.push(&text[pos..os]);
+            out.push(r.as_str());
+            pos = oe;
+        }
+        out.push(&text[pos..]);
+        out
+    }
+
+    /// `(old_start, old_end, replacement)` for each change, in file order.
+    pub fn spans(&self) -> impl Iterator<Item = (usize, usize, &str)> {
+        self.changes
+            .iter()
+            .zip(&self.replacements)
+            .map(|(&(os, oe, _, _), r)| (os, oe, r.as_str()))
+    }
+
+    /// The text after the edits, built in one pass.
+    pub fn render(&self, text: &str) -> String {
+        let mut out = String::with_capacity(self.after_len(text));
+        for p in self.pieces(text) {
+            out.push_str(p);
+        }
+        out
+    }
+
+    /// [`Applied`]: the plan with the new text built.
+    pub fn into_applied(self, text: &str) -> Applied {
+        Applied {
+            text: self.render(text),
+            matches: self.matches,
+            changes: self.changes,
+            first_changed_line: self.first_changed_line,
+            tier: self.tier,
+            lines: self.lines,
+        }
+    }
 }
 
 fn common_prefix(a: &str, b: &str) -> usize {

@@ -96,30 +96,89 @@ pub fn decode(mut bytes: Vec<u8>) -> Result<Decoded> {
 /// UTF-16 is decoded into a new `String`. Same rules and failures as [`decode`]. Lets a caller keep
 /// the original bytes (for an undo journal) without holding a second copy of a UTF-8 file.
 pub fn decode_slice(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, str>, Encoding)> {
+    decode_slice_counted(bytes).map(|(text, encoding, _)| (text, encoding))
+}
+
+/// [`decode_slice`], also returning the text's length in UTF-16 code units (JavaScript's
+/// `String.length`); for UTF-8 it is counted in the same pass that validates the bytes.
+pub fn decode_slice_counted(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, str>, Encoding, usize)> {
     use std::borrow::Cow;
     if let Some(body) = bytes.strip_prefix(&BOM_UTF8) {
-        return Ok((
-            Cow::Borrowed(utf8_str(body, BOM_UTF8.len())?),
-            Encoding::Utf8Bom,
-        ));
+        let (text, units) = utf8_str(body, BOM_UTF8.len())?;
+        return Ok((Cow::Borrowed(text), Encoding::Utf8Bom, units));
     }
     if bytes.starts_with(&BOM_UTF16LE) {
         let text = utf16(&bytes[2..], u16::from_le_bytes, "utf-16le")?;
-        return Ok((Cow::Owned(text), Encoding::Utf16Le));
+        let units = crate::text::utf16_len(&text);
+        return Ok((Cow::Owned(text), Encoding::Utf16Le, units));
     }
     if bytes.starts_with(&BOM_UTF16BE) {
         let text = utf16(&bytes[2..], u16::from_be_bytes, "utf-16be")?;
-        return Ok((Cow::Owned(text), Encoding::Utf16Be));
+        let units = crate::text::utf16_len(&text);
+        return Ok((Cow::Owned(text), Encoding::Utf16Be, units));
     }
-    Ok((Cow::Borrowed(utf8_str(bytes, 0)?), Encoding::Utf8))
+    let (text, units) = utf8_str(bytes, 0)?;
+    Ok((Cow::Borrowed(text), Encoding::Utf8, units))
 }
 
-/// [`utf8`] on a borrowed slice.
-fn utf8_str(bytes: &[u8], base: usize) -> Result<&str> {
-    if let Some(at) = memchr::memchr(0, bytes) {
-        return Err(nul_failure(at + base));
+/// Bytes per block of [`utf8_str`]: small enough to stay in the L1/L2 cache when a block needs its
+/// second, slower look.
+const SCAN_BLOCK: usize = 16 * 1024;
+
+/// [`utf8`] on a borrowed slice, with the text's length in UTF-16 code units, in one pass: a block of
+/// ASCII without NUL (most of most source files) costs one vectorised check; any other block is
+/// checked for NUL and validated by the standard library, then counted. The failures are those of a
+/// whole-file check: a NUL anywhere wins over invalid UTF-8, else the first invalid byte is named.
+fn utf8_str(bytes: &[u8], base: usize) -> Result<(&str, usize)> {
+    let mut units = 0;
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let mut end = (pos + SCAN_BLOCK).min(bytes.len());
+        if plain_ascii(&bytes[pos..end]) {
+            units += end - pos;
+            pos = end;
+            continue;
+        }
+        // End the block on a character boundary: take up to three continuation bytes along.
+        let stop = (end + 3).min(bytes.len());
+        while end < stop && bytes[end] & 0xC0 == 0x80 {
+            end += 1;
+        }
+        let block = &bytes[pos..end];
+        if let Some(at) = memchr::memchr(0, block) {
+            return Err(nul_failure(base + pos + at));
+        }
+        if let Err(e) = std::str::from_utf8(block) {
+            if let Some(at) = memchr::memchr(0, &bytes[end..]) {
+                return Err(nul_failure(base + end + at));
+            }
+            return Err(invalid_utf8(base + pos + e.valid_up_to()));
+        }
+        units += utf16_units(block);
+        pos = end;
     }
-    std::str::from_utf8(bytes).map_err(|e| invalid_utf8(e.valid_up_to() + base))
+    // SAFETY: `bytes` is the concatenation of the blocks above, each of which is valid UTF-8 (ASCII,
+    // or accepted by `str::from_utf8`); a concatenation of valid UTF-8 strings is valid UTF-8.
+    let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+    Ok((text, units))
+}
+
+/// Whether every byte is ASCII and none is NUL (written to vectorise: no early exit).
+fn plain_ascii(b: &[u8]) -> bool {
+    let (mut or, mut min) = (0u8, u8::MAX);
+    for &x in b {
+        or |= x;
+        min = min.min(x);
+    }
+    or < 0x80 && min > 0
+}
+
+/// UTF-16 code units of valid UTF-8: one per character (every byte but continuation bytes), two for
+/// a 4-byte character (lead byte 0xF0 and above).
+fn utf16_units(b: &[u8]) -> usize {
+    b.iter()
+        .map(|&x| usize::from(x & 0xC0 != 0x80) + usize::from(x >= 0xF0))
+        .sum()
 }
 
 fn nul_failure(at: usize) -> Failure {
@@ -308,6 +367,112 @@ pub fn detect_line_ending(text: &str) -> LineEnding {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What the block scanner must agree with: a whole-file NUL search, then `str::from_utf8`, then a
+    /// count of UTF-16 units.
+    fn reference(bytes: &[u8]) -> std::result::Result<usize, (Code, usize)> {
+        if let Some(at) = memchr::memchr(0, bytes) {
+            return Err((Code::BinaryFileRejected, at));
+        }
+        match std::str::from_utf8(bytes) {
+            Ok(t) => Ok(t.encode_utf16().count()),
+            Err(e) => Err((Code::EncodingUnsupported, e.valid_up_to())),
+        }
+    }
+
+    fn scanned(bytes: &[u8]) -> std::result::Result<usize, (Code, usize)> {
+        utf8_str(bytes, 0)
+            .map(|(t, n)| {
+                assert_eq!(t.as_bytes(), bytes);
+                n
+            })
+            .map_err(|f| {
+                (
+                    f.code,
+                    f.detail("byte_offset").and_then(|v| v.as_u64()).unwrap() as usize,
+                )
+            })
+    }
+
+    #[test]
+    fn block_scan_agrees_with_a_whole_file_check_around_block_edges() {
+        // Every character width, a NUL, stray continuation bytes, a truncated character and an
+        // overlong lead, each placed at every offset around the first block edge.
+        let inserts: &[&[u8]] = &[
+            "é".as_bytes(),
+            "€".as_bytes(),
+            "😀".as_bytes(),
+            b"\0",
+            b"\x80",
+            b"\x80\x80\x80\x80",
+            b"\xe2\x82",
+            b"\xf0\x9f\x98",
+            b"\xc0\xaf",
+            b"\xff",
+            "😀\0".as_bytes(),
+            b"\xe2\x82\0",
+        ];
+        for ins in inserts {
+            for at in SCAN_BLOCK - 5..SCAN_BLOCK + 5 {
+                for tail in [0, 1, 3, SCAN_BLOCK + 7] {
+                    let mut b = vec![b'a'; at];
+                    b.extend_from_slice(ins);
+                    b.extend(std::iter::repeat_n(b'z', tail));
+                    assert_eq!(scanned(&b), reference(&b), "{ins:?} at {at}, tail {tail}");
+                    // The same with an invalid byte far after it: a NUL there still wins.
+                    b.extend_from_slice(b"\xff\0");
+                    assert_eq!(scanned(&b), reference(&b), "{ins:?} at {at} + trailer");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn block_scan_agrees_with_a_whole_file_check_on_random_text() {
+        // A fixed xorshift stream: mostly ASCII with runs of multi-byte text, and now and then one
+        // damaged byte; lengths span several blocks.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let pieces = ["a", "\n", "é", "€", "😀", "ж", "\t", "Z"];
+        for round in 0..300 {
+            let len = (next() % (3 * SCAN_BLOCK as u64)) as usize;
+            let mut b = Vec::with_capacity(len + 4);
+            while b.len() < len {
+                let p = pieces[(next() % pieces.len() as u64) as usize];
+                let n = if next() % 4 == 0 { 1 } else { 40 };
+                for _ in 0..n {
+                    b.extend_from_slice(p.as_bytes());
+                }
+            }
+            if round % 3 == 0 && !b.is_empty() {
+                let at = (next() % b.len() as u64) as usize;
+                b[at] = [0u8, 0x80, 0xff, 0xc3][(next() % 4) as usize];
+            }
+            assert_eq!(
+                scanned(&b),
+                reference(&b),
+                "round {round}, {} bytes",
+                b.len()
+            );
+        }
+    }
+
+    #[test]
+    fn decode_slice_counted_counts_utf16_units_after_a_bom() {
+        let (t, e, n) = decode_slice_counted("\u{feff}a😀é".as_bytes()).unwrap();
+        assert_eq!((t.as_ref(), e, n), ("a😀é", Encoding::Utf8Bom, 4));
+        let le = utf16("a😀", true);
+        let (t, e, n) = decode_slice_counted(&le).unwrap();
+        assert_eq!((t.as_ref(), e, n), ("a😀", Encoding::Utf16Le, 3));
+        let f = decode_slice_counted(b"\xef\xbb\xbfok\xff").unwrap_err();
+        assert_eq!(f.code, Code::EncodingUnsupported);
+        assert_eq!(f.detail("byte_offset"), Some(&serde_json::json!(5)));
+    }
 
     fn round_trip(bytes: &[u8]) -> Decoded {
         let d = decode(bytes.to_vec()).unwrap_or_else(|f| panic!("{bytes:?}: {f}"));

@@ -83,12 +83,35 @@ pub fn unified_with(
     changes: &[(usize, usize, usize, usize)],
     lines: &mut LineCounter,
 ) -> String {
+    let spans: Vec<(usize, usize, &str)> = changes
+        .iter()
+        .map(|&(os, oe, ns, ne)| (os, oe, &after[ns..ne]))
+        .collect();
+    unified_spans(path, before, &spans, lines)
+}
+
+/// [`unified_with`] for a change given as `(old_start, old_end, replacement)` spans of `before`, sorted
+/// and disjoint, so the text after the change need not exist in one piece: only the regions shown are
+/// built.
+pub fn unified_spans(
+    path: &str,
+    before: &str,
+    spans: &[(usize, usize, &str)],
+    lines: &mut LineCounter,
+) -> String {
     let b = before.as_bytes();
-    // Whole-line regions with context, merged when they touch: (old start, old end, new start, new end,
-    // line delta of the changes before the region).
-    let mut regions: Vec<(usize, usize, usize, usize, isize)> = Vec::new();
-    let (mut byte_delta, mut line_delta) = (0isize, 0isize);
-    for &(os, oe, ns, ne) in changes {
+    // Whole-line regions with context, merged when they touch: old start, old end, the spans inside
+    // (a range of `spans`), and the line delta of the spans before the region.
+    struct Region {
+        os: usize,
+        oe: usize,
+        first: usize,
+        last: usize,
+        line_delta: isize,
+    }
+    let mut regions: Vec<Region> = Vec::new();
+    let mut line_delta = 0isize;
+    for (k, &(os, oe, new)) in spans.iter().enumerate() {
         let os2 = back_lines(b, line_start(b, os), CONTEXT);
         let last = if oe > os { oe - 1 } else { oe };
         let oe_line = if last >= b.len() {
@@ -97,31 +120,38 @@ pub fn unified_with(
             line_end(b, last)
         };
         let oe2 = forward_lines(b, oe_line, CONTEXT);
-        let change_delta = (ne - ns) as isize - (oe - os) as isize;
-        let ne2 = (oe2 as isize + byte_delta + change_delta) as usize;
         match regions.last_mut() {
-            Some(r) if os2 <= r.1 => {
-                // The region's end lies after every change so far: shift it by all of them.
-                r.1 = r.1.max(oe2);
-                r.3 = (r.1 as isize + byte_delta + change_delta) as usize;
+            Some(r) if os2 <= r.oe => {
+                r.oe = r.oe.max(oe2);
+                r.last = k;
             }
-            _ => regions.push((
-                os2,
-                oe2,
-                (os2 as isize + byte_delta) as usize,
-                ne2,
+            _ => regions.push(Region {
+                os: os2,
+                oe: oe2,
+                first: k,
+                last: k,
                 line_delta,
-            )),
+            }),
         }
-        byte_delta += change_delta;
-        line_delta +=
-            text::line_breaks(after, ns, ne) as isize - text::line_breaks(before, os, oe) as isize;
+        // A CR that ends the replacement and meets the LF after the span is one break, ending outside.
+        let joined = new.ends_with('\r') && b.get(oe) == Some(&b'\n');
+        let added = text::line_breaks(new, 0, new.len()) - usize::from(joined);
+        line_delta += added as isize - text::line_breaks(before, os, oe) as isize;
     }
     let mut out = format!("--- a/{path}\n+++ b/{path}\n");
-    for (os, oe, ns, ne, delta) in regions {
+    for r in regions {
+        let (os, oe) = (r.os, r.oe);
         let old_first = lines.line_of(before, os);
-        let new_first = (old_first as isize + delta) as usize;
-        let diff = similar::TextDiff::from_lines(&before[os..oe], &after[ns..ne]);
+        let new_first = (old_first as isize + r.line_delta) as usize;
+        let mut after = String::new();
+        let mut pos = os;
+        for &(s, e, new) in &spans[r.first..=r.last] {
+            after.push_str(&before[pos..s]);
+            after.push_str(new);
+            pos = e;
+        }
+        after.push_str(&before[pos..oe]);
+        let diff = similar::TextDiff::from_lines(&before[os..oe], after.as_str());
         for group in diff.grouped_ops(CONTEXT) {
             let (first, last) = (&group[0], &group[group.len() - 1]);
             let o = first.old_range().start..last.old_range().end;
@@ -165,6 +195,27 @@ fn range(start: usize, len: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_replacement_ending_in_cr_before_an_lf_is_one_break() {
+        // "a\r\n" + "b\n": replacing "a" with "x\r\ny\r" leaves "x\r\ny\r\nb\n" (2 → 3 lines).
+        let before = "a\nb\nc\nd\ne\nf\ng\nh\n";
+        let after = "x\r\ny\r\nb\nc\nd\ne\nf\ng\nh\n";
+        let changes = [(0, 1, 0, 5)];
+        let whole = unified("p", before, after, &changes);
+        let spans = unified_spans("p", before, &[(0, 1, "x\r\ny\r")], &mut LineCounter::new());
+        assert_eq!(whole, spans);
+        assert!(
+            whole.contains("@@ -1,4 +1,5 @@\n-a\n+x\n+y\n b\n"),
+            "{whole}"
+        );
+        // A later region's new line numbers count the CR LF once.
+        let long: String = (1..=20).map(|i| format!("l{i}\n")).collect();
+        let s = long.find("l15").unwrap();
+        let spans = [(0, 2, "x\r\ny\r"), (s, s + 3, "X")];
+        let d = unified_spans("p", &long, &spans, &mut LineCounter::new());
+        assert!(d.contains("@@ -12,7 +13,7 @@"), "{d}");
+    }
 
     #[test]
     fn diff_of_a_middle_edit_has_context() {

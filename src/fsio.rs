@@ -672,6 +672,12 @@ fn is_our_temp(file_name: &std::ffi::OsStr, prefix: &[u8]) -> bool {
 /// `path` should be a resolved real path: a symlink at `path` is replaced, not followed. The new
 /// file is owned by this process's user, and a hard link to the old file keeps the old content.
 pub fn write_atomic(path: &Path, bytes: &[u8], perms: Option<&Permissions>) -> Result<()> {
+    write_atomic_parts(path, &[bytes], perms)
+}
+
+/// [`write_atomic`] of the concatenation of `parts`, written one after another (an edit of a large
+/// file sends the unchanged prefix and suffix straight from the buffer it read).
+pub fn write_atomic_parts(path: &Path, parts: &[&[u8]], perms: Option<&Permissions>) -> Result<()> {
     let what = lossy(path);
     let fail = |e: &io::Error| {
         let mut f = Failure::io(e, false, &what).with("path", &what);
@@ -708,7 +714,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8], perms: Option<&Permissions>) -> R
         )
         .with("path", &what));
     }
-    file.write_all(bytes).map_err(|e| fail(&e))?;
+    for part in parts {
+        file.write_all(part).map_err(|e| fail(&e))?;
+    }
     if let Some(p) = perms {
         file.set_permissions(p.clone()).map_err(|e| fail(&e))?;
     }

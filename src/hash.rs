@@ -26,6 +26,15 @@ pub fn file_hash(bytes: &[u8]) -> String {
     h.to_hex()[..16].to_string()
 }
 
+/// [`file_hash`] of the concatenation of `parts`.
+pub fn file_hash_parts(parts: &[&[u8]]) -> String {
+    let mut h = blake3::Hasher::new();
+    for p in parts {
+        h.update(p);
+    }
+    h.finalize().to_hex()[..16].to_string()
+}
+
 /// Number of hex digits in a line tag (16 bits).
 pub const LINE_TAG_LEN: usize = 4;
 

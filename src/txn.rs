@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use crate::error::{Code, Failure, Result};
 use crate::fsio::{self, DirLock, LockedFile};
-use crate::hash::file_hash;
+use crate::hash::file_hash_parts;
 use crate::workspace::{Resolve, Workspace};
 
 /// What happens to a file at commit.
@@ -25,7 +25,24 @@ use crate::workspace::{Resolve, Workspace};
 pub enum Action {
     Keep,
     Write(Vec<u8>),
+    /// The file's bytes as read at open with byte ranges replaced: `(start, end, replacement)`, sorted
+    /// and disjoint. Written piece by piece from the buffer read at open, so a small edit of a large
+    /// file never builds a second copy of it.
+    Splice(Vec<(usize, usize, Vec<u8>)>),
     Delete,
+}
+
+/// The bytes of `base` with `spans` replaced, as consecutive pieces (see [`Action::Splice`]).
+pub fn splice_parts<'a>(base: &'a [u8], spans: &'a [(usize, usize, Vec<u8>)]) -> Vec<&'a [u8]> {
+    let mut out = Vec::with_capacity(2 * spans.len() + 1);
+    let mut pos = 0;
+    for (s, e, r) in spans {
+        out.push(&base[pos..*s]);
+        out.push(r.as_slice());
+        pos = *e;
+    }
+    out.push(&base[pos..]);
+    out
 }
 
 /// One file in a transaction.
@@ -138,29 +155,44 @@ impl Txn {
     pub fn commit(mut self) -> Result<Vec<Committed>> {
         let mut done: Vec<Committed> = Vec::new();
         let mut order: Vec<usize> = (0..self.files.len())
-            .filter(|&i| matches!(self.files[i].action, Action::Write(_)))
+            .filter(|&i| matches!(self.files[i].action, Action::Write(_) | Action::Splice(_)))
             .collect();
         order.extend((0..self.files.len()).filter(|&i| self.files[i].action == Action::Delete));
         for i in order {
             let f = &mut self.files[i];
             let action = std::mem::replace(&mut f.action, Action::Keep);
             let step = match &action {
-                Action::Write(bytes) => {
+                Action::Write(_) | Action::Splice(_) => {
+                    let parts = match &action {
+                        Action::Splice(spans) => match &f.bytes {
+                            Some(base) => Ok(splice_parts(base, spans)),
+                            None => Err(Failure::new(
+                                Code::InternalError,
+                                "a splice of a file that was not read",
+                            )),
+                        },
+                        Action::Write(bytes) => Ok(vec![bytes.as_slice()]),
+                        _ => unreachable!(),
+                    };
                     let r = match f.real.parent() {
                         Some(parent) if !f.existed && !parent.is_dir() => {
                             fsio::create_dirs_within(&self.root, parent)
                         }
                         _ => Ok(()),
                     };
-                    r.and_then(|_| write_and_hash(&f.real, bytes, f.perms.as_ref()))
-                        .map(|hash| Committed {
-                            display: f.display.clone(),
-                            real: f.real.clone(),
-                            kind: if f.existed { "update" } else { "create" },
-                            before: f.bytes.take(),
-                            file_hash: Some(hash),
-                            after_bytes: bytes.len(),
-                        })
+                    let written = parts.and_then(|parts| {
+                        r?;
+                        let hash = write_and_hash(&f.real, &parts, f.perms.as_ref())?;
+                        Ok((hash, parts.iter().map(|p| p.len()).sum()))
+                    });
+                    written.map(|(hash, after_bytes)| Committed {
+                        display: f.display.clone(),
+                        real: f.real.clone(),
+                        kind: if f.existed { "update" } else { "create" },
+                        before: f.bytes.take(),
+                        file_hash: Some(hash),
+                        after_bytes,
+                    })
                 }
                 Action::Delete => std::fs::remove_file(&f.real)
                     .map_err(|e| Failure::io(&e, false, &f.display))
@@ -189,21 +221,21 @@ impl Txn {
     }
 }
 
-/// Writes `bytes` atomically and returns their hash; for large files the hash is computed on a second
-/// thread while the write and its fsyncs wait on the disk.
+/// Writes the concatenation of `parts` atomically and returns its hash; for large files the hash is
+/// computed on a second thread while the write and its fsyncs wait on the disk.
 fn write_and_hash(
     path: &std::path::Path,
-    bytes: &[u8],
+    parts: &[&[u8]],
     perms: Option<&Permissions>,
 ) -> Result<String> {
-    if bytes.len() < 1 << 20 {
-        fsio::write_atomic(path, bytes, perms)?;
-        return Ok(file_hash(bytes));
+    if parts.iter().map(|p| p.len()).sum::<usize>() < 1 << 20 {
+        fsio::write_atomic_parts(path, parts, perms)?;
+        return Ok(file_hash_parts(parts));
     }
     std::thread::scope(|s| {
-        let hasher = s.spawn(|| file_hash(bytes));
-        let written = fsio::write_atomic(path, bytes, perms);
-        let hash = hasher.join().unwrap_or_else(|_| file_hash(bytes));
+        let hasher = s.spawn(|| file_hash_parts(parts));
+        let written = fsio::write_atomic_parts(path, parts, perms);
+        let hash = hasher.join().unwrap_or_else(|_| file_hash_parts(parts));
         written.map(|_| hash)
     })
 }
@@ -261,6 +293,29 @@ mod tests {
         assert_eq!(fs::read_to_string(d.path().join("a.txt")).unwrap(), "A");
         assert_eq!(fs::read_to_string(d.path().join("new/c.txt")).unwrap(), "C");
         assert!(!d.path().join("b.txt").exists());
+    }
+
+    #[test]
+    fn a_splice_writes_the_read_bytes_with_spans_replaced() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join("a.txt"), "0123456789").unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let mut t = Txn::open(&ws, &[("a.txt".to_string(), Resolve::Existing)], 1 << 20).unwrap();
+        t.files[0].action = Action::Splice(vec![
+            (0, 0, b"<".to_vec()),
+            (2, 5, b"".to_vec()),
+            (7, 8, b"seven".to_vec()),
+            (10, 10, b">".to_vec()),
+        ]);
+        let done = t.commit().unwrap();
+        let now = fs::read(d.path().join("a.txt")).unwrap();
+        assert_eq!(now, b"<0156seven89>");
+        assert_eq!(done[0].after_bytes, now.len());
+        assert_eq!(
+            done[0].file_hash.as_deref(),
+            Some(file_hash_parts(&[&now]).as_str())
+        );
+        assert_eq!(done[0].before.as_deref(), Some(&b"0123456789"[..]));
     }
 
     #[test]

@@ -4,16 +4,16 @@ use serde_json::{json, Value};
 
 use super::args::{bad, type_name, Obj};
 use super::{arg, merge, ok_object, Res};
-use crate::apply::{self, Applied};
-use crate::codec;
+use crate::apply::{self, Planned};
+use crate::codec::{self, Encoding};
 use crate::error::{Code, Failure, Result};
-use crate::hash::file_hash;
+use crate::hash::{file_hash, file_hash_parts};
 use crate::ir::Edit;
 use crate::journal::{self, DiskJournal, Recorded};
 use crate::matcher::Tolerance;
 use crate::syntax;
 use crate::text::utf16_len;
-use crate::txn::{Action, Txn};
+use crate::txn::{splice_parts, Action, Txn};
 use crate::workspace::{Resolve, Workspace};
 
 /// Files larger than this are refused unless `max_file_bytes` says otherwise.
@@ -157,7 +157,7 @@ pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
 /// What one file edit produced, before it is shaped into a receipt.
 pub struct Outcome {
     pub display: String,
-    pub applied: Applied,
+    pub applied: Planned,
     pub before_text_utf16: usize,
     pub after_text_utf16: usize,
     pub before_bytes: usize,
@@ -207,6 +207,11 @@ pub fn check_base(base: Option<&str>, bytes: &[u8], display: &str) -> Result<()>
 }
 
 /// Resolve, lock, read, check the base hash, decode, apply `edits`, encode, write (unless dry run).
+///
+/// A UTF-8 file (with or without a BOM) is never copied whole: the text is borrowed from the bytes read,
+/// the edits are located without building the new text, and the write sends the unchanged stretches
+/// straight from the read buffer with the replacements between them ([`Action::Splice`]). The new text
+/// is built only when the syntax gate parses it, or to encode a UTF-16 file.
 pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outcome> {
     let ws = Workspace::new(&opts.root)?;
     let disk = disk_journal(&ws, opts)?;
@@ -217,46 +222,59 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
     )?;
     let display = txn.files[0].display.clone();
     let with_path = |f: Failure| f.with("file_path", &display);
-    // The bytes stay in the transaction (they reach the undo journal at commit); UTF-8 text is
-    // borrowed from them, not copied.
+    // The bytes stay in the transaction (they reach the undo journal at commit).
     let bytes = txn.files[0].bytes.as_deref().unwrap_or_default();
     let before_bytes = bytes.len();
     check_base(opts.base_hash.as_deref(), bytes, &display)?;
-    let (text, encoding) = codec::decode_slice(bytes).map_err(with_path)?;
-    let mut applied = apply::apply_edits(&text, edits, opts.tolerance).map_err(with_path)?;
-    let syntax = syntax_gate(
-        opts.validate,
-        &display,
-        &text,
-        &applied.text,
-        &applied.changes,
-    )?;
-    let diff = crate::diff::unified_with(
-        &display,
-        &text,
-        &applied.text,
-        &applied.changes,
-        &mut applied.lines,
-    );
-    let before_text_utf16 = utf16_len(&text);
+    let (text, encoding, before_text_utf16) =
+        codec::decode_slice_counted(bytes).map_err(with_path)?;
+    let mut applied = apply::plan_edits(&text, edits, opts.tolerance).map_err(with_path)?;
+    let syntax = syntax_gate_planned(opts.validate, &display, &text, &applied)?;
+    let mut lines = std::mem::take(&mut applied.lines);
+    let spans: Vec<(usize, usize, &str)> = applied.spans().collect();
+    let diff = crate::diff::unified_spans(&display, &text, &spans, &mut lines);
     // Only the changed spans differ: adjust by them instead of measuring the new text again.
-    let after_text_utf16 = applied
-        .changes
-        .iter()
-        .fold(before_text_utf16, |n, &(os, oe, ns, ne)| {
-            n - utf16_len(&text[os..oe]) + utf16_len(&applied.text[ns..ne])
-        });
-    drop(text);
-    let out_bytes = codec::encode(std::mem::take(&mut applied.text), encoding);
-    let after_bytes = out_bytes.len();
+    let after_text_utf16 = spans.iter().fold(before_text_utf16, |n, &(os, oe, new)| {
+        n - utf16_len(&text[os..oe]) + utf16_len(new)
+    });
+    let action = match encoding {
+        // The text is the file's bytes after the BOM, if any.
+        Encoding::Utf8 | Encoding::Utf8Bom => {
+            let at = before_bytes - text.len();
+            Action::Splice(
+                spans
+                    .iter()
+                    .map(|&(os, oe, new)| (os + at, oe + at, new.as_bytes().to_vec()))
+                    .collect(),
+            )
+        }
+        Encoding::Utf16Le | Encoding::Utf16Be => {
+            Action::Write(codec::encode(applied.render(&text), encoding))
+        }
+    };
+    let after_bytes = match &action {
+        Action::Splice(sp) => sp
+            .iter()
+            .fold(before_bytes, |n, (s, e, new)| n - (e - s) + new.len()),
+        Action::Write(b) => b.len(),
+        Action::Keep | Action::Delete => before_bytes,
+    };
     let written = !opts.dry_run;
-    let (file_hash, recorded) = if written {
-        txn.files[0].action = Action::Write(out_bytes);
-        let mut done = txn.commit()?;
-        let recorded = journal::record_taking(&mut done, disk.as_ref());
-        (done[0].file_hash.clone().unwrap_or_default(), recorded)
-    } else {
-        (file_hash(&out_bytes), Recorded::default())
+    let dry_hash = (!written).then(|| match &action {
+        Action::Splice(sp) => file_hash_parts(&splice_parts(bytes, sp)),
+        Action::Write(b) => file_hash(b),
+        Action::Keep | Action::Delete => file_hash(bytes),
+    });
+    drop(spans);
+    drop(text);
+    let (file_hash, recorded) = match dry_hash {
+        Some(h) => (h, Recorded::default()),
+        None => {
+            txn.files[0].action = action;
+            let mut done = txn.commit()?;
+            let recorded = journal::record_taking(&mut done, disk.as_ref());
+            (done[0].file_hash.clone().unwrap_or_default(), recorded)
+        }
     };
     Ok(Outcome {
         display,
@@ -271,6 +289,24 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
         recorded,
         syntax,
     })
+}
+
+/// [`syntax_gate`] for a planned edit: the new text is built only when the gate will parse it (not for
+/// an unknown language or a file above the gate's size cap, which are reported as skipped).
+fn syntax_gate_planned(
+    mode: Validate,
+    display: &str,
+    text: &str,
+    plan: &Planned,
+) -> Result<Option<syntax::SyntaxReport>> {
+    if mode == Validate::Off {
+        return Ok(None);
+    }
+    if let Some(skipped) = syntax::skip(display, text.len(), plan.after_len(text)) {
+        GATE_USED.store(true, std::sync::atomic::Ordering::Relaxed);
+        return Ok(Some(skipped));
+    }
+    syntax_gate(mode, display, text, &plan.render(text), &plan.changes)
 }
 
 /// Reads one edit from `{old|old_string|oldString|search, new|new_string|newString|replace,

@@ -302,3 +302,47 @@ fn ladder_escalates_and_detects_repeats() {
     let inv = run("patch_file", json!([{"file_path": 1}]));
     assert_eq!(inv["next_action"], "fix_input");
 }
+
+#[test]
+fn a_large_bom_crlf_file_is_edited_in_place_byte_for_byte() {
+    // Several scan blocks of non-ASCII CRLF text after a BOM; two edits far apart. The write sends the
+    // unchanged stretches from the read buffer: the file must be exactly the expected bytes, the
+    // counts JavaScript's, and a dry run's hash the written file's.
+    let d = ws();
+    let p = d.path().join("big.txt");
+    let body: String = (0..6000)
+        .map(|i| format!("línea {i}: “ok” 😀\r\n"))
+        .collect();
+    let original = format!("\u{feff}{body}");
+    fs::write(&p, &original).unwrap();
+    let edits = json!([
+        ["línea 10: “ok” 😀", "line ten"],
+        ["línea 5990: “ok”", "línea 5990: “done”"]
+    ]);
+    let expected = original
+        .replacen("línea 10: “ok” 😀", "line ten", 1)
+        .replacen("línea 5990: “ok”", "línea 5990: “done”", 1);
+    let dry = run(
+        "preview_edits",
+        json!(["big.txt", edits.clone(), {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(dry["ok"], true, "{dry}");
+    assert_eq!(fs::read_to_string(&p).unwrap(), original);
+    let r = run(
+        "apply_edits",
+        json!(["big.txt", edits, {"workspace_root": root(&d)}]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(fs::read(&p).unwrap(), expected.as_bytes());
+    assert_eq!(r["file_hash"], crate::hash::file_hash(expected.as_bytes()));
+    assert_eq!(dry["file_hash"], r["file_hash"]);
+    assert_eq!(r["before_bytes"], original.len());
+    assert_eq!(r["after_bytes"], expected.len());
+    // Without the BOM (U+FEFF is not part of the text).
+    let js_len = |s: &str| s.encode_utf16().count() - 1;
+    assert_eq!(r["before_chars"], js_len(&original));
+    assert_eq!(r["after_chars"], js_len(&expected));
+    let diff = r["diff"].as_str().unwrap();
+    assert!(diff.contains("-línea 10: “ok” 😀\n+line ten\n"), "{diff}");
+    assert!(diff.contains("@@ -5988,7 +5988,7 @@"), "{diff}");
+}

@@ -237,6 +237,17 @@ pub fn check(
     check_with(path, before, after, changes, Strategy::default())
 }
 
+/// The report of a check that would not parse at all, decided from the path and the two sizes alone
+/// (unknown language, or a text above [`MAX_BYTES`]); `None` when [`check`] would parse. Lets a caller
+/// skip building the new text of a large file just to have the gate decline it.
+pub fn skip(path: &str, before_len: usize, after_len: usize) -> Option<SyntaxReport> {
+    let Some(language) = language_for(path) else {
+        return Some(SyntaxReport::skipped(None, SKIPPED_UNKNOWN_LANGUAGE));
+    };
+    (before_len.max(after_len) > MAX_BYTES)
+        .then(|| SyntaxReport::skipped(Some(language), SKIPPED_TOO_LARGE))
+}
+
 /// How [`check_with`] parses; every strategy gives the same report on the same input (up to rare
 /// differences in tree-sitter's error recovery between full and incremental parses). Public for the
 /// benchmark and the tests.
@@ -292,12 +303,12 @@ pub fn check_with(
     changes: &[(usize, usize, usize, usize)],
     strategy: Strategy,
 ) -> SyntaxReport {
+    if let Some(skipped) = skip(path, before.len(), after.len()) {
+        return skipped;
+    }
     let Some(language) = language_for(path) else {
         return SyntaxReport::skipped(None, SKIPPED_UNKNOWN_LANGUAGE);
     };
-    if before.len().max(after.len()) > MAX_BYTES {
-        return SyntaxReport::skipped(Some(language), SKIPPED_TOO_LARGE);
-    }
     let changes = normalize_changes(before, after, changes);
     let deadline = std::time::Instant::now() + PARSE_BUDGET;
     run(language, before, after, &changes, strategy, deadline)
