@@ -129,38 +129,89 @@ const SCAN_BLOCK: usize = 16 * 1024;
 /// ASCII without NUL (most of most source files) costs one vectorised check; any other block is
 /// checked for NUL and validated by the standard library, then counted. The failures are those of a
 /// whole-file check: a NUL anywhere wins over invalid UTF-8, else the first invalid byte is named.
+/// Long texts are scanned in two halves on two threads (split on a character boundary).
 fn utf8_str(bytes: &[u8], base: usize) -> Result<(&str, usize)> {
-    let mut units = 0;
-    let mut pos = 0;
-    while pos < bytes.len() {
-        let mut end = (pos + SCAN_BLOCK).min(bytes.len());
+    let scan = if bytes.len() >= crate::text::PAR_MIN {
+        let mid = char_edge(bytes, bytes.len() / 2);
+        let (a, b) = crate::text::in_halves(mid, bytes.len(), |r| scan_utf8(bytes, r));
+        // The first half decides unless it is clean; a NUL anywhere beats invalid UTF-8 anywhere.
+        Scan {
+            units: a.units + b.units,
+            nul: a.nul.or(b.nul),
+            invalid: a.invalid.or(b.invalid),
+        }
+    } else {
+        scan_utf8(bytes, 0..bytes.len())
+    };
+    if let Some(at) = scan.nul {
+        return Err(nul_failure(base + at));
+    }
+    if let Some(at) = scan.invalid {
+        return Err(invalid_utf8(base + at));
+    }
+    // SAFETY: every byte of `bytes` lies in a block that `scan_utf8` found to be ASCII or that
+    // `str::from_utf8` accepted, the blocks tile `bytes`, and a concatenation of valid UTF-8 strings is
+    // valid UTF-8 (`scan.invalid` is `None`, so no block failed).
+    let text = unsafe { std::str::from_utf8_unchecked(bytes) };
+    Ok((text, scan.units))
+}
+
+/// `at`, moved past up to three continuation bytes: the end of a character in valid UTF-8.
+fn char_edge(bytes: &[u8], mut at: usize) -> usize {
+    let stop = (at + 3).min(bytes.len());
+    while at < stop && bytes[at] & 0xC0 == 0x80 {
+        at += 1;
+    }
+    at
+}
+
+/// What [`scan_utf8`] found in a range: UTF-16 units (meaningful only when clean), the first NUL, the
+/// first invalid byte (offsets into the whole slice).
+struct Scan {
+    units: usize,
+    nul: Option<usize>,
+    invalid: Option<usize>,
+}
+
+/// Scans `bytes[range]` block by block; `range.start` must begin a character (or be a stray byte that
+/// then counts as invalid). After the first invalid byte only NUL is looked for.
+fn scan_utf8(bytes: &[u8], range: std::ops::Range<usize>) -> Scan {
+    let (mut units, mut pos) = (0, range.start);
+    while pos < range.end {
+        let mut end = (pos + SCAN_BLOCK).min(range.end);
         if plain_ascii(&bytes[pos..end]) {
             units += end - pos;
             pos = end;
             continue;
         }
-        // End the block on a character boundary: take up to three continuation bytes along.
-        let stop = (end + 3).min(bytes.len());
-        while end < stop && bytes[end] & 0xC0 == 0x80 {
-            end += 1;
+        // End the block on a character boundary: take up to three continuation bytes along (the
+        // range's own end is already one).
+        if end < range.end {
+            end = char_edge(&bytes[..range.end], end);
         }
         let block = &bytes[pos..end];
         if let Some(at) = memchr::memchr(0, block) {
-            return Err(nul_failure(base + pos + at));
+            return Scan {
+                units,
+                nul: Some(pos + at),
+                invalid: None,
+            };
         }
         if let Err(e) = std::str::from_utf8(block) {
-            if let Some(at) = memchr::memchr(0, &bytes[end..]) {
-                return Err(nul_failure(base + end + at));
-            }
-            return Err(invalid_utf8(base + pos + e.valid_up_to()));
+            return Scan {
+                units,
+                nul: memchr::memchr(0, &bytes[end..range.end]).map(|at| end + at),
+                invalid: Some(pos + e.valid_up_to()),
+            };
         }
         units += utf16_units(block);
         pos = end;
     }
-    // SAFETY: `bytes` is the concatenation of the blocks above, each of which is valid UTF-8 (ASCII,
-    // or accepted by `str::from_utf8`); a concatenation of valid UTF-8 strings is valid UTF-8.
-    let text = unsafe { std::str::from_utf8_unchecked(bytes) };
-    Ok((text, units))
+    Scan {
+        units,
+        nul: None,
+        invalid: None,
+    }
 }
 
 /// Whether every byte is ASCII and none is NUL (written to vectorise: no early exit).
@@ -460,6 +511,39 @@ mod tests {
                 b.len()
             );
         }
+    }
+
+    #[test]
+    fn two_thread_scan_agrees_with_a_whole_file_check_at_the_split() {
+        // Above PAR_MIN the scan runs in halves split near len / 2: put each awkward sequence across
+        // that split, and pair a NUL in the second half with invalid UTF-8 in the first.
+        let len = crate::text::PAR_MIN + 64;
+        let inserts: &[&[u8]] = &[
+            "😀".as_bytes(),
+            "€".as_bytes(),
+            b"\x80\x80\x80\x80\x80",
+            b"\xf0\x9f\x98",
+            b"\xff",
+            b"\0",
+        ];
+        for ins in inserts {
+            for shift in [0usize, 1, 2, 3, 5] {
+                let mut b = vec![b'x'; len];
+                let at = len / 2 - shift;
+                b[at..at + ins.len()].copy_from_slice(ins);
+                assert_eq!(scanned(&b), reference(&b), "{ins:?} at mid - {shift}");
+                b[len - 10] = 0;
+                assert_eq!(
+                    scanned(&b),
+                    reference(&b),
+                    "{ins:?} at mid - {shift}, NUL late"
+                );
+            }
+        }
+        let mut b = "é".repeat(len / 2).into_bytes();
+        assert_eq!(scanned(&b), reference(&b));
+        b[10] = 0xff;
+        assert_eq!(scanned(&b), reference(&b));
     }
 
     #[test]

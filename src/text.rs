@@ -113,29 +113,80 @@ impl LineTable {
 /// 1-based line number of `offset`, counting `\n`, `\r\n` and lone `\r` as one break each, without
 /// building a table (one pass up to `offset`).
 pub fn line_number_at(text: &str, offset: usize) -> usize {
-    let b = &text.as_bytes()[..offset];
-    let lf = memchr::memchr_iter(b'\n', b).count();
-    if memchr::memchr(b'\r', b).is_none() {
-        return lf + 1;
-    }
-    let lone_cr = memchr::memchr_iter(b'\r', b)
-        .filter(|&i| text.as_bytes().get(i + 1) != Some(&b'\n'))
-        .count();
-    lf + lone_cr + 1
+    count_breaks(text.as_bytes(), 0, offset) + 1
+}
+
+/// Texts at least this long have their whole-text passes (UTF-8 check, exact search, line count) split
+/// in two halves run on two threads.
+pub const PAR_MIN: usize = 4 << 20;
+
+/// `f(0..mid)` and `f(mid..len)`, the second on a scoped thread of its own while the calling thread runs
+/// the first.
+pub fn in_halves<T: Send>(
+    mid: usize,
+    len: usize,
+    f: impl Fn(std::ops::Range<usize>) -> T + Sync,
+) -> (T, T) {
+    std::thread::scope(|s| {
+        let second = s.spawn(|| f(mid..len));
+        let first = f(0..mid);
+        // A panic in the second half is re-raised here, as it would be had it run on this thread.
+        let second = second
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (first, second)
+    })
 }
 
 /// Line breaks that end inside `text[from..to]`: every `\n`, and every `\r` not followed by `\n`
-/// (looking past `to` when needed). Additive over adjacent ranges. One pass.
+/// (looking past `to` when needed). Additive over adjacent ranges, so a long range is counted in two
+/// halves on two threads.
 fn count_breaks(text: &[u8], from: usize, to: usize) -> usize {
+    if to - from >= PAR_MIN {
+        let mid = from + (to - from) / 2;
+        let (a, b) = in_halves(mid - from, to - from, |r| {
+            count_breaks_one(text, from + r.start, from + r.end)
+        });
+        return a + b;
+    }
+    count_breaks_one(text, from, to)
+}
+
+fn count_breaks_one(text: &[u8], from: usize, to: usize) -> usize {
     let b = &text[from..to];
-    let lf = memchr::memchr_iter(b'\n', b).count();
-    if memchr::memchr(b'\r', b).is_none() {
+    let (lf, any_cr) = count_lf(b);
+    if !any_cr {
         return lf;
     }
     let lone_cr = memchr::memchr_iter(b'\r', b)
         .filter(|&i| text.get(from + i + 1) != Some(&b'\n'))
         .count();
     lf + lone_cr
+}
+
+/// The number of `\n` in `b`, and whether it holds a `\r`, in one pass: byte counters per lane, emptied
+/// before they can overflow (written so the compiler vectorises it).
+fn count_lf(b: &[u8]) -> (usize, bool) {
+    const LANES: usize = 32;
+    let (mut lf, mut cr) = (0usize, 0u8);
+    let mut blocks = b.chunks_exact(LANES * 255);
+    for block in &mut blocks {
+        let mut acc = [0u8; LANES];
+        let mut seen = [0u8; LANES];
+        for c in block.chunks_exact(LANES) {
+            for i in 0..LANES {
+                acc[i] += u8::from(c[i] == b'\n');
+                seen[i] |= u8::from(c[i] == b'\r');
+            }
+        }
+        lf += acc.iter().map(|&n| usize::from(n)).sum::<usize>();
+        cr |= seen.iter().fold(0, |a, &x| a | x);
+    }
+    for &x in blocks.remainder() {
+        lf += usize::from(x == b'\n');
+        cr |= u8::from(x == b'\r');
+    }
+    (lf, cr != 0)
 }
 
 /// Line breaks that end inside `text[from..to]` (see [`LineCounter`]).
@@ -292,6 +343,54 @@ pub fn utf16_len(s: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn break_counts_agree_across_the_two_thread_split() {
+        // CR LF, a lone CR and an LF placed at every position around the middle of a long range.
+        let len = PAR_MIN + 100;
+        for ins in [&b"\r\n"[..], b"\r", b"\n", b"\r\r\n"] {
+            for shift in 0..4 {
+                let mut t = vec![b'a'; len];
+                for k in (0..len).step_by(997) {
+                    t[k] = b'\n';
+                }
+                let at = len / 2 - shift;
+                t[at..at + ins.len()].copy_from_slice(ins);
+                let whole = count_breaks_one(&t, 0, len);
+                assert_eq!(count_breaks(&t, 0, len), whole, "{ins:?} at mid - {shift}");
+                assert_eq!(
+                    count_breaks(&t, 1, len - 1),
+                    count_breaks_one(&t, 1, len - 1)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn lf_count_and_cr_flag_match_a_plain_loop() {
+        for n in [
+            0,
+            1,
+            31,
+            32,
+            33,
+            32 * 255 - 1,
+            32 * 255,
+            32 * 255 + 1,
+            20_000,
+        ] {
+            let pattern = b"ab\ncd\n\nxyz";
+            let t: Vec<u8> = (0..n).map(|i| pattern[i % pattern.len()]).collect();
+            let lf = t.iter().filter(|&&x| x == b'\n').count();
+            assert_eq!(count_lf(&t), (lf, false), "{n}");
+            let mut t = t;
+            if n > 0 {
+                t[n - 1] = b'\r';
+                let lf = t.iter().filter(|&&x| x == b'\n').count();
+                assert_eq!(count_lf(&t), (lf, true), "{n} with CR");
+            }
+        }
+    }
 
     #[test]
     fn line_counter_agrees_with_a_fresh_count_in_any_order() {

@@ -349,21 +349,51 @@ pub fn find_exact_all(hay: &str, needle: &str) -> (usize, Vec<(usize, usize)>) {
 
 fn find_exact_capped(hay: &str, needle: &str, cap: usize) -> (usize, Vec<(usize, usize)>) {
     let finder = memmem::Finder::new(needle.as_bytes());
+    if hay.len() < text::PAR_MIN {
+        return find_starting_in(hay, needle, &finder, 0..hay.len(), cap);
+    }
+    // Two halves on two threads. Occurrences are counted by where they start, so the halves split
+    // them exactly: the first also reads `needle.len() - 1` bytes past the middle.
+    let mut mid = hay.len() / 2;
+    while !hay.is_char_boundary(mid) {
+        mid += 1;
+    }
+    let ((c1, mut s1), (c2, s2)) = text::in_halves(mid, hay.len(), |r| {
+        find_starting_in(hay, needle, &finder, r, cap)
+    });
+    s1.extend(s2);
+    s1.truncate(cap);
+    (c1 + c2, s1)
+}
+
+/// Occurrences of `needle` that start in `starts` (a range of character boundaries of `hay`): the
+/// count and the first `cap` spans.
+fn find_starting_in(
+    hay: &str,
+    needle: &str,
+    finder: &memmem::Finder,
+    starts: std::ops::Range<usize>,
+    cap: usize,
+) -> (usize, Vec<(usize, usize)>) {
     let b = hay.as_bytes();
+    let end = (starts.end + needle.len().saturating_sub(1)).min(b.len());
     let mut count = 0;
     let mut spans = Vec::new();
-    let mut pos = 0;
-    while let Some(i) = finder.find(&b[pos..]) {
+    let mut pos = starts.start;
+    while pos < starts.end {
+        let Some(i) = finder.find(&b[pos..end]) else {
+            break;
+        };
         let at = pos + i;
+        if at >= starts.end {
+            break;
+        }
         count += 1;
         if spans.len() < cap {
             spans.push((at, at + needle.len()));
         }
         // Step one character, so overlapping occurrences count.
         pos = at + hay[at..].chars().next().map_or(1, char::len_utf8);
-        if pos > b.len() {
-            break;
-        }
     }
     (count, spans)
 }

@@ -215,3 +215,26 @@ fn candidates_in_a_long_single_line() {
     assert_eq!(c[0].start_line, 1);
     assert!(c[0].similarity > 0.5, "{c:?}");
 }
+
+#[test]
+fn exact_search_in_two_halves_counts_every_occurrence_once() {
+    // Above PAR_MIN the search runs in two halves: occurrences straddling the middle, overlapping
+    // ones on both sides of it, and multi-byte characters at the split are each counted once.
+    let len = crate::text::PAR_MIN + 10;
+    for (needle, placed) in [("needle", "needle"), ("aa", "aaaaa"), ("é€", "é€é€")] {
+        for shift in 0..8 {
+            let mut t = "-".repeat(len);
+            let at = len / 2 - shift;
+            t.replace_range(at..at + placed.len(), placed);
+            t.replace_range(3..3 + needle.len(), needle);
+            let b = t.as_bytes();
+            let finder = memchr::memmem::Finder::new(needle.as_bytes());
+            let plain = super::find_starting_in(&t, needle, &finder, 0..b.len(), usize::MAX);
+            let split = find_exact_all(&t, needle);
+            assert_eq!(split, plain, "{needle} at mid - {shift}");
+            let (count, spans) = find_exact(&t, needle);
+            assert_eq!(count, plain.0);
+            assert_eq!(spans.len(), plain.0.min(MAX_LISTED));
+        }
+    }
+}
