@@ -273,6 +273,25 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
                 }
             }
         }
+        // Myers pairs a line that repeats (a `return None` or `}` in every block) with its first copy in
+        // the window, which can stretch the region over the neighbouring block. Pull each edge pair to
+        // the place its neighbour implies when the same line is there too.
+        if pairs.len() > 1 {
+            let same = |j: usize, i: usize| window[i - lo] == needle_lines[j];
+            let ((j0, i0), (j1, i1)) = (pairs[0], pairs[1]);
+            if let Some(at) = i1
+                .checked_sub(j1 - j0)
+                .filter(|&at| at > i0 && same(j0, at))
+            {
+                pairs[0].1 = at;
+            }
+            let m = pairs.len();
+            let ((ja, ia), (jb, ib)) = (pairs[m - 2], pairs[m - 1]);
+            let at = ia + (jb - ja);
+            if at < ib && same(jb, at) {
+                pairs[m - 1].1 = at;
+            }
+        }
         // An edge line aligned far from its neighbour although the needle has them adjacent (a `}` that
         // also occurs a few lines earlier) is a stray match: drop it. Gaps where the needle itself has
         // unmatched lines between the two (an elided middle) are real.

@@ -238,3 +238,37 @@ fn exact_search_in_two_halves_counts_every_occurrence_once() {
         }
     }
 }
+
+#[test]
+fn a_line_repeated_in_every_block_does_not_stretch_the_candidate() {
+    // Every block starts (or ends) with the same line; the needle is one block with a stale value in
+    // its middle line. The nearest candidate is exactly that block, not a region reaching back (or on)
+    // into its neighbour through another copy of the repeated line.
+    let blocks = |first: bool| -> String {
+        (0..3000)
+            .map(|i| {
+                if first {
+                    format!("    return None\n    x_{i} = y_{i} + 1\n    z_{i} = x_{i} * 2\n")
+                } else {
+                    format!("    x_{i} = y_{i} + 1\n    z_{i} = x_{i} * 2\n    return None\n")
+                }
+            })
+            .collect()
+    };
+    for first in [true, false] {
+        let text = blocks(first);
+        let needle = if first {
+            "    return None\n    x_1500 = y_1500 + 2\n    z_1500 = x_1500 * 2\n"
+        } else {
+            "    x_1500 = y_1500 + 1\n    z_1500 = x_1500 * 3\n    return None\n"
+        };
+        let h = Haystack::new(&text);
+        let c = candidates::nearest(&h, needle, 3);
+        assert_eq!(
+            (c[0].start_line, c[0].end_line),
+            (4501, 4503),
+            "repeated line first: {first}: {c:?}"
+        );
+        assert!(c[0].similarity > 0.9, "{c:?}");
+    }
+}
