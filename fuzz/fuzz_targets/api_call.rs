@@ -12,13 +12,20 @@
 //! - the answer is a JSON object with a boolean `ok`; a refusal has a known `code` and a message;
 //! - a refusal, a preview and `codes` change no file;
 //! - no temp or lock file is left in the workspace after any call;
-//! - a canary file outside the workspace (reachable through a symlink inside it) never changes.
+//! - a canary file outside the workspace (reachable through a symlink inside it) never changes;
+//! - a write by `patch_file` / `apply_edits` changes exactly the file its receipt names, the receipt's
+//!   `file_hash` and `after_bytes` describe the bytes now on disk, and for a UTF-8 file those bytes are
+//!   the pure applier's result (`apply::apply_edits` on the decoded original, encoded back): the write
+//!   path that sends unchanged stretches straight from the read buffer builds exactly that file.
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
+use surepatch::codec::Encoding;
+use surepatch::ir::Edit;
+use surepatch::matcher::Tolerance;
 
 const OPS: &[&str] = &[
     "patch_file",
@@ -136,6 +143,7 @@ fuzz_target!(|data: &[u8]| {
         payload = v.to_string();
     }
 
+    let parsed: Option<Value> = serde_json::from_str(&payload).ok();
     let out = surepatch::api::call(op, &payload);
 
     let v: Value = serde_json::from_str(&out).expect("the answer is JSON");
@@ -171,6 +179,7 @@ fuzz_target!(|data: &[u8]| {
         "files appeared or vanished: {payload} -> {out}"
     );
     let must_be_unchanged = !ok || op == "preview_edits" || op == "codes";
+    let mut changed = Vec::new();
     for (p, b) in FILES {
         let path = e.root.join(p);
         let now = fs::read(&path).unwrap();
@@ -179,7 +188,70 @@ fuzz_target!(|data: &[u8]| {
                 !must_be_unchanged,
                 "{p} changed by a refusal or preview: {payload} -> {out}"
             );
+            changed.push((*p, *b, now));
             fs::write(&path, b).unwrap();
         }
     }
+    if ok && (op == "patch_file" || op == "apply_edits") && v["written"] == true {
+        let [(p, before, now)] = &changed[..] else {
+            panic!(
+                "a write changed {} files: {payload} -> {out}",
+                changed.len()
+            );
+        };
+        assert_eq!(v["file_path"], *p, "{payload} -> {out}");
+        assert_eq!(v["file_hash"], surepatch::hash::file_hash(now), "{out}");
+        assert_eq!(v["after_bytes"], now.len(), "{out}");
+        if let Some((edits, tol)) = parsed.as_ref().and_then(|a| edits_of(op, a)) {
+            let (text, encoding) = surepatch::codec::decode_slice(before).unwrap();
+            if matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) {
+                let applied = surepatch::apply::apply_edits(&text, &edits, tol)
+                    .unwrap_or_else(|f| panic!("the engine wrote what the applier refuses: {f:?}"));
+                let expected = surepatch::codec::encode(applied.text, encoding);
+                assert!(
+                    *now == expected,
+                    "{p} on disk is not the applier's result: {payload} -> {out}"
+                );
+            }
+        }
+    }
 });
+
+/// The edits and tolerance of a successful `patch_file` / `apply_edits` call, read back from its
+/// arguments (`None` if they take a form this reader does not know).
+fn edits_of(op: &str, args: &Value) -> Option<(Vec<Edit>, Tolerance)> {
+    let s = |v: &Value, keys: &[&str]| {
+        keys.iter()
+            .find_map(|k| v.get(*k)?.as_str().map(String::from))
+    };
+    let (edits, opts) = if op == "patch_file" {
+        let input = args.get(0)?;
+        let old = s(input, &["search_block", "searchBlock"])?;
+        let new = s(input, &["replace_block", "replaceBlock"])?;
+        (vec![Edit::new(old, new)], args.get(1))
+    } else {
+        let mut edits = Vec::new();
+        for e in args.get(1)?.as_array()? {
+            edits.push(match e {
+                Value::Array(pair) => Edit::new(pair.first()?.as_str()?, pair.get(1)?.as_str()?),
+                _ => Edit {
+                    old: s(e, &["old", "old_string", "oldString", "search"])?,
+                    new: s(e, &["new", "new_string", "newString", "replace"])?,
+                    expected_replacements: ["expected_replacements", "expectedReplacements"]
+                        .iter()
+                        .find_map(|k| e.get(*k)?.as_u64())
+                        .map(|n| n as usize),
+                },
+            });
+        }
+        (edits, args.get(2))
+    };
+    let tol = match opts
+        .and_then(|o| o.get("tolerance"))
+        .and_then(Value::as_str)
+    {
+        Some("exact") => Tolerance::Exact,
+        _ => Tolerance::Safe,
+    };
+    Some((edits, tol))
+}
