@@ -217,18 +217,32 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         starts.truncate(WINDOWS_SCORED);
     }
     starts.sort_by(by_votes);
+    // Similarities already computed, by region: an unvoted window aligns no line, so its region is the
+    // window itself and is not compared twice.
+    let mut known: HashMap<(usize, usize), f64> = HashMap::default();
     if starts.iter().all(|s| s.1 == 0.0) {
-        // Unvoted small file: rank by similarity directly.
+        // Unvoted small file: rank every window by the trigrams it shares with the needle (linear in
+        // the window), then the best few by similarity (a character diff: too costly for every window).
         let needle: String = old.iter().map(|l| folded(l)).collect::<Vec<_>>().join("\n");
-        for s in starts.iter_mut() {
-            let st = s.0 as usize;
-            let w: String = (st..(st + k).min(n))
+        let wanted = trigram_set(&needle);
+        let window = |st: usize| -> String {
+            (st..(st + k).min(n))
                 .map(|i| folded(lines.content(i, h.text)))
                 .collect::<Vec<_>>()
-                .join("\n");
-            s.1 = similarity(&needle, &w);
+                .join("\n")
+        };
+        for s in starts.iter_mut() {
+            s.1 = dice(&wanted, &trigram_set(&window(s.0 as usize)));
         }
-        starts.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        let by_score = |a: &(isize, f64), b: &(isize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        starts.sort_by(by_score);
+        starts.truncate(WINDOWS_SCORED);
+        for s in starts.iter_mut() {
+            let st = s.0 as usize;
+            s.1 = similarity(&needle, &window(st));
+            known.insert((st, (st + k).min(n)), s.1);
+        }
+        starts.sort_by(by_score);
     }
     starts.truncate(WINDOWS_SCORED);
 
@@ -314,6 +328,7 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         if ranked.iter().any(|&(a, _, _, _)| a == rs) {
             continue;
         }
+        let mut shown_whole = true;
         let mut region: String = (rs..re)
             .map(|i| folded(lines.content(i, h.text)))
             .collect::<Vec<_>>()
@@ -322,8 +337,12 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
             // One very long line (minified code, a 1 MB single-line file): compare the needle with the
             // stretch of the line that shares the most trigrams with it, not with the line's start.
             region = densest_window(&region, needle_folded.len() * 2, &tri_bits).to_string();
+            shown_whole = false;
         }
-        let sim = similarity(&needle_folded, &region);
+        let sim = match known.get(&(rs, re)) {
+            Some(&sim) if shown_whole => sim,
+            _ => similarity_above(&needle_folded, &region, MIN_SIMILARITY),
+        };
         ranked.push((rs, re, sim, 0.5 * sim + 0.5 * coverage));
     }
     ranked.sort_by(|a, b| b.3.total_cmp(&a.3).then(a.0.cmp(&b.0)));
@@ -334,7 +353,7 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         if out.len() >= max {
             break;
         }
-        if sim < 0.2 {
+        if sim < MIN_SIMILARITY {
             continue;
         }
         let overlaps = out.iter().any(|c| s < c.end_line && c.start_line <= e);
@@ -352,12 +371,49 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
     out
 }
 
+/// Regions less similar than this are not listed.
+const MIN_SIMILARITY: f64 = 0.2;
+
+/// Distinct byte trigrams of `s`.
+fn trigram_set(s: &str) -> rustc_hash::FxHashSet<[u8; 3]> {
+    s.as_bytes()
+        .windows(3)
+        .map(|w| [w[0], w[1], w[2]])
+        .collect()
+}
+
+/// Dice coefficient of two trigram sets: 2·|A ∩ B| / (|A| + |B|).
+fn dice(a: &rustc_hash::FxHashSet<[u8; 3]>, b: &rustc_hash::FxHashSet<[u8; 3]>) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 0.0;
+    }
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let shared = small.iter().filter(|t| large.contains(*t)).count();
+    2.0 * shared as f64 / (a.len() + b.len()) as f64
+}
+
+/// [`similarity`], or a number below `floor` without computing the diff when even a perfect alignment
+/// could not reach `floor`: the ratio is at most 2·min(|a|, |b|) / (|a| + |b|) characters.
+fn similarity_above(a: &str, b: &str, floor: f64) -> f64 {
+    let (ca, cb) = (cap(a, CAP).chars().count(), cap(b, CAP).chars().count());
+    if ca + cb > 0 {
+        let bound = 2.0 * ca.min(cb) as f64 / (ca + cb) as f64;
+        if bound < floor {
+            return bound;
+        }
+    }
+    similarity(a, b)
+}
+
+/// Bytes of each side [`similarity`] compares.
+const CAP: usize = 8000;
+
 fn similarity(a: &str, b: &str) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5);
-    let (a, b) = (cap(a, 8000), cap(b, 8000));
+    let (a, b) = (cap(a, CAP), cap(b, CAP));
     let diff = similar::TextDiff::configure()
         .deadline(deadline)
         .diff_chars(a, b);

@@ -272,3 +272,30 @@ fn a_line_repeated_in_every_block_does_not_stretch_the_candidate() {
         assert!(c[0].similarity > 0.9, "{c:?}");
     }
 }
+
+#[test]
+fn a_needle_that_shares_no_line_still_finds_its_region() {
+    // Every line of the needle has a typo, so no line of it occurs in the file and, at six lines, it
+    // is too long for trigram votes: every window is ranked by shared trigrams, the best few by
+    // similarity. The region it was copied from must come first.
+    let file: String = (0..300)
+        .map(|i| {
+            format!(
+                "    total_{i} = compute_value(items[{i}], scale={})\n",
+                i * 7
+            )
+        })
+        .collect();
+    let needle: String = (150..156)
+        .map(|i| {
+            format!(
+                "    totl_{i} = compute_value(items[{i}], scale={})\n",
+                i * 7
+            )
+        })
+        .collect();
+    let h = Haystack::new(&file);
+    let c = candidates::nearest(&h, &needle, 3);
+    assert_eq!((c[0].start_line, c[0].end_line), (151, 156), "{c:?}");
+    assert!(c[0].similarity > 0.9, "{c:?}");
+}
