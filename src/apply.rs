@@ -206,19 +206,6 @@ impl Planned {
             .fold(text.len(), |n, &(os, oe, ns, ne)| n + (ne - ns) - (oe - os))
     }
 
-    /// The text after the edits, in order, as slices of `text` (the original) and the replacements.
-    pub fn pieces<'a>(&'a self, text: &'a str) -> Vec<&'a str> {
-        let mut out = Vec::with_capacity(2 * self.changes.len() + 1);
-        let mut pos = 0;
-        for (&(os, oe, _, _), r) in self.changes.iter().zip(&self.replacements) {
-            out.push(&text[pos..os]);
-            out.push(r.as_str());
-            pos = oe;
-        }
-        out.push(&text[pos..]);
-        out
-    }
-
     /// `(old_start, old_end, replacement)` for each change, in file order.
     pub fn spans(&self) -> impl Iterator<Item = (usize, usize, &str)> {
         self.changes
@@ -230,7 +217,7 @@ impl Planned {
     /// The text after the edits, built in one pass.
     pub fn render(&self, text: &str) -> String {
         let mut out = String::with_capacity(self.after_len(text));
-        for p in self.pieces(text) {
+        for p in crate::text::spliced(text, 0..text.len(), self.spans()) {
             out.push_str(p);
         }
         out

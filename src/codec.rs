@@ -254,10 +254,9 @@ fn invalid_utf8(at: usize) -> Failure {
 /// Validates UTF-8 without copying. `base` is the number of bytes (a BOM) stripped before `bytes`,
 /// added to reported offsets so they are file offsets.
 fn utf8(bytes: Vec<u8>, base: usize) -> Result<String> {
-    if let Some(at) = memchr::memchr(0, &bytes) {
-        return Err(nul_failure(at + base));
-    }
-    String::from_utf8(bytes).map_err(|e| invalid_utf8(e.utf8_error().valid_up_to() + base))
+    utf8_str(&bytes, base)?;
+    // SAFETY: `utf8_str` just accepted exactly these bytes as UTF-8.
+    Ok(unsafe { String::from_utf8_unchecked(bytes) })
 }
 
 /// Decodes UTF-16 code units (after the 2-byte BOM) with the given byte order.

@@ -143,14 +143,7 @@ pub fn unified_spans(
         let (os, oe) = (r.os, r.oe);
         let old_first = lines.line_of(before, os);
         let new_first = (old_first as isize + r.line_delta) as usize;
-        let mut after = String::new();
-        let mut pos = os;
-        for &(s, e, new) in &spans[r.first..=r.last] {
-            after.push_str(&before[pos..s]);
-            after.push_str(new);
-            pos = e;
-        }
-        after.push_str(&before[pos..oe]);
+        let after = text::spliced(before, os..oe, spans[r.first..=r.last].iter().copied()).concat();
         let diff = similar::TextDiff::from_lines(&before[os..oe], after.as_str());
         for group in diff.grouped_ops(CONTEXT) {
             let (first, last) = (&group[0], &group[group.len() - 1]);

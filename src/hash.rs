@@ -22,8 +22,7 @@
 //! ```
 
 pub fn file_hash(bytes: &[u8]) -> String {
-    let h = blake3::hash(bytes);
-    h.to_hex()[..16].to_string()
+    file_hash_parts(&[bytes])
 }
 
 /// [`file_hash`] of the concatenation of `parts`.

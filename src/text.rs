@@ -116,6 +116,28 @@ pub fn line_number_at(text: &str, offset: usize) -> usize {
     count_breaks(text.as_bytes(), 0, offset) + 1
 }
 
+/// `base[range]` with the sorted, disjoint `spans` `(start, end, replacement)` inside it replaced, as
+/// consecutive pieces (slices of `base` and the replacements): the text after an edit, never built in
+/// one piece unless the caller concatenates them.
+pub fn spliced<'a, T>(
+    base: &'a T,
+    range: std::ops::Range<usize>,
+    spans: impl IntoIterator<Item = (usize, usize, &'a T)>,
+) -> Vec<&'a T>
+where
+    T: ?Sized + std::ops::Index<std::ops::Range<usize>, Output = T>,
+{
+    let mut out = Vec::new();
+    let mut pos = range.start;
+    for (s, e, r) in spans {
+        out.push(&base[pos..s]);
+        out.push(r);
+        pos = e;
+    }
+    out.push(&base[pos..range.end]);
+    out
+}
+
 /// Texts at least this long have their whole-text passes (UTF-8 check, exact search, line count) split
 /// in two halves run on two threads.
 pub const PAR_MIN: usize = 4 << 20;

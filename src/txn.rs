@@ -32,17 +32,20 @@ pub enum Action {
     Delete,
 }
 
-/// The bytes of `base` with `spans` replaced, as consecutive pieces (see [`Action::Splice`]).
-pub fn splice_parts<'a>(base: &'a [u8], spans: &'a [(usize, usize, Vec<u8>)]) -> Vec<&'a [u8]> {
-    let mut out = Vec::with_capacity(2 * spans.len() + 1);
-    let mut pos = 0;
-    for (s, e, r) in spans {
-        out.push(&base[pos..*s]);
-        out.push(r.as_slice());
-        pos = *e;
+impl Action {
+    /// The new contents as consecutive pieces, for a write or a splice of `base` (the bytes read at
+    /// open); `None` for `Keep` and `Delete`, and for a splice with no bytes read.
+    pub fn parts<'a>(&'a self, base: Option<&'a [u8]>) -> Option<Vec<&'a [u8]>> {
+        match self {
+            Action::Write(bytes) => Some(vec![bytes.as_slice()]),
+            Action::Splice(spans) => {
+                let base = base?;
+                let spans = spans.iter().map(|(s, e, r)| (*s, *e, r.as_slice()));
+                Some(crate::text::spliced(base, 0..base.len(), spans))
+            }
+            Action::Keep | Action::Delete => None,
+        }
     }
-    out.push(&base[pos..]);
-    out
 }
 
 /// One file in a transaction.
@@ -163,17 +166,9 @@ impl Txn {
             let action = std::mem::replace(&mut f.action, Action::Keep);
             let step = match &action {
                 Action::Write(_) | Action::Splice(_) => {
-                    let parts = match &action {
-                        Action::Splice(spans) => match &f.bytes {
-                            Some(base) => Ok(splice_parts(base, spans)),
-                            None => Err(Failure::new(
-                                Code::InternalError,
-                                "a splice of a file that was not read",
-                            )),
-                        },
-                        Action::Write(bytes) => Ok(vec![bytes.as_slice()]),
-                        _ => unreachable!(),
-                    };
+                    let parts = action.parts(f.bytes.as_deref()).ok_or_else(|| {
+                        Failure::new(Code::InternalError, "a splice of a file that was not read")
+                    });
                     let r = match f.real.parent() {
                         Some(parent) if !f.existed && !parent.is_dir() => {
                             fsio::create_dirs_within(&self.root, parent)

@@ -13,7 +13,7 @@ use crate::journal::{self, DiskJournal, Recorded};
 use crate::matcher::Tolerance;
 use crate::syntax;
 use crate::text::utf16_len;
-use crate::txn::{splice_parts, Action, Txn};
+use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
 
 /// Files larger than this are refused unless `max_file_bytes` says otherwise.
@@ -252,19 +252,11 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
             Action::Write(codec::encode(applied.render(&text), encoding))
         }
     };
-    let after_bytes = match &action {
-        Action::Splice(sp) => sp
-            .iter()
-            .fold(before_bytes, |n, (s, e, new)| n - (e - s) + new.len()),
-        Action::Write(b) => b.len(),
-        Action::Keep | Action::Delete => before_bytes,
-    };
+    let parts = action.parts(Some(bytes)).unwrap_or_default();
+    let after_bytes = parts.iter().map(|p| p.len()).sum();
     let written = !opts.dry_run;
-    let dry_hash = (!written).then(|| match &action {
-        Action::Splice(sp) => file_hash_parts(&splice_parts(bytes, sp)),
-        Action::Write(b) => file_hash(b),
-        Action::Keep | Action::Delete => file_hash(bytes),
-    });
+    let dry_hash = (!written).then(|| file_hash_parts(&parts));
+    drop(parts);
     drop(spans);
     drop(text);
     let (file_hash, recorded) = match dry_hash {
@@ -302,7 +294,7 @@ fn syntax_gate_planned(
     if mode == Validate::Off {
         return Ok(None);
     }
-    if let Some(skipped) = syntax::skip(display, text.len(), plan.after_len(text)) {
+    if let Err(skipped) = syntax::gate_language(display, text.len(), plan.after_len(text)) {
         GATE_USED.store(true, std::sync::atomic::Ordering::Relaxed);
         return Ok(Some(skipped));
     }

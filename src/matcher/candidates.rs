@@ -224,7 +224,7 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         // Unvoted small file: rank every window by the trigrams it shares with the needle (linear in
         // the window), then the best few by similarity (a character diff: too costly for every window).
         let needle: String = old.iter().map(|l| folded(l)).collect::<Vec<_>>().join("\n");
-        let wanted = trigram_set(&needle);
+        let wanted = trigrams(&needle);
         let window = |st: usize| -> String {
             (st..(st + k).min(n))
                 .map(|i| folded(lines.content(i, h.text)))
@@ -232,7 +232,7 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
                 .join("\n")
         };
         for s in starts.iter_mut() {
-            s.1 = dice(&wanted, &trigram_set(&window(s.0 as usize)));
+            s.1 = dice(&wanted, &trigrams(&window(s.0 as usize)));
         }
         let by_score = |a: &(isize, f64), b: &(isize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
         starts.sort_by(by_score);
@@ -374,21 +374,13 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
 /// Regions less similar than this are not listed.
 const MIN_SIMILARITY: f64 = 0.2;
 
-/// Distinct byte trigrams of `s`.
-fn trigram_set(s: &str) -> rustc_hash::FxHashSet<[u8; 3]> {
-    s.as_bytes()
-        .windows(3)
-        .map(|w| [w[0], w[1], w[2]])
-        .collect()
-}
-
-/// Dice coefficient of two trigram sets: 2·|A ∩ B| / (|A| + |B|).
-fn dice(a: &rustc_hash::FxHashSet<[u8; 3]>, b: &rustc_hash::FxHashSet<[u8; 3]>) -> f64 {
+/// Dice coefficient of two trigram sets ([`trigrams`]): 2·|A ∩ B| / (|A| + |B|).
+fn dice(a: &HashMap<[u8; 3], usize>, b: &HashMap<[u8; 3], usize>) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 0.0;
     }
     let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    let shared = small.iter().filter(|t| large.contains(*t)).count();
+    let shared = small.keys().filter(|t| large.contains_key(*t)).count();
     2.0 * shared as f64 / (a.len() + b.len()) as f64
 }
 

@@ -237,15 +237,21 @@ pub fn check(
     check_with(path, before, after, changes, Strategy::default())
 }
 
-/// The report of a check that would not parse at all, decided from the path and the two sizes alone
-/// (unknown language, or a text above [`MAX_BYTES`]); `None` when [`check`] would parse. Lets a caller
-/// skip building the new text of a large file just to have the gate decline it.
-pub fn skip(path: &str, before_len: usize, after_len: usize) -> Option<SyntaxReport> {
+/// The language [`check`] would parse `path` as, or the report of a check that would not parse at all
+/// (unknown language, or a text above [`MAX_BYTES`]), decided from the path and the two sizes alone.
+/// Lets a caller skip building the new text of a large file just to have the gate decline it.
+pub fn gate_language(
+    path: &str,
+    before_len: usize,
+    after_len: usize,
+) -> Result<&'static str, SyntaxReport> {
     let Some(language) = language_for(path) else {
-        return Some(SyntaxReport::skipped(None, SKIPPED_UNKNOWN_LANGUAGE));
+        return Err(SyntaxReport::skipped(None, SKIPPED_UNKNOWN_LANGUAGE));
     };
-    (before_len.max(after_len) > MAX_BYTES)
-        .then(|| SyntaxReport::skipped(Some(language), SKIPPED_TOO_LARGE))
+    if before_len.max(after_len) > MAX_BYTES {
+        return Err(SyntaxReport::skipped(Some(language), SKIPPED_TOO_LARGE));
+    }
+    Ok(language)
 }
 
 /// How [`check_with`] parses; every strategy gives the same report on the same input (up to rare
@@ -303,11 +309,9 @@ pub fn check_with(
     changes: &[(usize, usize, usize, usize)],
     strategy: Strategy,
 ) -> SyntaxReport {
-    if let Some(skipped) = skip(path, before.len(), after.len()) {
-        return skipped;
-    }
-    let Some(language) = language_for(path) else {
-        return SyntaxReport::skipped(None, SKIPPED_UNKNOWN_LANGUAGE);
+    let language = match gate_language(path, before.len(), after.len()) {
+        Ok(language) => language,
+        Err(skipped) => return skipped,
     };
     let changes = normalize_changes(before, after, changes);
     let deadline = std::time::Instant::now() + PARSE_BUDGET;
