@@ -42,6 +42,15 @@ const TIER = {
   enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'line_prefix', 'blank_edges'],
 }
 const HASH = { type: 'string', description: 'Hash of the file content now on disk; pass it as base_hash to chain edits.' }
+// Liberties the engine took with the input's syntax (the content still matched exactly one place).
+const DIALECT = {
+  type: 'array',
+  description: 'Liberties taken with the input\'s syntax (e.g. an @@ line that is no line of the file); empty for textbook input.',
+  items: {
+    type: 'string',
+    enum: ['anchor_ignored', 'anchor_repeated', 'context_prefix_missing', 'header_variant', 'hunk_counts', 'marker_variant', 'no_end_marker', 'path_decorated', 'path_fallback', 'unescaped', 'unified_header'],
+  },
+}
 const EDIT_ID = { type: ['string', 'null'], description: 'Identifies this write for undo_edit (null for a dry run, or when the journal could not keep it).' }
 
 // The syntax gate's report, in the success shape of every editing tool (the server's --validate mode
@@ -214,6 +223,7 @@ const TOOLS = [
           replacements: { type: 'integer', const: 1 },
           line_number: int('1-based first line of the match.', 1),
           tier: TIER,
+          dialect: DIALECT,
         },
         RECEIPT,
       ),
@@ -322,6 +332,7 @@ const TOOLS = [
         },
         written: bool('false for a dry run.'),
         edit_id: EDIT_ID,
+        dialect: DIALECT,
       },
       required: ['files', 'written'],
     },

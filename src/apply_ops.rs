@@ -47,7 +47,7 @@
 use serde::Serialize;
 
 use crate::error::{Code, Failure};
-use crate::ir::{Dialect, Hunk};
+use crate::ir::{note, Dialect, Hunk};
 use crate::matcher::{self, candidates, Haystack, Miss, Tier, Tolerance};
 use crate::text;
 
@@ -262,7 +262,11 @@ fn locate_lines(
             if o.eof_only && m.end != pd.padded.len() {
                 return Err(LineMiss::NotFound);
             }
-            map_match(pd, m, o).ok_or(LineMiss::NotFound)
+            // A form of the needle without its leading break can start on the line that ends at
+            // `lo`, inside the previous region: that is no match below `lo`.
+            map_match(pd, m, o)
+                .filter(|r| r.start >= lo)
+                .ok_or(LineMiss::NotFound)
         }
         Err(Miss::Count {
             tier, count, spans, ..
@@ -522,6 +526,12 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 }
             }
         };
+        if region.start < prev_end {
+            return Err(tag(Failure::new(
+                Code::OverlappingEdits,
+                format!("{at}this hunk lands on lines {}-{}, inside the previous hunk, which ends at line {}; hunks must be in file order and must not overlap. Merge the two hunks.", lines.0, lines.1, h.line_of(prev_end.saturating_sub(1))),
+            )));
+        }
         prev_end = region.end;
         loosest = loosest.max(region.tier);
         matches.push(HunkMatch {
@@ -553,12 +563,6 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         tier: loosest,
         dialect,
     })
-}
-
-fn note(dialect: &mut Vec<Dialect>, d: Dialect) {
-    if let Err(at) = dialect.binary_search(&d) {
-        dialect.insert(at, d);
-    }
 }
 
 fn not_found(h: &Haystack, needle: &str, at: &str, what: &str) -> Failure {
@@ -676,6 +680,64 @@ mod tests {
         assert_eq!(out.text, "a = “x”\r\n\tif y:\r\n\t\treturn\r\n");
         assert_eq!(out.matches[0].start_line, 1);
         assert_eq!(out.matches[0].end_line, 3);
+    }
+
+    #[test]
+    fn the_same_chunk_twice_overlaps() {
+        let h = hunk(vec![Remove("b".into()), Add("B".into())]);
+        let f = apply_hunks("a\nb\nc\n", &[h.clone(), h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+        assert_eq!(f.detail("hunk_index"), Some(&1.into()));
+        // Also when the blank-edge form of the body is what matches.
+        let h = hunk(vec![ctx(""), Remove("b".into()), Add("B".into())]);
+        let f = apply_hunks("a\n\nb\nc\n", &[h.clone(), h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+    }
+
+    #[test]
+    fn scopes_narrow_but_never_refuse_unique_content() {
+        let text = "def f():\n    x = 1\ndef g():\n    x = 1\n    y = 2\n";
+        let with = |anchors: &[&str], lines| {
+            let mut h = hunk(lines);
+            h.anchors = anchors.iter().map(|a| a.to_string()).collect();
+            apply_hunks(text, &[h], Tolerance::Safe)
+        };
+        // Prose scope, unique content: applied, the scope ignored.
+        let out = with(
+            &["fix the y"],
+            vec![Remove("    y = 2".into()), Add("    y = 3".into())],
+        )
+        .unwrap();
+        assert_eq!(out.dialect, vec![Dialect::AnchorIgnored]);
+        assert!(out.text.ends_with("    y = 3\n"));
+        // The scope picks one of two content matches.
+        let out = with(
+            &["def g():"],
+            vec![Remove("    x = 1".into()), Add("    x = 9".into())],
+        )
+        .unwrap();
+        assert_eq!(out.matches[0].start_line, 4);
+        assert!(out.dialect.is_empty());
+        // A scope that is the changed line itself.
+        let out = with(
+            &["def g():"],
+            vec![Remove("def g():".into()), Add("def h():".into())],
+        )
+        .unwrap();
+        assert_eq!(out.matches[0].start_line, 3);
+        // A prose scope and content that occurs twice: refused, never guessed.
+        let f = with(
+            &["the x"],
+            vec![Remove("    x = 1".into()), Add("    x = 9".into())],
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        // A repeated scope that does not single one out: refused.
+        let text2 = "def f():\n    x = 1\ndef f():\n    x = 1\n";
+        let mut h = hunk(vec![Remove("    x = 1".into()), Add("    x = 9".into())]);
+        h.anchors = vec!["def f():".into()];
+        let f = apply_hunks(text2, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
     }
 
     #[test]

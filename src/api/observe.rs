@@ -64,6 +64,8 @@ struct State {
     ops: BTreeMap<String, OpStats>,
     failures_by_code: BTreeMap<String, u64>,
     successes_by_tier: BTreeMap<String, u64>,
+    /// Successful calls that needed each dialect liberty (see `crate::ir::Dialect`).
+    successes_by_dialect: BTreeMap<String, u64>,
     changed_lines: [u64; 6],
     retries_total: u64,
     successes_counted: u64,
@@ -178,6 +180,16 @@ pub fn finish(call: Call, op: &str, payload: &str, result: &mut Value) {
         .and_then(Value::as_str)
         .map(str::to_string);
     let changed = if ok { lines_changed(result) } else { 0 };
+    let dialect: Vec<String> = result
+        .get("dialect")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
     let dry = result.get("written").and_then(Value::as_bool) == Some(false);
     let key = touched.first().cloned().unwrap_or_default();
     let phash = payload_hash(op, payload);
@@ -199,6 +211,9 @@ pub fn finish(call: Call, op: &str, payload: &str, result: &mut Value) {
             st.ok += 1;
             if let Some(t) = &tier {
                 *s.successes_by_tier.entry(t.clone()).or_default() += 1;
+            }
+            for d in &dialect {
+                *s.successes_by_dialect.entry(d.clone()).or_default() += 1;
             }
             let b = BUCKETS
                 .iter()
@@ -292,6 +307,9 @@ pub fn finish(call: Call, op: &str, payload: &str, result: &mut Value) {
         }
         if let Some(t) = &tier {
             line.insert("tier".into(), json!(t));
+        }
+        if !dialect.is_empty() {
+            line.insert("dialect".into(), json!(dialect));
         }
         line.insert("ms".into(), json!((ms * 1000.0).round() / 1000.0));
         line.insert("lines_changed".into(), json!(changed));
@@ -404,6 +422,7 @@ pub fn stats(reset: bool) -> Value {
             "ops": ops,
             "failures_by_code": s.failures_by_code,
             "successes_by_tier": s.successes_by_tier,
+            "successes_by_dialect": s.successes_by_dialect,
             "retries_per_success": (rps * 1000.0).round() / 1000.0,
             "changed_lines_histogram": hist,
             "transactions_rolled_back": s.rolled_back,

@@ -28,7 +28,7 @@ use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
-use crate::ir::{Change, Dialect, Edit, FileOp, ParseError, Parsed};
+use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
 use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -318,11 +318,6 @@ fn choose_path(
     if usable(path) || (alternatives.is_empty() && fallback.is_none()) {
         return path.to_string();
     }
-    let note = |dialect: &mut Vec<Dialect>, d: Dialect| {
-        if let Err(at) = dialect.binary_search(&d) {
-            dialect.insert(at, d);
-        }
-    };
     if let Some(alt) = alternatives.iter().find(|a| usable(a)) {
         note(dialect, alt_note);
         return alt.clone();
@@ -491,7 +486,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         .into_iter()
         .map(|p| Value::Object(p.entry))
         .collect();
-    let dialect: Vec<&str> = dialect.iter().map(|d| d.as_str()).collect();
+    let dialect = dialect_names(&dialect);
     Ok(ok_object(
         json!({ "files": files, "written": written, "dialect": dialect }),
     ))
@@ -638,9 +633,7 @@ fn plan(
                     Change::Hunks(hunks) => {
                         let a = apply_ops::apply_hunks(&decoded.text, hunks, opts.tolerance)?;
                         for d in a.dialect {
-                            if let Err(at) = dialect.binary_search(&d) {
-                                dialect.insert(at, d);
-                            }
+                            note(dialect, d);
                         }
                         (a.text, hunks.len(), json!(a.matches), a.changes)
                     }

@@ -325,7 +325,7 @@ fn finish(
             Some(op) => (op, Vec::new()),
             None => return Ok(()),
         },
-        Some(h) => with_headers(hunks, &s, h, out)?,
+        Some(h) => with_headers(hunks, &s, h)?,
     };
     let empty_move = matches!(&op, FileOp::Update { move_to: Some(to), .. } if to.is_empty());
     if op.path().is_empty() || empty_move {
@@ -399,7 +399,6 @@ fn with_headers(
     hunks: Vec<Hunk>,
     s: &Section,
     h: &Headers,
-    out: &mut Parsed,
 ) -> Result<(FileOp, Vec<String>), ParseError> {
     if hunks.is_empty() {
         return Err(ParseError::new(
@@ -490,9 +489,6 @@ fn with_headers(
                 names.push(n);
             }
         }
-    }
-    if names.len() > 1 {
-        out.note(Dialect::HeaderVariant);
     }
     let path = names.remove(0);
     Ok((
@@ -1364,7 +1360,8 @@ index 3b18e51..a7c2d1f 100644\n\
         let p = parse_unified_diff_dialect("--- a/x.orig\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n").unwrap();
         assert_eq!(p.ops[0].path(), "x");
         assert_eq!(p.alternatives, vec![vec!["x.orig".to_string()]]);
-        assert_eq!(p.dialect, vec![Dialect::HeaderVariant]);
+        // Noted only when another spelling is the one that names the file (the caller decides).
+        assert!(p.dialect.is_empty());
         let p =
             parse_unified_diff_dialect("--- old/src/x.js\n+++ new/src/x.js\n@@ -1 +1 @@\n-a\n+b\n")
                 .unwrap();
