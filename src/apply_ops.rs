@@ -8,9 +8,18 @@
 //!   must start at the start of a line of the file. The text is searched with one extra line in front
 //!   (the file's own terminator) and the needle starts with a line break, so a body can not match
 //!   the tail of a longer line.
-//! - **Anchors.** `@@ scope` lines are found first, in order, each one below the previous one, each
-//!   unique: as a whole line (whitespace-tolerant tiers), else as the unique line that contains it
-//!   (`@@ def f` names `def f(x):`). The body is then searched below the last anchor line.
+//! - **Scopes narrow, content decides.** `@@ scope` lines are found first, in order, each one at or
+//!   below the previous one: the first whole line that matches it (whitespace-tolerant tiers), else
+//!   the one line that contains it (`@@ def f` names `def f(x):`). A scope that names no line there
+//!   (prose such as `@@ fix the retry loop`, or text several lines contain) is ignored
+//!   ([`Dialect::AnchorIgnored`]); one that occurs several times narrows from its first occurrence
+//!   ([`Dialect::AnchorRepeated`]). The body is then searched from the last scope line itself (a
+//!   scope may name the line the chunk changes) and must be unique there; when it occurs nowhere
+//!   below the scopes, it is searched without them and must be unique in the whole file (the scope
+//!   is then ignored). So a scope can only choose among several places the content matches, never
+//!   make content that matches nowhere (or twice, without a scope that tells them apart) land.
+//! - **Two readings.** A body whose context lines lost their ` ` prefix carries a second reading
+//!   ([`Hunk::alt_lines`]); it is tried only when the first matches nowhere.
 //! - **Order.** Hunks of one file must be in file order and must not overlap. A body is searched
 //!   below the previous hunk (text above it can not be meant, since hunks are in file order); one
 //!   that only occurs above or inside the previous hunk is refused with `OVERLAPPING_EDITS`.

@@ -8,7 +8,8 @@
 //! input         = { blank } , [ fence-open ] , { blank } , [ heredoc-open ] ,
 //!                 patch ,
 //!                 [ heredoc-close ] , { blank } , [ fence-close ] , { blank } ;
-//! patch         = { blank } , begin , { blank | operation } , end , { blank } ;
+//! patch         = { blank } , begin , { blank | operation } , [ end ] , { blank } ;
+//!                                                       (* no end: only after an operation *)
 //! begin         = pad , "*** Begin Patch" , pad ;
 //! end           = pad , "*** End Patch" , pad ;
 //! operation     = add | delete | update ;
@@ -21,13 +22,16 @@
 //!                 ( first-chunk , { chunk } | (* nothing, only with Move to *) ) ;
 //! first-chunk   = chunk | chunk-body ;                  (* the first chunk may omit "@@" *)
 //! chunk         = chunk-header , { chunk-header } , chunk-body ;
-//! chunk-header  = "@@" , pad | "@@ " , anchor-text ;    (* column 0 *)
+//! chunk-header  = "@@" , pad | "@@" , [ " " ] , anchor-text     (* column 0 *)
+//!               | "@@ " , unified-range , [ anchor-text ] ;   (* -12,3 +12,4 @@: a line hint *)
 //! chunk-body    = body-line , { body-line } , [ pad , "*** End of File" , pad , { blank } ] ;
 //! body-line     = " " , text      (* context *)
 //!               | "-" , text      (* remove  *)
 //!               | "+" , text      (* add     *)
 //!               | "" ;            (* a completely empty line: empty context *)
-//! path          = pad , one or more characters , pad ;  (* surrounding whitespace trimmed *)
+//!               | other , text ;  (* any other first character: context that lost its " " *)
+//! path          = pad , [ decoration ] , one or more characters , [ decoration ] , pad ;
+//! decoration    = "`" | '"' | "'" | "**" ;              (* a matching pair, removed *)
 //! pad           = { ws } ;
 //! blank         = { ws } ;                              (* a blank line *)
 //!
@@ -50,12 +54,15 @@
 //! marker, even inside a chunk body: a file line reading `*** End Patch` can not be given as context.
 //!
 //! `@@` chunk headers must start in column 0 (a line starting with a space is a context line);
-//! trailing whitespace after them is ignored. `@@ text` adds `text` (trailing whitespace removed,
-//! leading whitespace after the one separating space kept) to [`Hunk::anchors`]; several header
-//! lines in a row name nested scopes, outermost first; a bare `@@` among them adds nothing. A header
-//! that looks like a unified-diff range (`@@ -12,5 +12,6 @@`) is refused: this format has no line
-//! numbers. [`Hunk::source_line`] is the line of the chunk's first header (or of its first body line
-//! when the first chunk omits `@@`); `line_hint` and the `no_eol` flags are never set.
+//! trailing whitespace after them is ignored. `@@ text` (or `@@text`) adds `text` (trailing
+//! whitespace removed, leading whitespace after the one separating space kept) to [`Hunk::anchors`];
+//! several header lines in a row name nested scopes, outermost first; a bare `@@` among them adds
+//! nothing. A scope is a hint: how the applier uses it, and ignores one that names no line, is
+//! described in [`crate::apply_ops`]. A header that is a unified-diff range (`@@ -12,5 +12,6 @@`,
+//! numbers right or wrong, closing `@@` optional) sets [`Hunk::line_hint`] to its old-side line
+//! ([`Dialect::UnifiedHeader`]), and text after its closing `@@` is a scope. [`Hunk::source_line`] is
+//! the line of the chunk's first header (or of its first body line when the first chunk omits `@@`);
+//! the `no_eol` flags are never set.
 //!
 //! # Blank lines
 //!
@@ -89,6 +96,22 @@
 //! (inside the fence) must be the delimiter, and the lines between are parsed as the patch. A fence
 //! may also wrap a bare patch. Line numbers in errors always count from the original input.
 //!
+//! # Dialects
+//!
+//! Models write this format loosely. [`parse_patch_dialect`] reads these spellings and lists each
+//! liberty it took in [`Parsed::dialect`]; what it reads must still match the file by content:
+//!
+//! | spelling | read as | noted |
+//! |---|---|---|
+//! | the whole patch on one line with literal `\n` escapes (no real line break after `*** Begin Patch`) | unescaped once (`\n`, `\r`, `\t`, `\"`, `\'`, `\\`), then parsed | `unescaped` |
+//! | no `*** End Patch` after the last operation | the operations read so far | `no_end_marker` |
+//! | `@@ -12,3 +12,4 @@ [scope]` | a chunk header with a line hint (and a scope) | `unified_header` |
+//! | a body line with no ` `/`-`/`+` prefix | a context line, the whole line its text; when some context lines of a chunk lost their prefix, [`Hunk::alt_lines`] also holds the reading in which the ` `-prefixed ones kept their space (tried only when the first reading matches nowhere) | `context_prefix_missing` |
+//! | a path in backticks, quotes or `**`, or after `./` | the path without them | `path_decorated` |
+//! | `a/x` or `b/x` | `a/x`, or `x` when only that names a file ([`Parsed::alternatives`]) | `path_decorated` (by the caller) |
+//!
+//! `+` and `-` lines are never guessed: a line with either prefix is an added or removed line.
+//!
 //! # Errors
 //!
 //! Every error is a [`ParseError`] with the 1-based input line:
@@ -98,7 +121,7 @@
 //! | empty input | 1 |
 //! | first non-blank line is not `*** Begin Patch` | that line |
 //! | a fence or heredoc that is not closed by the last non-blank line | the opening line |
-//! | end of input before `*** End Patch` | the last line |
+//! | end of input before `*** End Patch` with no operation read | the last line |
 //! | text after `*** End Patch` | that text |
 //! | a patch with no operation | the `*** Begin Patch` line |
 //! | unknown `***` header; nested `*** Begin Patch` | that line |
@@ -110,8 +133,7 @@
 //! | a Delete File followed by body lines; any other stray line between operations | that line |
 //! | an Update with no chunk (and no Move to) | the Update header |
 //! | a chunk header with no body line | the chunk header |
-//! | a body line starting with another character | that line |
-//! | a unified-diff range in a chunk header | that line |
+
 
 use std::collections::HashMap;
 
