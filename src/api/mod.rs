@@ -58,7 +58,7 @@ pub fn call(op: &str, payload: &str) -> String {
                 .unwrap_or_else(|| "unknown panic".into());
             failure_value(&Failure::new(
                 Code::InternalError,
-                format!("internal error in surepatch ({what}); nothing was written. Please report this."),
+                format!("internal error in surepatch ({what}); nothing was written. Please report this at https://github.com/surepatch/surepatch/issues."),
             ))
         }
     };
