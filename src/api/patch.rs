@@ -315,7 +315,7 @@ fn choose_path(
         FileOp::Add { .. } => creatable(p),
         _ => exists(p),
     };
-    if usable(path) || (alternatives.is_empty() && fallback.is_none()) {
+    if (alternatives.is_empty() && fallback.is_none()) || usable(path) {
         return path.to_string();
     }
     if let Some(alt) = alternatives.iter().find(|a| usable(a)) {

@@ -134,7 +134,6 @@
 //! | an Update with no chunk (and no Move to) | the Update header |
 //! | a chunk header with no body line | the chunk header |
 
-
 use std::collections::HashMap;
 
 use super::{alt_reading, clean_path, shown, split_lines, unescape_one_line};
