@@ -38,7 +38,8 @@
 //! fence-open    = pad , "```" , { any character } ;     (* e.g. ```bash *)
 //! fence-close   = pad , "```" , pad ;
 //! heredoc-open  = pad , launcher , pad , "<<" , pad , delimiter , pad
-//!               | pad , "cat" , pad , "<<" , pad , delimiter , pad , "|" , pad , launcher , pad ;
+//!               | pad , "cat" , pad , "<<" , pad , delimiter , pad , "|" , pad , launcher , pad
+//!               | pad , "<<" , pad , delimiter , pad ;      (* the heredoc alone *)
 //! launcher      = "apply_patch" | "applypatch" ;
 //! delimiter     = "'" , word , "'" | '"' , word , '"' | word ;   (* word = [A-Za-z0-9_]+ *)
 //! heredoc-close = pad , word , pad ;                    (* the same word, unquoted *)
@@ -238,6 +239,11 @@ fn heredoc_opener(line: &str) -> Option<&str> {
         ok.then_some((word, rest))
     }
     let s = line.trim();
+    // The heredoc alone, as models send it for the patch argument itself: `<<'EOF'`.
+    if s.starts_with("<<") {
+        let (word, rest) = redirect(s)?;
+        return rest.trim().is_empty().then_some(word);
+    }
     if let Some(rest) = launcher(s) {
         if !rest.starts_with(|c: char| c.is_whitespace() || c == '<') {
             return None;
@@ -928,6 +934,8 @@ mod tests {
             ("cat <<'EOF' | apply_patch", "EOF"),
             ("cat << EOF |apply_patch", "EOF"),
             ("  apply_patch <<'EOF'  ", "  EOF "),
+            ("<<'EOF'", "EOF"),
+            ("<< \"PATCH\"", "PATCH"),
         ] {
             let t = format!("{open}\n{INNER}{close}\n");
             assert_eq!(ok(&t).len(), 1, "{open}");
