@@ -15,6 +15,7 @@ mod lines;
 mod observe;
 mod patch;
 mod scope;
+mod targets;
 mod view;
 mod whole;
 
@@ -42,6 +43,7 @@ pub const OPS: &[&str] = &[
     "apply_unified_diff",
     "parse_blocks",
     "parse_path_blocks",
+    "touched_files",
 ];
 
 /// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
@@ -95,6 +97,7 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "apply_unified_diff" => patch::apply_unified_diff(&args),
         "parse_blocks" => patch::parse_blocks(&args),
         "parse_path_blocks" => patch::parse_path_blocks(&args),
+        "touched_files" => targets::touched_files(&args),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),

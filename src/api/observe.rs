@@ -142,12 +142,16 @@ fn is_write(op: &str) -> bool {
             | "permission_scope"
             | "parse_blocks"
             | "parse_path_blocks"
+            | "touched_files"
     )
 }
 
 /// Operations counted in the statistics and the event log.
 fn is_counted(op: &str) -> bool {
-    !matches!(op, "codes" | "get_stats" | "set_event_log")
+    !matches!(
+        op,
+        "codes" | "get_stats" | "set_event_log" | "touched_files"
+    )
 }
 
 pub struct Call {
