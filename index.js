@@ -97,7 +97,11 @@ function plain(value, where, key, depth, stack) {
   if (Array.isArray(value)) {
     const n = value.length
     if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0 || n > MAX_ARRAY_LENGTH) {
-      throw new Refusal(`${where} claims ${String(n)} elements, above the limit of ${MAX_ARRAY_LENGTH} (nothing was written).`)
+      throw new Refusal(
+        Number.isSafeInteger(n) && n > MAX_ARRAY_LENGTH
+          ? `${where} claims ${n} elements, above the limit of ${MAX_ARRAY_LENGTH} (nothing was written).`
+          : `${where} claims a length of ${String(n)}, which no array has (nothing was written).`,
+      )
     }
     out = new Array(n)
     for (let i = 0; i < n; i++) {
