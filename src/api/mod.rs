@@ -120,7 +120,10 @@ fn get_stats(args: &[Value]) -> Res {
 fn set_event_log(args: &[Value]) -> Res {
     match arg(args, 0) {
         None | Some(Value::Null) => observe::set_event_log(None),
-        Some(Value::String(p)) if !p.is_empty() => observe::set_event_log(Some(p.clone())),
+        Some(Value::String(p)) if !p.is_empty() => {
+            observe::check_log_path(p)?;
+            observe::set_event_log(Some(p.clone()))
+        }
         Some(v) => {
             return Err(args::bad(format!(
                 "setEventLog takes a file path or null, got {}.",
