@@ -13,6 +13,7 @@ mod args;
 mod edit;
 mod lines;
 mod observe;
+mod panics;
 mod patch;
 mod scope;
 mod targets;
@@ -46,6 +47,8 @@ pub const OPS: &[&str] = &[
     "touched_files",
 ];
 
+pub use panics::install_hook as install_panic_hook;
+
 /// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
 pub fn call(op: &str, payload: &str) -> String {
     let started = observe::begin();
@@ -53,11 +56,8 @@ pub fn call(op: &str, payload: &str) -> String {
     let mut value = match result {
         Ok(v) => v,
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
+            // Never the raw payload: it may quote file content (see `panics`).
+            let what = panics::describe(panic.as_ref());
             failure_value(&Failure::new(
                 Code::InternalError,
                 format!("internal error in surepatch ({what}); nothing was written. Please report this."),
@@ -98,6 +98,7 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "parse_blocks" => patch::parse_blocks(&args),
         "parse_path_blocks" => patch::parse_path_blocks(&args),
         "touched_files" => targets::touched_files(&args),
+        "__test_panic" => panics::test_panic(&args),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),
