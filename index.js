@@ -46,7 +46,7 @@ function failure(code, message, extra) {
 // thing to the check and another to JSON.stringify). The copy refuses, with INVALID_INPUT:
 // - strings that are not well-formed UTF-16 (a lone surrogate, which must never be written as U+FFFD);
 // - numbers JSON cannot carry (NaN, ±Infinity: JSON.stringify would turn them into null, i.e. absent);
-// - BigInt, cycles, nesting deeper than MAX_DEPTH;
+// - BigInt, binary data (Buffer, typed arrays, ArrayBuffer), cycles, nesting deeper than MAX_DEPTH;
 // - arrays whose length is above MAX_ARRAY_LENGTH, checked before any element is read (a Proxy
 //   claiming 10⁹ elements, or `new Array(2 ** 32 - 1)`, is refused at once instead of iterated), and
 //   arrays with holes (JSON would send null for each).
@@ -64,6 +64,10 @@ class Refusal {
 }
 
 function plain(value, where, key, depth, stack) {
+  // Binary data is not text (and a Buffer's toJSON would first copy it into an array of numbers).
+  if (value !== null && typeof value === 'object' && (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)) {
+    throw new Refusal(`${where} is binary data (${Object.prototype.toString.call(value).slice(8, -1)}); send text as a string (nothing was written).`)
+  }
   if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.toJSON === 'function') {
     value = value.toJSON(key)
   }

@@ -199,6 +199,8 @@ test('huge or hostile containers are refused by a length check before any elemen
     ['sparse array in options', () => patchFile({ file_path: 'a.txt', search_block: 'alpha', replace_block: 'b' }, { ...w.opts(), x: sparse })],
     ['toJSON answering a sparse array', () => applyEdits('a.txt', { toJSON: () => sparse }, w.opts())],
     ['array with one hole', () => applyEdits('a.txt', [{ old: 'alpha', new: 'beta' }, , { old: 'x', new: 'y' }], w.opts())],
+    ['a 64 MB Buffer as replace text', () => patchFile({ file_path: 'a.txt', search_block: 'alpha', replace_block: Buffer.alloc(64 * MB) }, w.opts())],
+    ['a typed array as edits', () => applyEdits('a.txt', new Uint8Array(2 ** 30), w.opts())],
     ['nesting 100 deep', () => applyEdits('a.txt', [{ old: 'alpha', new: 'beta', deep: Array.from({ length: 100 }).reduce((a) => [a], []) }], w.opts())],
   ]
   for (const [name, fn] of cases) {
