@@ -57,13 +57,16 @@ test('a symlinked directory followed by .. names the real file: every tool refus
   assert.equal(s.text('real/x.txt'), 'y\n')
 })
 
-test('apply_patch headers the engine accepts (leading space, NBSP after the path, CRLF) are guarded', async (t) => {
+test('apply_patch headers the engine accepts (leading space, NBSP after the path, CRLF, decorated paths, no End Patch) are guarded', async (t) => {
   const s = setup(t)
   for (const patch of [
     envelope(' *** Update File: p.txt\n@@\n-p\n+P\n'),
     envelope('*** Update File: p.txt\u00a0\n@@\n-p\n+P\n'),
     envelope('*** Update File:   ./p.txt\t\n@@\n-p\n+P\n'),
     envelope('*** Update File: p.txt\r\n@@\r\n-p\r\n+P\r\n'),
+    envelope('*** Update File: `p.txt`\n@@\n-p\n+P\n'),
+    envelope('*** Update File: **./p.txt**\n@@\n-p\n+P\n'),
+    '*** Begin Patch\n*** Update File: p.txt\n@@\n-p\n+P\n',
     envelope('*** Update File: q.txt\n*** Move to: p.txt\n@@\n-q\n+Q\n'),
   ]) {
     // The engine applies each of these (dry run, no guard) ...

@@ -1,15 +1,16 @@
 //! `touchedFiles(op, args)`: the files a call of operation `op` with arguments `args` would touch, as
 //! the engine itself sees them — for hosts that gate writes (the MCP server's read-before-edit mode).
 //!
-//! The paths come from the same parsers the operation uses ([`crate::formats::parse_patch`],
-//! [`crate::formats::parse_unified_diff`], [`crate::formats::parse_path_blocks`]) and are resolved
-//! through the same sandbox ([`Workspace::resolve`]), so no spelling the engine accepts (a symlinked
-//! directory followed by `..`, odd whitespace around a path, `./` prefixes, absolute paths inside the
-//! root) names a different file here than in the write. Nothing is written; an existing file is read
-//! only to report its `file_hash`.
+//! For `apply_patch`, `apply_unified_diff` and `apply_blocks` the answer is the operation itself,
+//! stopped once every path is parsed, chosen among its spellings and resolved ([`super::patch::touched`]);
+//! for the single-file operations it is their path argument through the same sandbox
+//! ([`Workspace::resolve`]). So no spelling the engine accepts (a symlinked directory followed by `..`,
+//! odd whitespace or decoration around a path, `./` prefixes, absolute paths inside the root, a diff
+//! header naming no file) names a different file here than in the write. Nothing is written; an
+//! existing file is read only to report its `file_hash`.
 //!
 //! Each target is `{path, display, exists, file_hash, role, op_index}`:
-//! - `path`: as written in the input (the key of the multi-file operations' `base_hashes`);
+//! - `path`: as the operation reads it (the key of the multi-file operations' `base_hashes`);
 //! - `display`: the workspace-relative path of the real file (symlinks resolved), the same string the
 //!   operation's result reports as `file_path`;
 //! - `file_hash`: the hash of the bytes on disk now (null for a missing file, or one that cannot be
@@ -27,132 +28,28 @@ use super::args::{bad, str_arg, type_name, Obj};
 use super::edit::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
-use crate::formats;
 use crate::fsio::LockedFile;
 use crate::hash::file_hash;
-use crate::ir::{FileOp, ParseError};
 use crate::workspace::{Resolve, Workspace};
 
-/// A path named by the call, before resolution.
-struct Named {
-    path: String,
-    role: &'static str,
-    op_index: Option<usize>,
-}
-
-fn parse_failure(e: ParseError, format: &str) -> Failure {
-    Failure::new(
-        Code::ParseError,
-        format!(
-            "the {format} is malformed at line {}: {}. Nothing was written; fix the syntax and resend.",
-            e.line, e.message
-        ),
-    )
-    .with("line", e.line)
-}
-
-fn ops_named(ops: &[FileOp]) -> Vec<Named> {
-    let mut out = Vec::new();
-    for (i, op) in ops.iter().enumerate() {
-        out.push(Named {
-            path: op.path().to_string(),
-            role: "source",
-            op_index: Some(i),
-        });
-        if let FileOp::Update {
-            move_to: Some(to), ..
-        } = op
-        {
-            out.push(Named {
-                path: to.clone(),
-                role: "move_target",
-                op_index: Some(i),
-            });
-        }
-    }
-    out
-}
-
-fn text_of<'a>(args: &'a [Value], name: &str) -> Result<&'a str> {
-    match arg(args, 0) {
-        Some(Value::String(s)) => Ok(s),
-        Some(Value::Null) | None => {
-            Err(bad(format!("{name} (argument 1) is required (a string).")))
-        }
-        Some(v) => Err(bad(format!(
-            "{name} (argument 1) must be a string, got {}.",
-            type_name(v)
-        ))),
-    }
-}
-
-fn single(path: &str) -> Vec<Named> {
-    vec![Named {
-        path: path.to_string(),
-        role: "file",
-        op_index: None,
-    }]
-}
-
-/// The paths named by a call of `op` with `args`, and the index of its options argument.
-fn named(op: &str, args: &[Value]) -> Result<(Vec<Named>, usize)> {
-    Ok(match op {
-        "view_file" | "delete_file" => (single(str_arg(args, 0, "filePath")?), 1),
+/// The path a single-file call names, and the index of its options argument.
+fn single(op: &str, args: &[Value]) -> Result<Option<(String, usize)>> {
+    Ok(Some(match op {
+        "view_file" | "delete_file" => (str_arg(args, 0, "filePath")?.to_string(), 1),
         "apply_edits" | "preview_edits" | "edit_lines" | "create_file" | "write_file" => {
-            (single(str_arg(args, 0, "filePath")?), 2)
+            (str_arg(args, 0, "filePath")?.to_string(), 2)
         }
         "patch_file" => {
             let mut input = Obj::new("input", arg(args, 0), false)?;
-            (single(input.req_string(&["file_path", "filePath"])?), 1)
+            (input.req_string(&["file_path", "filePath"])?.to_string(), 1)
         }
-        "apply_patch" => {
-            let text = text_of(args, "patchText")?;
-            let ops =
-                formats::parse_patch(text).map_err(|e| parse_failure(e, "apply_patch envelope"))?;
-            (ops_named(&ops), 1)
-        }
-        "apply_unified_diff" => {
-            let text = text_of(args, "diffText")?;
-            let ops =
-                formats::parse_unified_diff(text).map_err(|e| parse_failure(e, "unified diff"))?;
-            (ops_named(&ops), 1)
-        }
-        "apply_blocks" => {
-            let text = text_of(args, "text")?;
-            let mut o = Obj::new("options", arg(args, 1), true)?;
-            match o.string(&["file_path", "filePath"])? {
-                Some("") => return Err(bad("options.file_path is empty.")),
-                Some(p) => {
-                    formats::parse_blocks(text)
-                        .map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?;
-                    let mut n = single(p);
-                    n[0].role = "source";
-                    n[0].op_index = Some(0);
-                    (n, 1)
-                }
-                None => {
-                    let groups = formats::parse_path_blocks(text)
-                        .map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?;
-                    let n = groups
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, (path, _))| Named {
-                            path,
-                            role: "source",
-                            op_index: Some(i),
-                        })
-                        .collect();
-                    (n, 1)
-                }
-            }
-        }
-        "undo_edit" => (Vec::new(), 1),
+        "apply_patch" | "apply_unified_diff" | "apply_blocks" => return Ok(None),
         _ => {
             return Err(bad(format!(
-                "touchedFiles: {op:?} is not an operation that names files."
+                "touchedFiles: {op:?} is not an operation that writes named files."
             )))
         }
-    })
+    }))
 }
 
 /// The hash of the file at `real` now, or None when it cannot be read within `max_bytes`.
@@ -179,37 +76,50 @@ pub fn touched_files(args: &[Value]) -> Res {
             ))
         }
     };
-    let (names, opts_at) = named(op, call)?;
+    if op == "undo_edit" {
+        return Ok(ok_object(json!({ "targets": [] })));
+    }
+    let named = single(op, call)?;
+    let opts_at = named.as_ref().map_or(1, |(_, i)| *i);
     // Only the options that decide where paths resolve and how much is read; the operation itself
-    // checks the rest.
+    // checks the rest (the multi-file operations check them all, below).
     let mut o = Obj::new("options", arg(call, opts_at), true)?;
     let root = read_root(&mut o)?;
     let max_file_bytes = o
         .uint(&["max_file_bytes", "maxFileBytes"])?
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
     let ws = Workspace::new(&root)?;
-    let mut targets = Vec::with_capacity(names.len());
-    for n in names {
-        let r = ws.resolve(&n.path, Resolve::MayCreate).map_err(|f| {
-            if f.details.contains_key("file_path") {
-                f
-            } else {
-                f.with("file_path", &n.path)
+    let mut targets = match named {
+        Some((path, _)) => {
+            let r = ws.resolve(&path, Resolve::MayCreate)?;
+            vec![
+                json!({"path": path, "display": r.display, "exists": r.exists, "role": "file", "op_index": null}),
+            ]
+        }
+        // The operation itself, stopped before it reads or writes anything.
+        None => match super::patch::touched(op, call)?
+            .get_mut("targets")
+            .map(Value::take)
+        {
+            Some(Value::Array(t)) => t,
+            _ => {
+                return Err(Failure::new(
+                    Code::InternalError,
+                    "touchedFiles: no target list",
+                ))
             }
-        })?;
-        let hash = if r.exists {
-            hash_now(&r.real, max_file_bytes)
-        } else {
-            None
+        },
+    };
+    for t in &mut targets {
+        let exists = t["exists"].as_bool() == Some(true);
+        let hash = match t["display"].as_str() {
+            Some(d) if exists => ws
+                .resolve(d, Resolve::Existing)
+                .ok()
+                .and_then(|r| hash_now(&r.real, max_file_bytes)),
+            _ => None,
         };
-        targets.push(json!({
-            "path": n.path,
-            "display": r.display,
-            "exists": r.exists,
-            "file_hash": hash,
-            "role": n.role,
-            "op_index": n.op_index,
-        }));
+        t["file_hash"] = json!(hash);
     }
     Ok(ok_object(json!({ "targets": targets })))
 }
@@ -290,6 +200,19 @@ mod tests {
             call("undo_edit", json!(["top.txt", opts])).unwrap()["targets"],
             json!([])
         );
+
+        // Paths the operation picks itself: a decorated header, a diff naming no file.
+        let patch = "*** Begin Patch\n*** Update File: `top.txt`\n@@\n-t\n+u\n*** End Patch\n";
+        let r = call("apply_patch", json!([patch, opts])).unwrap();
+        assert_eq!(r["targets"][0]["display"], "top.txt");
+        assert_eq!(r["targets"][0]["path"], "top.txt", "the base_hashes key");
+        let r = call(
+            "apply_unified_diff",
+            json!(["@@ -1 +1 @@\n-x\n+y\n", {"workspace_root": root, "file_path": "real/x.txt"}]),
+        )
+        .unwrap();
+        assert_eq!(r["targets"][0]["display"], "real/x.txt");
+        assert_eq!(r["targets"][0]["file_hash"], json!(file_hash(b"x\n")));
     }
 
     #[test]
