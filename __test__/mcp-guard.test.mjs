@@ -153,3 +153,22 @@ test('a patch is pinned to the hashes seen: a change between the guard and the w
   assert.equal(r.code, 'STALE_FILE')
   assert.equal(s.text('p.txt'), 'p\nsneaked\n')
 })
+
+test('write_file of a file that did not exist at the check creates only: one that appears meanwhile is refused', async (t) => {
+  let sneak = null
+  const lib = Object.assign({}, sp, {
+    createFile: (...args) => {
+      if (sneak) sneak()
+      return sp.createFile(...args)
+    },
+  })
+  const s = setup(t, lib)
+  sneak = () => writeFileSync(join(s.root, 'new.txt'), 'theirs\n')
+  const r = await s.call('write_file', { file_path: 'new.txt', content: 'mine\n' })
+  assert.equal(r.code, 'FILE_EXISTS')
+  assert.equal(s.text('new.txt'), 'theirs\n')
+  sneak = null
+  const fresh = await s.call('write_file', { file_path: 'fresh.txt', content: 'f\n' })
+  assert.equal(fresh.ok, true, fresh.message)
+  assert.equal(s.text('fresh.txt'), 'f\n')
+})

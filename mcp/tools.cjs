@@ -444,7 +444,8 @@ const TOOLS = [
       a.content,
       {
         workspace_root: root,
-        overwrite: true,
+        // Read-before-edit found no file here: create only, so one that appears meanwhile is refused.
+        overwrite: a.create_only !== true,
         base_hash: a.base_hash,
         allow_placeholders: a.allow_placeholders,
         max_changed_lines: a.max_changed_lines,
@@ -706,6 +707,7 @@ function createToolRunner(lib, options) {
       return t && t.ok === false ? t : failure('INTERNAL_ERROR', `${tool.name}: touchedFiles returned no target list; nothing was written. Please report this.`)
     }
     for (const x of t.targets) {
+      if (x && x.role === 'file' && !x.exists && tool.name === 'write_file') a.create_only = true
       if (!x || !x.exists) continue // a new file needs no view; a missing one is the engine's to report
       const seen = ledger.get(x.display)
       if (seen === undefined) return unread(x.display)
