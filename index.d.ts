@@ -470,6 +470,26 @@ export declare function permissionScope(
   options?: Pick<EditOptions, 'workspace_root' | 'workspaceRoot'>,
 ): Promise<PermissionScopeSuccess | Failure>
 
+/** One file a call would touch, as the engine parses and resolves it (see `touchedFiles`). */
+export interface TouchedFile {
+  /** The path as written in the input (the key of `base_hashes` for the multi-file operations). */
+  path: string
+  /** Workspace-relative path of the real file (symlinks resolved): what results report as file_path. */
+  display: string
+  exists: boolean
+  /** Hash of the file on disk now (null when missing or unreadable within max_file_bytes). */
+  file_hash: string | null
+  role: 'file' | 'source' | 'move_target'
+  /** For patches, diffs and blocks: the 0-based operation. */
+  op_index: number | null
+}
+
+/**
+ * The files a call of engine operation `op` (snake_case: "apply_patch", "patch_file", "write_file", …)
+ * with argument list `args` would touch, from the engine's own parsers and sandbox. Writes nothing.
+ */
+export declare function touchedFiles(op: string, args: unknown[]): Promise<{ ok: true; targets: TouchedFile[] } | Failure>
+
 export interface OpStats {
   calls: number
   ok: number
