@@ -57,6 +57,7 @@ export type Tier =
  * - `header_variant`: `---a/x`, `x.orig`, `x (original)` or names of no file in a diff's headers;
  * - `path_decorated`: a path with backticks, quotes, `./`, `a/`, bold or a trailing `:`;
  * - `path_fallback`: the text named no usable file; the caller's `file_path` was used;
+ * - `prose_around`: prose before `*** Begin Patch` or after `*** End Patch`, passed over;
  * - `marker_variant`: SEARCH/REPLACE markers of another length or spelling.
  */
 export type Dialect =
@@ -69,6 +70,7 @@ export type Dialect =
   | 'no_end_marker'
   | 'path_decorated'
   | 'path_fallback'
+  | 'prose_around'
   | 'unescaped'
   | 'unified_header'
 

@@ -186,6 +186,8 @@ pub enum Dialect {
     PathDecorated,
     /// The file was not named usably by the text; the caller's `file_path` was used.
     PathFallback,
+    /// Prose before `*** Begin Patch` or after `*** End Patch`, passed over.
+    ProseAround,
     /// The whole patch (or an edit's `old`) came on one line with literal `\n` escapes, and was
     /// unescaped once.
     Unescaped,
@@ -207,6 +209,7 @@ impl Dialect {
             Dialect::HeaderVariant => "header_variant",
             Dialect::PathDecorated => "path_decorated",
             Dialect::PathFallback => "path_fallback",
+            Dialect::ProseAround => "prose_around",
             Dialect::MarkerVariant => "marker_variant",
         }
     }

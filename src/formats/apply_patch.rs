@@ -106,6 +106,7 @@
 //! |---|---|---|
 //! | the whole patch on one line with literal `\n` escapes (no real line break after `*** Begin Patch`) | unescaped once (`\n`, `\r`, `\t`, `\"`, `\'`, `\\`), then parsed | `unescaped` |
 //! | no `*** End Patch` after the last operation | the operations read so far | `no_end_marker` |
+//! | prose before `*** Begin Patch` or after `*** End Patch` (holding no `***` marker) | passed over | `prose_around` |
 //! | `@@ -12,3 +12,4 @@ [scope]` | a chunk header with a line hint (and a scope) | `unified_header` |
 //! | a body line with no ` `/`-`/`+` prefix | a context line, the whole line its text; when some context lines of a chunk lost their prefix, [`Hunk::alt_lines`] also holds the reading in which the ` `-prefixed ones kept their space (tried only when the first reading matches nowhere) | `context_prefix_missing` |
 //! | a path in backticks, quotes or `**`, or after `./` | the path without them | `path_decorated` |
@@ -120,10 +121,10 @@
 //! | situation | line reported |
 //! |---|---|
 //! | empty input | 1 |
-//! | first non-blank line is not `*** Begin Patch` | that line |
+//! | first non-blank line is not `*** Begin Patch`, and no `*** Begin Patch` follows before another marker | that line |
 //! | a fence or heredoc that is not closed by the last non-blank line | the opening line |
 //! | end of input before `*** End Patch` with no operation read | the last line |
-//! | text after `*** End Patch` | that text |
+//! | a `***` marker after `*** End Patch` (a second envelope) | that line |
 //! | a patch with no operation | the `*** Begin Patch` line |
 //! | unknown `***` header; nested `*** Begin Patch` | that line |
 //! | `*** Move to:` not right after `*** Update File:` | that line |
@@ -317,15 +318,27 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn parse(mut self) -> Result<Parsed, ParseError> {
-        let begin = self.i;
+        let mut begin = self.i;
         if header(self.lines[begin]) != Some(Header::Begin) {
-            return Err(ParseError::new(
-                begin + 1,
-                format!(
-                    "expected `*** Begin Patch` as the first line, found {}",
-                    shown(self.lines[begin])
-                ),
-            ));
+            // Prose before the envelope ("Here is the patch:") is passed over, as long as it holds
+            // no marker of the format.
+            let first_marker = (begin..self.end).find(|&j| header(self.lines[j]).is_some());
+            match first_marker {
+                Some(j) if header(self.lines[j]) == Some(Header::Begin) => {
+                    self.parsed.note(Dialect::ProseAround);
+                    begin = j;
+                    self.i = j;
+                }
+                _ => {
+                    return Err(ParseError::new(
+                        begin + 1,
+                        format!(
+                            "expected `*** Begin Patch` as the first line, found {}",
+                            shown(self.lines[begin])
+                        ),
+                    ))
+                }
+            }
         }
         self.i += 1;
         let mut ops = Vec::new();
@@ -414,13 +427,21 @@ impl<'a> Parser<'a> {
             self.i += 1;
         }
         if self.i < self.end {
-            return Err(ParseError::new(
-                self.i + 1,
-                format!(
-                    "unexpected text after `*** End Patch`: {}",
-                    shown(self.lines[self.i])
-                ),
-            ));
+            // Prose after the envelope is passed over; another envelope or operation is not (its
+            // edits would be lost).
+            match (self.i..self.end).find(|&j| header(self.lines[j]).is_some()) {
+                None => self.parsed.note(Dialect::ProseAround),
+                Some(j) => {
+                    return Err(ParseError::new(
+                        j + 1,
+                        format!(
+                            "unexpected {} after `*** End Patch`; send one envelope with every \
+                             operation inside it",
+                            shown(self.lines[j])
+                        ),
+                    ))
+                }
+            }
         }
         if ops.is_empty() {
             return Err(ParseError::new(
@@ -964,13 +985,11 @@ mod tests {
             "apply_patch <<EOF extra",
             "apply_patch <<''",
         ] {
+            // Not a heredoc: the line is prose around the envelope, and so is `EOF`.
             let t = format!("{open}\n{INNER}EOF\n");
-            let e = err(&t);
-            assert_eq!(e.line, 1, "{open}");
-            assert!(
-                e.message.contains("expected `*** Begin Patch`"),
-                "{open}: {e}"
-            );
+            let p = parse_patch_dialect(&t).unwrap();
+            assert_eq!(p.ops.len(), 1, "{open}");
+            assert_eq!(p.dialect, vec![Dialect::ProseAround], "{open}");
         }
     }
 
@@ -984,9 +1003,14 @@ mod tests {
 
     #[test]
     fn missing_begin() {
-        let e = err("Here is the patch:\n*** Begin Patch\n*** Delete File: a\n*** End Patch\n");
-        assert_eq!(e.line, 1);
-        assert!(e.message.contains("expected `*** Begin Patch`"), "{e}");
+        for t in [
+            "*** Delete File: a\n*** End Patch\n",
+            "Here is no patch at all.\n",
+        ] {
+            let e = err(t);
+            assert_eq!(e.line, 1);
+            assert!(e.message.contains("expected `*** Begin Patch`"), "{e}");
+        }
     }
 
     #[test]
@@ -1010,10 +1034,20 @@ mod tests {
     }
 
     #[test]
-    fn text_after_end() {
-        let e = err(&format!("{INNER}\nDone!\n"));
-        assert_eq!(e.line, 5);
+    fn prose_around_the_envelope_is_passed_over() {
+        let p = parse_patch_dialect(&format!(
+            "Here is the patch:\n\n{INNER}\nDone! Let me know.\n"
+        ))
+        .unwrap();
+        assert_eq!(p.ops.len(), 1);
+        assert_eq!(p.dialect, vec![Dialect::ProseAround]);
+        // A second envelope (or a stray operation) after the end is refused, not dropped.
+        let e = err(&format!("{INNER}\nAnd also:\n{INNER}"));
+        assert_eq!(e.line, 6);
         assert!(e.message.contains("after `*** End Patch`"), "{e}");
+        // Prose holding a marker before the envelope is still an error.
+        let e = err(&format!("*** Update File: a\n{INNER}"));
+        assert_eq!(e.line, 1);
     }
 
     #[test]
