@@ -49,6 +49,7 @@ export type Tier =
  * content. Listed in the `dialect` array of a receipt (empty for textbook input).
  * - `unescaped`: the text (or an edit's `old`) came on one line with literal `\n` escapes;
  * - `no_end_marker`: `*** End Patch` was missing;
+ * - `add_prefix_missing`: `*** Add File:` lines without their `+` (all of them, or blank ones);
  * - `unified_header`: an `@@ -l,c +l,c @@` header inside an `apply_patch` envelope (a line hint);
  * - `context_prefix_missing`: context lines without their leading space;
  * - `anchor_ignored` / `anchor_repeated`: an `@@` scope that is no line of the file, or occurs
@@ -61,6 +62,7 @@ export type Tier =
  * - `marker_variant`: SEARCH/REPLACE markers of another length or spelling.
  */
 export type Dialect =
+  | 'add_prefix_missing'
   | 'anchor_ignored'
   | 'anchor_repeated'
   | 'context_prefix_missing'

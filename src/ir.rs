@@ -164,6 +164,8 @@ impl std::error::Error for ParseError {}
 /// spellings its model uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dialect {
+    /// `*** Add File:` content whose lines (some or all) came without their `+`.
+    AddPrefixMissing,
     /// An `@@` scope line that is not a line of the file (or not above the content), ignored because
     /// the content alone was unique.
     AnchorIgnored,
@@ -203,6 +205,7 @@ impl Dialect {
             Dialect::NoEndMarker => "no_end_marker",
             Dialect::UnifiedHeader => "unified_header",
             Dialect::ContextPrefixMissing => "context_prefix_missing",
+            Dialect::AddPrefixMissing => "add_prefix_missing",
             Dialect::AnchorIgnored => "anchor_ignored",
             Dialect::AnchorRepeated => "anchor_repeated",
             Dialect::HunkCounts => "hunk_counts",

@@ -73,8 +73,8 @@
 //!   space of ` `). Completely empty lines at the *end* of a chunk body are separators and dropped,
 //!   unless the chunk ends with `*** End of File`, where they are kept as context. Dropping a
 //!   trailing context line never changes what the chunk writes; it only loosens where it matches.
-//! - In Add File content, empty lines are only allowed after the last `+` line (as separators);
-//!   an empty content line is written `+`.
+//! - In Add File content, blank lines after the last content line are separators; blank lines
+//!   among `+` lines are empty lines (see "Dialects"); an empty content line is written `+`.
 //!
 //! # Operations
 //!
@@ -107,6 +107,7 @@
 //! | the whole patch on one line with literal `\n` escapes (no real line break after `*** Begin Patch`) | unescaped once (`\n`, `\r`, `\t`, `\"`, `\'`, `\\`), then parsed | `unescaped` |
 //! | no `*** End Patch` after the last operation | the operations read so far | `no_end_marker` |
 //! | prose before `*** Begin Patch` or after `*** End Patch` (holding no `***` marker) | passed over | `prose_around` |
+//! | `*** Add File:` content with no `+` on any line, or blank lines among `+` lines | the lines as they are; blank lines as empty lines | `add_prefix_missing` |
 //! | `@@ -12,3 +12,4 @@ [scope]` | a chunk header with a line hint (and a scope) | `unified_header` |
 //! | a body line with no ` `/`-`/`+` prefix | a context line, the whole line its text; when some context lines of a chunk lost their prefix, [`Hunk::alt_lines`] also holds the reading in which the ` `-prefixed ones kept their space (tried only when the first reading matches nowhere) | `context_prefix_missing` |
 //! | a path in backticks, quotes or `**`, or after `./` | the path without them | `path_decorated` |
@@ -485,39 +486,53 @@ impl<'a> Parser<'a> {
 
     /// The `+` lines after `*** Add File:`; leaves `i` on the first line after them.
     fn add_content(&mut self) -> Result<String, ParseError> {
+        // The content runs to the next marker; blank lines at its end are separators.
+        let start = self.i;
+        let mut stop = start;
+        while stop < self.end && header(self.lines[stop]).is_none() {
+            stop += 1;
+        }
+        let mut last = stop;
+        while last > start && is_blank(self.lines[last - 1]) {
+            last -= 1;
+        }
+        let body = &self.lines[start..last];
+        let prefixed = body.iter().filter(|l| l.starts_with('+')).count();
+        let bare = body
+            .iter()
+            .position(|l| !l.starts_with('+') && !is_blank(l));
         let mut content = String::new();
-        while self.i < self.end {
-            let line = self.lines[self.i];
-            if let Some(rest) = line.strip_prefix('+') {
-                content.push_str(rest);
-                content.push('\n');
-                self.i += 1;
-            } else if header(line).is_some() {
-                break;
-            } else if is_blank(line) {
-                // Blank lines may only separate the content from what follows.
-                let mut j = self.i;
-                while j < self.end && is_blank(self.lines[j]) {
-                    j += 1;
+        match bare {
+            // Every line has its `+`; a blank line among them is an empty line that lost it.
+            None => {
+                for l in body {
+                    content.push_str(l.strip_prefix('+').unwrap_or(""));
+                    content.push('\n');
                 }
-                if j < self.end && self.lines[j].starts_with('+') {
-                    return Err(ParseError::new(
-                        self.i + 1,
-                        "blank line inside `*** Add File:` content; every content line starts \
-                         with `+` (write a lone `+` for an empty line)",
-                    ));
+                if body.iter().any(|l| !l.starts_with('+')) {
+                    self.parsed.note(Dialect::AddPrefixMissing);
                 }
-                break;
-            } else {
+            }
+            // No line has its `+`: the model left the prefix out everywhere; the text is the file.
+            Some(_) if prefixed == 0 => {
+                for l in body {
+                    content.push_str(l);
+                    content.push('\n');
+                }
+                self.parsed.note(Dialect::AddPrefixMissing);
+            }
+            Some(k) => {
                 return Err(ParseError::new(
-                    self.i + 1,
+                    start + k + 1,
                     format!(
-                        "expected `+` at the start of every `*** Add File:` content line, found {}",
-                        shown(line)
+                        "expected `+` at the start of every `*** Add File:` content line, found {} \
+                         (other lines of this file have it, so which lines are content is unclear)",
+                        shown(body[k])
                     ),
-                ));
+                ))
             }
         }
+        self.i = last;
         Ok(content)
     }
 
@@ -1137,10 +1152,31 @@ mod tests {
     }
 
     #[test]
-    fn blank_line_inside_add_content() {
-        let e = err(&wrap("*** Add File: a\n+x\n\n+y\n"));
-        assert_eq!(e.line, 4);
-        assert!(e.message.contains("lone `+`"), "{e}");
+    fn add_content_that_lost_its_plus() {
+        // A blank line among `+` lines is an empty line.
+        let p = parse_patch_dialect(&wrap("*** Add File: a\n+x\n\n+y\n\n")).unwrap();
+        assert_eq!(
+            p.ops,
+            vec![FileOp::Add {
+                path: "a".into(),
+                content: "x\n\ny\n".into()
+            }]
+        );
+        assert_eq!(p.dialect, vec![Dialect::AddPrefixMissing]);
+        // No line has its `+`: the lines are the content.
+        let p = parse_patch_dialect(&wrap("*** Add File: a\ndef f():\n    return +1\n\nx = 2\n"))
+            .unwrap();
+        assert_eq!(
+            p.ops,
+            vec![FileOp::Add {
+                path: "a".into(),
+                content: "def f():\n    return +1\n\nx = 2\n".into()
+            }]
+        );
+        assert_eq!(p.dialect, vec![Dialect::AddPrefixMissing]);
+        // Textbook content notes nothing.
+        let p = parse_patch_dialect(&wrap("*** Add File: a\n+x\n+\n+y\n\n")).unwrap();
+        assert!(p.dialect.is_empty());
     }
 
     #[test]
