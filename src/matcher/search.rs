@@ -156,6 +156,73 @@ pub fn find_sequence(
     }
 }
 
+/// How far [`bounded_distance`] got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Distance {
+    /// The number of insertions and deletions of a shortest edit script.
+    Exact(usize),
+    /// Out of steps: the most elements any path explored so far keeps in common (a lower bound on
+    /// the longest common subsequence).
+    AtLeast(usize),
+}
+
+/// Edit distance (insertions + deletions) of `a` and `b` by Myers' greedy algorithm, giving up after
+/// about `budget` steps (diagonals visited plus elements compared), so its cost is bounded by work,
+/// not time: the same inputs always give the same answer. Exact whenever the distance is small.
+pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> Distance {
+    let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[pre..], &b[pre..]);
+    let suf = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&a[..a.len() - suf], &b[..b.len() - suf]);
+    let (n, m) = (a.len() as isize, b.len() as isize);
+    tick(pre + suf);
+    if n == 0 || m == 0 {
+        return Distance::Exact((n + m) as usize);
+    }
+    let max = n + m;
+    let off = max + 1;
+    let mut v = vec![0isize; 2 * max as usize + 3];
+    let mut steps = 0usize;
+    for d in 0..=max {
+        let mut best = 0isize;
+        let mut k = -d;
+        while k <= d {
+            let i = (k + off) as usize;
+            let mut x = if k == -d || (k != d && v[i - 1] < v[i + 1]) {
+                v[i + 1]
+            } else {
+                v[i - 1] + 1
+            };
+            let mut y = x - k;
+            while x < n && y < m && a[x as usize] == b[y as usize] {
+                x += 1;
+                y += 1;
+                steps += 1;
+            }
+            v[i] = x;
+            if x >= n && y >= m {
+                tick(steps);
+                return Distance::Exact(d as usize);
+            }
+            if x <= n && y <= m && y >= 0 {
+                best = best.max((x + y - d) / 2);
+            }
+            steps += 1;
+            k += 2;
+        }
+        if steps > budget {
+            tick(steps);
+            return Distance::AtLeast(pre + suf + best as usize);
+        }
+    }
+    unreachable!("the distance is at most n + m")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,6 +282,43 @@ mod tests {
         assert_eq!(count, 195_001);
         let w = work();
         assert!(w < 4 * 205_000, "work {w}");
+    }
+
+    #[test]
+    fn bounded_distance_is_exact_within_its_budget() {
+        let d = |a: &str, b: &str, budget| {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            bounded_distance(&a, &b, budget)
+        };
+        assert_eq!(d("abcd", "bcde", 1000), Distance::Exact(2));
+        assert_eq!(d("", "abc", 0), Distance::Exact(3));
+        assert_eq!(d("same", "same", 0), Distance::Exact(0));
+        assert_eq!(d("kitten", "sitting", 1000), Distance::Exact(5));
+        // Agrees with the `similar` crate's minimal diff on every pair of a small alphabet.
+        let words = [
+            "", "a", "ab", "ba", "abc", "cab", "aabbcc", "abcabc", "cbacba", "xyz",
+        ];
+        for a in words {
+            for b in words {
+                let diff = similar::TextDiff::from_chars(a, b);
+                let same: usize = diff
+                    .ops()
+                    .iter()
+                    .map(|op| match *op {
+                        similar::DiffOp::Equal { len, .. } => len,
+                        _ => 0,
+                    })
+                    .sum();
+                let (n, m) = (a.chars().count(), b.chars().count());
+                assert_eq!(d(a, b, 1000), Distance::Exact(n + m - 2 * same), "{a} {b}");
+            }
+        }
+        // Two unrelated long sequences run out of steps, with a lower bound on what they share.
+        let a: Vec<u32> = (0..5000).collect();
+        let b: Vec<u32> = (0..5000).map(|x| x * 7 % 5003 + 10_000).collect();
+        work();
+        assert_eq!(bounded_distance(&a, &b, 100_000), Distance::AtLeast(0));
+        assert!(work() < 200_000);
     }
 
     #[test]
