@@ -404,11 +404,11 @@ const CAP: usize = 8000;
 /// Steps (diagonals visited plus characters or lines compared) a shortest edit script may cost before
 /// [`similarity`] and [`line_ops`] settle for an estimate: the work is bounded, not the time, so the
 /// same inputs always rank the same way.
-const DIFF_STEPS: usize = 1_000_000;
+const DIFF_STEPS: usize = 300_000;
 
 /// Characters two texts share in a shortest edit script, over the characters of both (the ratio of the
-/// `similar` crate's character diff). When the script would cost more than [`DIFF_STEPS`], what the
-/// best path explored so far shares (a lower bound, deterministic).
+/// `similar` crate's character diff). When the script would cost more than [`DIFF_STEPS`], the share
+/// of the path that got furthest (an estimate, deterministic).
 fn similarity(a: &str, b: &str) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
@@ -418,7 +418,7 @@ fn similarity(a: &str, b: &str) -> f64 {
     let total = a.len() + b.len();
     let same = match bounded_distance(&a, &b, DIFF_STEPS) {
         Distance::Exact(d) => (total - d) / 2,
-        Distance::AtLeast(same) => same,
+        Distance::Estimate(same) => same,
     };
     (2.0 * same as f32 / total as f32) as f64
 }

@@ -161,14 +161,15 @@ pub fn find_sequence(
 pub enum Distance {
     /// The number of insertions and deletions of a shortest edit script.
     Exact(usize),
-    /// Out of steps: the most elements any path explored so far keeps in common (a lower bound on
-    /// the longest common subsequence).
-    AtLeast(usize),
+    /// Out of steps: an estimate of how many elements the two keep in common, from the path that got
+    /// furthest (its share of common elements so far, carried over the whole).
+    Estimate(usize),
 }
 
 /// Edit distance (insertions + deletions) of `a` and `b` by Myers' greedy algorithm, giving up after
 /// about `budget` steps (diagonals visited plus elements compared), so its cost is bounded by work,
-/// not time: the same inputs always give the same answer. Exact whenever the distance is small.
+/// not time: the same inputs always give the same answer. Exact whenever the distance is small; past
+/// the budget, an estimate of the common elements ([`Distance::Estimate`]).
 pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> Distance {
     let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[pre..], &b[pre..]);
@@ -189,7 +190,8 @@ pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> Distan
     let mut v = vec![0isize; 2 * max as usize + 3];
     let mut steps = 0usize;
     for d in 0..=max {
-        let mut best = 0isize;
+        // The furthest point reached in this round: (x + y, d).
+        let mut furthest = 0isize;
         let mut k = -d;
         while k <= d {
             let i = (k + off) as usize;
@@ -210,14 +212,22 @@ pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> Distan
                 return Distance::Exact(d as usize);
             }
             if x <= n && y <= m && y >= 0 {
-                best = best.max((x + y - d) / 2);
+                furthest = furthest.max(x + y);
             }
             steps += 1;
             k += 2;
         }
         if steps > budget {
             tick(steps);
-            return Distance::AtLeast(pre + suf + best as usize);
+            // On the path to the furthest point, (x + y - d) / 2 elements were common: its share of
+            // the x + y elements passed, applied to the rest.
+            let share = if furthest > 0 {
+                (furthest - d).max(0) as f64 / furthest as f64
+            } else {
+                0.0
+            };
+            let rest = ((share * (n + m) as f64 / 2.0) as usize).min(n.min(m) as usize);
+            return Distance::Estimate(pre + suf + rest);
         }
     }
     unreachable!("the distance is at most n + m")
@@ -313,12 +323,20 @@ mod tests {
                 assert_eq!(d(a, b, 1000), Distance::Exact(n + m - 2 * same), "{a} {b}");
             }
         }
-        // Two unrelated long sequences run out of steps, with a lower bound on what they share.
+        // Two unrelated long sequences run out of steps and share nothing; two that share every other
+        // element run out of steps too and share about half.
         let a: Vec<u32> = (0..5000).collect();
         let b: Vec<u32> = (0..5000).map(|x| x * 7 % 5003 + 10_000).collect();
         work();
-        assert_eq!(bounded_distance(&a, &b, 100_000), Distance::AtLeast(0));
+        assert_eq!(bounded_distance(&a, &b, 100_000), Distance::Estimate(0));
         assert!(work() < 200_000);
+        let c: Vec<u32> = (0..5000)
+            .map(|x| if x % 2 == 0 { x } else { x + 10_000 })
+            .collect();
+        match bounded_distance(&a, &c, 1000) {
+            Distance::Estimate(same) => assert!((2000..=3000).contains(&same), "{same}"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]
