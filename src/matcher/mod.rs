@@ -326,6 +326,9 @@ fn decide(
     tolerances.sort();
     let tier_out = tolerances.last().copied().unwrap_or(Tier::Exact);
     if count != expected {
+        // The line tiers find every region; a refusal lists the first few, as the exact tier does.
+        let mut spans = spans;
+        spans.truncate(MAX_LISTED);
         return Err(Miss::Count {
             tier: tier_out,
             count,

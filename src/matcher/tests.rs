@@ -404,8 +404,13 @@ fn hostile_shapes_take_linear_work() {
     let h = Haystack::new(&file);
     search::work();
     match locate(&h, &"x = 1\n".repeat(500), "y\n", 1, Tolerance::Safe) {
-        Err(Miss::Count { count, tier, .. }) => {
+        Err(Miss::Count {
+            count, tier, spans, ..
+        }) => {
             assert_eq!((count, tier), (n - 499, Tier::Indentation));
+            // Listed like the exact tier's: the first MAX_LISTED, in order, whole lines (10 bytes each).
+            assert_eq!(spans.len(), MAX_LISTED);
+            assert_eq!(spans[1], (10, 10 + 500 * 10));
         }
         other => panic!("{other:?}"),
     }
