@@ -591,3 +591,68 @@ fn differences(h: &Haystack, s: usize, e: usize, old: &[&str]) -> Vec<String> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn similarity_is_the_character_diff_ratio_when_affordable() {
+        for (a, b) in [
+            ("abcd", "bcde"),
+            ("let retries = 3;", "let retries = 9999;"),
+            ("fn f() {\n    x\n}", "fn g() {\n    y\n}"),
+            ("caf\u{e9} \u{201C}x\u{201D}", "cafe 'x'"),
+            ("", "abc"),
+        ] {
+            let want = similar::TextDiff::from_chars(a, b).ratio() as f64;
+            assert_eq!(similarity(a, b), want, "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
+    fn similarity_past_the_budget_is_an_estimate_that_never_varies() {
+        // Two 8,000-character texts sharing every other line: too costly to diff exactly, so the
+        // answer is the estimate, the same on every call, near the true share.
+        let a: String = (0..400).map(|i| format!("line {i:05} same\n")).collect();
+        let b: String = (0..400)
+            .map(|i| {
+                if i % 2 == 0 {
+                    format!("line {i:05} same\n")
+                } else {
+                    format!("other {:05} gone\n", i * 7)
+                }
+            })
+            .collect();
+        let first = similarity(&a, &b);
+        assert!((0.5..0.95).contains(&first), "{first}");
+        for _ in 0..3 {
+            assert_eq!(similarity(&a, &b), first);
+        }
+    }
+
+    #[test]
+    fn line_ops_past_the_budget_lay_the_needle_on_its_voted_line() {
+        let a: Vec<String> = (0..3000).map(|i| format!("n{i}")).collect();
+        let mut b: Vec<String> = (0..3000).map(|i| format!("w{i}")).collect();
+        // The needle's lines 0..3000 sit at window lines 100.., every third one equal.
+        b.splice(0..0, (0..100).map(|i| format!("pad{i}")));
+        for j in (0..3000).step_by(3) {
+            b[100 + j] = a[j].clone();
+        }
+        let ops = line_ops(&a, &b, 100);
+        let equal: Vec<(usize, usize)> = ops
+            .iter()
+            .filter_map(|op| match *op {
+                similar::DiffOp::Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => Some((old_index, new_index - old_index + len - 1)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(equal.len(), 1000);
+        assert!(equal.iter().all(|&(j, d)| j % 3 == 0 && d == 100));
+    }
+}

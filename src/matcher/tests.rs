@@ -441,3 +441,91 @@ fn hostile_shapes_take_linear_work() {
     let w = search::work();
     assert!(w < 10 * line.len() as u64, "periodic line: {w} steps");
 }
+
+/// The single-line search as it was: every line normalized, every occurrence stepped one character.
+fn find_in_line_naive(h: &Haystack, p: &str, tier: Tier) -> Vec<(usize, usize)> {
+    let text = h.text;
+    let mut out = Vec::new();
+    let trimmed = p.trim_end();
+    let had_trailing = trimmed.len() != p.len();
+    match tier {
+        Tier::LineEndings => return out,
+        Tier::TrailingWhitespace if !had_trailing || trimmed.is_empty() => return out,
+        Tier::Typography if p.is_ascii() && text.is_ascii() => return out,
+        _ => {}
+    }
+    let needle = norm(p, tier);
+    if needle.text.is_empty() {
+        return out;
+    }
+    let lines = h.lines();
+    for i in 0..lines.len() {
+        let nl = norm(lines.content(i, text), tier);
+        let s = lines.start(i);
+        if tier == Tier::Indentation {
+            if nl.text == needle.text {
+                out.push((s, s + nl.to_orig(nl.text.len())));
+            }
+            continue;
+        }
+        let hb = nl.text.as_bytes();
+        let mut pos = 0;
+        while let Some(at) =
+            memchr::memmem::find(&hb[pos..], needle.text.as_bytes()).map(|x| x + pos)
+        {
+            let e = at + needle.text.len();
+            if !had_trailing || e == hb.len() {
+                out.push((s + nl.to_orig(at), s + nl.to_orig(e)));
+            }
+            pos = at + 1;
+            while pos < hb.len() && !nl.text.is_char_boundary(pos) {
+                pos += 1;
+            }
+            if pos >= hb.len() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn single_line_search_agrees_with_the_naive_search() {
+    let lines = [
+        "aaaa",
+        "  aa aa  ",
+        "\u{201C}aa\u{201D} aa",
+        "caf\u{e9} caf\u{e9}",
+        "cafe\u{301}",
+        "\taa\t",
+        "",
+        "a\u{2014}a\u{2014}a",
+    ];
+    let needles = [
+        "aa",
+        "aa ",
+        "aa  ",
+        "a",
+        "\"aa\"",
+        "caf\u{e9}",
+        "cafe\u{301}",
+        "a-a",
+        "a\u{2014}a",
+        "  aa",
+        "aaaa",
+        "x",
+    ];
+    for term in ["\n", "\r\n"] {
+        let file: String = lines.iter().map(|l| format!("{l}{term}")).collect();
+        let h = Haystack::new(&file);
+        for needle in needles {
+            for tier in LINE_TIERS {
+                assert_eq!(
+                    find_in_line(&h, needle, tier),
+                    find_in_line_naive(&h, needle, tier),
+                    "{tier:?} {needle:?}"
+                );
+            }
+        }
+    }
+}
