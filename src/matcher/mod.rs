@@ -25,7 +25,7 @@ mod search;
 
 use std::cell::{OnceCell, RefCell};
 use std::hash::Hasher;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
@@ -90,7 +90,7 @@ pub struct Haystack<'a> {
     counter: RefCell<text::LineCounter>,
     /// Per tier, a hash of every line's normalized text ([`line_hash`]), built on first use and shared
     /// by every needle form searched at that tier.
-    hashes: RefCell<Vec<(Tier, Rc<[u64]>)>>,
+    hashes: RefCell<Vec<(Tier, Arc<[u64]>)>>,
 }
 
 impl<'a> Haystack<'a> {
@@ -108,7 +108,7 @@ impl<'a> Haystack<'a> {
     }
 
     /// [`line_hash`] of `norm(line, tier)` for every line.
-    fn line_hashes(&self, tier: Tier) -> Rc<[u64]> {
+    fn line_hashes(&self, tier: Tier) -> Arc<[u64]> {
         if let Some((_, v)) = self.hashes.borrow().iter().find(|(t, _)| *t == tier) {
             return v.clone();
         }
@@ -117,7 +117,7 @@ impl<'a> Haystack<'a> {
             Tier::Typography if self.text.is_ascii() => Some(Tier::TrailingWhitespace),
             _ => None,
         };
-        let v: Rc<[u64]> = match same {
+        let v: Arc<[u64]> = match same {
             Some(t) => self.line_hashes(t),
             None => {
                 let lines = self.lines();
