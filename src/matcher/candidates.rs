@@ -6,7 +6,7 @@
 //! best-voted windows are then scored by a character-level similarity and the best three
 //! non-overlapping ones are returned, with what differs line by line.
 //!
-//! Every diff here is bounded by work, not time ([`DIFF_STEPS`]): up to the bound it is the exact
+//! Every diff here is bounded by work, not time (`DIFF_STEPS`): up to the bound it is the exact
 //! Myers diff, past it a deterministic estimate, so a 5,000-line needle costs milliseconds and equal
 //! inputs give equal candidates whatever the machine's load.
 
