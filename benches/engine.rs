@@ -6,8 +6,9 @@
 //! - `hostile/*`: the worst shapes for the line search and the candidates (issue #16 §5): a 20 KB and a
 //!   500-line block that miss on the 100,000-line file, 100,000 identical lines searched for 500 of
 //!   them (ambiguous at the indentation tier, exactly, and with the last line missing), a 5,000-line
-//!   needle of short lines that all occur in the file but in no order, and a 1 MB line of one byte
-//!   searched for 20,000 of it (every position matches);
+//!   needle of short lines that all occur in the file but in no order, a 1 MB line of one byte
+//!   searched for 20,000 of it (every position matches), and 350,000 curly quotes searched for 10,000
+//!   straight ones (the typography tier);
 //! - `parse/*`: `parse_path_blocks` and `parse_patch` throughput on generated inputs;
 //! - `io_floor/*`: read + write a temp file + fsync + rename of the same file (the Rust I/O floor).
 use std::fs::{self, File, OpenOptions};
@@ -303,6 +304,14 @@ fn hostile(c: &mut Criterion) {
         &one,
         &format!("{}b", "a".repeat(20_000)),
         miss,
+    );
+    // Typography tier on one line: 350,000 curly quotes searched for 10,000 straight ones.
+    let curly = "\u{201C}".repeat(350_000);
+    case(
+        "1MB_line_typography_periodic",
+        &curly,
+        &"\"".repeat(10_000),
+        ambiguous,
     );
     g.finish();
 }
