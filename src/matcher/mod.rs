@@ -32,6 +32,12 @@ use rustc_hash::{FxHashMap, FxHasher};
 use crate::text::{self, split_lines, LineTable};
 use normalize::{columns, indent_of, is_blank, norm, render_indent};
 
+/// Steps the linear searches counted on this thread since the last call (tests only).
+#[cfg(test)]
+pub(crate) fn search_work() -> u64 {
+    search::work()
+}
+
 /// Which tolerance located a match. The string form appears in receipts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Tier {
@@ -232,6 +238,18 @@ pub fn locate_in(
     let exact = |needle: &str| -> (usize, Vec<(usize, usize)>) {
         if whole {
             find_exact(h.text, needle)
+        } else if h.text.is_char_boundary(within.start)
+            && within.end <= h.text.len()
+            && h.text.is_char_boundary(within.end)
+        {
+            // Occurrences wholly inside `within` are exactly the occurrences in that slice: search
+            // only it, so a narrow window costs its own length, not the file's.
+            let (_, spans) = find_exact_all(&h.text[within.clone()], needle);
+            let spans: Vec<_> = spans
+                .into_iter()
+                .map(|(s, e)| (s + within.start, e + within.start))
+                .collect();
+            (spans.len(), spans)
         } else {
             let (_, spans) = find_exact_all(h.text, needle);
             let spans = inside(spans);
