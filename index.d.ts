@@ -229,7 +229,18 @@ export interface Failure {
   lines_removed?: number
   changed_ranges?: ChangedRange[]
   changed_ranges_truncated?: boolean
-  [detail: string]: unknown
+  /** The path as the caller wrote it (path errors), and what it resolved to (TARGET_IS_DIRECTORY). */
+  path?: string
+  resolved?: string
+  /** For ENCODING_UNSUPPORTED / BINARY_FILE_REJECTED: where the offending byte is. */
+  byte_offset?: number
+  /** For FILE_TOO_LARGE: the file's size and the limit, in bytes. */
+  size?: number
+  limit?: number
+  /** For an invalid workspace root. */
+  root?: string
+  /** Why a path was refused (e.g. `"symlink"`: a link swapped in after resolution). */
+  reason?: string
 }
 
 export interface PatchFileSuccess extends JournalFields {

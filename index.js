@@ -296,10 +296,11 @@ module.exports = {
   touchedFiles,
   getStats,
   setEventLog,
-  // Internal, for the MCP server and tests: run any engine operation by name.
-  _callAsync: callAsync,
-  _callSync: callSync,
 }
+// Internal, for tests: run any engine operation by name. Not enumerable, not typed, not exported
+// under ESM: no part of the public surface.
+Object.defineProperty(module.exports, '_callAsync', { value: callAsync, enumerable: false })
+Object.defineProperty(module.exports, '_callSync', { value: callSync, enumerable: false })
 
 // Agent tools: ready-made definitions for harnesses that do not speak MCP, and a runner that calls
 // them with the workspace root fixed by the host. Both come from mcp/tools.cjs, the same source as the
