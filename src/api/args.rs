@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 
 use crate::error::{Code, Failure, Result};
 
-/// An argument object: a name for messages, the map, and the keys read so far.
+/// An argument object: the map, and the keys read so far. Messages name its keys bare, as the
+/// tool's arguments.
 pub struct Obj<'a> {
-    name: String,
     map: &'a Map<String, Value>,
     known: Vec<&'static str>,
 }
@@ -60,7 +60,6 @@ impl<'a> Obj<'a> {
             None => return Err(bad(format!("{name} is required."))),
         };
         Ok(Obj {
-            name: name.to_string(),
             map,
             known: Vec::new(),
         })
