@@ -758,6 +758,14 @@ export type ToolName =
 export declare const toolDefinitions: {
   /** OpenAI function tools (Chat Completions `tools`). */
   openai: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: JsonSchema } }>
+  /**
+   * Chat Completions tools with `strict: true`: every property listed in `required` (optional ones
+   * nullable; a tool runner reads `null` as absent), `additionalProperties: false` at every level, and
+   * no keyword strict mode refuses (lengths, patterns, bounds, defaults).
+   */
+  openaiStrict: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: JsonSchema; strict: true } }>
+  /** The Responses API's flat function tools, with the same strict schemas. */
+  openaiResponses: Array<{ type: 'function'; name: ToolName; description: string; parameters: JsonSchema; strict: true }>
   /** Anthropic Messages API `tools`. */
   anthropic: Array<{ name: ToolName; description: string; input_schema: JsonSchema }>
   /** Vercel AI SDK: wrap `parameters` with `jsonSchema()` (as `inputSchema` in AI SDK 5). */
