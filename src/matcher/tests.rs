@@ -60,7 +60,8 @@ fn typography_mid_line_and_whole_lines() {
     let file = "msg = \u{201C}hello\u{201D}  # greet\n";
     let (out, tier) = apply(file, "\"hello\"", "\"bye\"").unwrap();
     assert_eq!(tier, Tier::Typography);
-    assert_eq!(out, "msg = \"bye\"  # greet\n");
+    // The model changed the word, not the quotes: the file's quotes stay.
+    assert_eq!(out, "msg = \u{201C}bye\u{201D}  # greet\n");
     // ASCII in the file, curly in the edit.
     let (out, _) = apply("say('hi')\n", "say(\u{2018}hi\u{2019})", "say('yo')").unwrap();
     assert_eq!(out, "say('yo')\n");
