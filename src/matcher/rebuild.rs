@@ -213,9 +213,20 @@ pub(super) fn rebuild(
             };
             nonblank_line(h, from, true)
         };
+        // The file lines the run rewrites.
+        let end_old = if b < new.len() {
+            partner[b].unwrap()
+        } else {
+            old.len()
+        };
+        let replaced = (at_old[a]..end_old)
+            .filter(|&j| full_old(j))
+            .map(|j| lines.content(i + j, text))
+            .collect();
         let ctx = Run {
             prev,
             next,
+            replaced,
             reindent,
         };
         let pair_of = |x: usize| -> Option<(&str, &str)> {
@@ -339,6 +350,7 @@ fn nonblank_line<'t>(h: &Haystack<'t>, from: usize, down: bool) -> Option<&'t st
 struct Run<'t> {
     prev: Option<&'t str>,
     next: Option<&'t str>,
+    replaced: Vec<&'t str>,
     reindent: Option<Drift>,
 }
 
@@ -376,14 +388,9 @@ impl Run<'_> {
                 None => 0,
             };
             let after = match self.next {
-                Some(nx) => {
-                    let nc = cols(nx);
-                    if nc <= l || (opens(new[last]) && nc == l + u) {
-                        0
-                    } else {
-                        nc - l
-                    }
-                }
+                // After an opening line, one level deeper; else at its column or dedented.
+                Some(nx) if opens(new[last]) => (cols(nx) - l - u).abs(),
+                Some(nx) => (cols(nx) - l).max(0),
                 None => 0,
             };
             before + after
@@ -392,12 +399,12 @@ impl Run<'_> {
         if file != model {
             return file < model;
         }
-        // A tie: lines whose text the model kept tell, when they all sit at the file's columns (not
-        // at their old lines') and no added line encloses them (`if c:` above lines re-indented into
-        // it reads as the model's own frame).
+        // A tie: the lines paired with old lines tell, when they all sit at their file lines' columns
+        // (not at their old lines') and no added line encloses them (`if c:` above lines re-indented
+        // into it reads as the model's own frame).
         let (mut at_file, mut at_old, mut least) = (0, 0, isize::MAX);
         for &x in &body {
-            if let Some((o, f)) = pairs(x).filter(|(o, _)| key(o) == key(new[x])) {
+            if let Some((o, f)) = pairs(x) {
                 let (nc, oc, fc) = (cols(new[x]), cols(o), cols(f));
                 at_file += usize::from(nc == fc && nc != oc);
                 at_old += usize::from(nc == oc && nc != fc);
@@ -411,14 +418,20 @@ impl Run<'_> {
     }
 
     /// The leading whitespace for a line of `cols` columns: `own` (its file line's) when as wide,
-    /// else an equally wide neighbour's, else tabs for the levels and spaces for the rest (in a
+    /// else an equally wide neighbour's (the line written before it, the file lines the run rewrites,
+    /// the file lines around the run), else tabs for the levels and spaces for the rest (in a
     /// tab-indented region) or spaces.
     fn indent_for(&self, cols: usize, own: Option<&str>, written: &[Cow<str>]) -> String {
         let r = self.reindent.expect("re-indenting needs a drift");
         let width = |s: &str| columns(indent_of(s), r.tab);
         let last_written = written.iter().rev().find(|l| !is_blank(l)).map(|l| &**l);
-        let candidates = [own, last_written, self.next, self.prev];
-        for c in candidates.into_iter().flatten() {
+        let candidates = [own, last_written]
+            .into_iter()
+            .flatten()
+            .chain(self.replaced.iter().copied())
+            .chain(self.next)
+            .chain(self.prev);
+        for c in candidates {
             if !is_blank(c) && width(c) == cols {
                 return indent_of(c).to_string();
             }
