@@ -47,7 +47,7 @@
 use serde::Serialize;
 
 use crate::error::{Code, Failure};
-use crate::ir::Hunk;
+use crate::ir::{Dialect, Hunk};
 use crate::matcher::{self, candidates, Haystack, Miss, Tier, Tolerance};
 use crate::text;
 
@@ -71,6 +71,8 @@ pub struct AppliedHunks {
     pub changes: Vec<(usize, usize, usize, usize)>,
     /// The loosest tier any hunk (or anchor) needed.
     pub tier: Tier,
+    /// Liberties taken with `@@` scopes (sorted, each once).
+    pub dialect: Vec<Dialect>,
 }
 
 /// The original text with one terminator line in front (and one at the end when the text lacks a
@@ -285,11 +287,18 @@ fn locate_lines(
 struct AnchorHit {
     /// 1-based line.
     line: usize,
+    /// Original offset of the line's start.
+    start: usize,
     /// Original offset just past the line (its terminator included).
     end: usize,
     tier: Tier,
+    /// The line occurs more than once at or below where it was searched (this is the first).
+    repeated: bool,
 }
 
+/// Finds an `@@` scope line at or below original offset `lo`: the first whole line that matches it
+/// (at the first tier that finds any), else the one line that contains it. `None` when neither
+/// exists: the scope is prose, or names text that is not there (or only above `lo`).
 fn find_anchor(
     pd: &Padded,
     hp: &Haystack,
@@ -297,65 +306,31 @@ fn find_anchor(
     anchor: &str,
     lo: usize,
     tol: Tolerance,
-    at: &str,
-) -> Result<AnchorHit, Failure> {
-    let below = if lo == 0 {
-        String::new()
-    } else {
-        format!(" below line {}", h.line_of(lo - 1))
+) -> Option<AnchorHit> {
+    let lines = h.lines();
+    let hit = |line: usize, tier: Tier, repeated: bool| AnchorHit {
+        line,
+        start: lines.start(line - 1),
+        end: lines.end(line - 1),
+        tier,
+        repeated,
     };
-    let what = format!("the @@ scope line {}", crate::formats::shown(anchor));
-    // A whole line first.
     match locate_lines(pd, hp, &[anchor], &[anchor], LineOpts::default(), tol, lo) {
-        Ok(r) => {
-            return Ok(AnchorHit {
-                line: h.line_of(r.start),
-                end: r.end,
-                tier: r.tier,
-            })
-        }
-        Err(LineMiss::Many { tier, count, lines }) => {
-            return Err(
-                ambiguous(at, &format!("{what}{below}"), tier, count, &lines, None)
-                    .with("anchor", anchor),
-            )
+        Ok(r) => return Some(hit(h.line_of(r.start), r.tier, false)),
+        Err(LineMiss::Many { tier, lines, .. }) => {
+            let first = lines.iter().map(|l| l.0).min()?;
+            return Some(hit(first, tier, true));
         }
         Err(_) => {}
     }
-    // Else the unique line that contains it.
+    // Else the unique line that contains it (`@@ def f` names `def f(x):`). A text found in
+    // several lines is too vague to narrow anything, and is ignored like prose.
     let needle = anchor.trim();
-    if !needle.is_empty() {
-        match matcher::locate_in(h, needle, needle, 1, tol, lo..h.text.len()) {
-            Ok(ms) => {
-                let lines = h.lines();
-                let i = lines.index_of(ms[0].start);
-                return Ok(AnchorHit {
-                    line: i + 1,
-                    end: lines.end(i),
-                    tier: ms[0].tier,
-                });
-            }
-            Err(Miss::Count {
-                tier, count, spans, ..
-            }) => {
-                let lines: Vec<_> = spans
-                    .iter()
-                    .map(|&(s, e)| (h.line_of(s), h.end_line_of(s, e)))
-                    .collect();
-                return Err(ambiguous(
-                    at,
-                    &format!("{what}{below} (as part of a line)"),
-                    tier,
-                    count,
-                    &lines,
-                    None,
-                )
-                .with("anchor", anchor));
-            }
-            Err(_) => {}
-        }
+    if needle.is_empty() {
+        return None;
     }
-    Err(not_found(h, anchor, at, &format!("{what}{below}")).with("anchor", anchor))
+    let ms = matcher::locate_in(h, needle, needle, 1, tol, lo..h.text.len()).ok()?;
+    Some(hit(lines.index_of(ms[0].start) + 1, ms[0].tier, false))
 }
 
 /// Applies `hunks` (of one file) to `text`, all or nothing.
@@ -368,17 +343,26 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
     let mut matches = Vec::with_capacity(hunks.len());
     let mut prev_end = 0usize;
     let mut loosest = Tier::Exact;
+    let mut dialect = Vec::new();
     for (i, hk) in hunks.iter().enumerate() {
         let at = format!("hunks[{i}] (patch line {}): ", hk.source_line);
         let tag = |f: Failure| f.with("hunk_index", i).with("hunk_line", hk.source_line);
+        // Scopes narrow the search; one that names no line below the previous one is ignored.
         let mut lo = 0;
         let mut tier = Tier::Exact;
         let mut last_anchor: Option<AnchorHit> = None;
         for a in &hk.anchors {
-            let hit = find_anchor(&pd, &hp, &h, a, lo, tol, &at).map_err(tag)?;
-            lo = hit.end;
-            tier = tier.max(hit.tier);
-            last_anchor = Some(hit);
+            match find_anchor(&pd, &hp, &h, a, lo, tol) {
+                Some(hit) => {
+                    if hit.repeated {
+                        note(&mut dialect, Dialect::AnchorRepeated);
+                    }
+                    lo = hit.end;
+                    tier = tier.max(hit.tier);
+                    last_anchor = Some(hit);
+                }
+                None => note(&mut dialect, Dialect::AnchorIgnored),
+            }
         }
         let old = hk.old_lines();
         let new = hk.new_lines();
@@ -439,7 +423,9 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 (after, after),
             )
         } else {
-            let body_lo = lo.max(prev_end);
+            // The body may start on the scope line itself (`@@` naming the line it changes).
+            let scope_lo = last_anchor.as_ref().map_or(0, |a| a.start);
+            let body_lo = scope_lo.max(prev_end);
             let below = match &last_anchor {
                 Some(a) => format!(" below the @@ scope line at line {}", a.line),
                 None => String::new(),
@@ -450,15 +436,46 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 ""
             };
             let what = format!("the hunk's context and removed lines{below}{eof}");
-            match locate_lines(&pd, &hp, &old, &new, o, tol, body_lo) {
+            let mut scope_ignored = false;
+            let mut locate = |old: &[&str], new: &[&str]| {
+                let found = locate_lines(&pd, &hp, old, new, o, tol, body_lo);
+                if matches!(found, Err(LineMiss::NotFound)) && body_lo > prev_end {
+                    // Nothing under the scope: the content alone decides, if it is unique.
+                    let anywhere = locate_lines(&pd, &hp, old, new, o, tol, prev_end);
+                    if !matches!(anywhere, Err(LineMiss::NotFound)) {
+                        scope_ignored = true;
+                        return anywhere;
+                    }
+                }
+                found
+            };
+            let mut found = locate(&old, &new);
+            if let (Err(LineMiss::NotFound | LineMiss::Uneven { .. }), Some(alt)) =
+                (&found, &hk.alt_lines)
+            {
+                // The other reading of a body whose context lines lost their prefix.
+                let alt = Hunk {
+                    lines: alt.clone(),
+                    ..Hunk::default()
+                };
+                let again = locate(&alt.old_lines(), &alt.new_lines());
+                if !matches!(again, Err(LineMiss::NotFound)) {
+                    found = again;
+                }
+            }
+            if scope_ignored {
+                note(&mut dialect, Dialect::AnchorIgnored);
+                tier = Tier::Exact;
+            }
+            match found {
                 Ok(mut r) => {
                     r.tier = r.tier.max(tier);
                     let lines = (h.line_of(r.start), h.end_line_of(r.start, r.end));
                     (r, lines)
                 }
                 Err(LineMiss::NotFound) => {
-                    if body_lo > lo {
-                        if let Ok(r) = locate_lines(&pd, &hp, &old, &new, o, tol, lo) {
+                    if prev_end > 0 {
+                        if let Ok(r) = locate_lines(&pd, &hp, &old, &new, o, tol, 0) {
                             let (s, e) = (h.line_of(r.start), h.end_line_of(r.start, r.end));
                             return Err(tag(Failure::new(
                                 Code::OverlappingEdits,
@@ -534,7 +551,14 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         matches,
         changes,
         tier: loosest,
+        dialect,
     })
+}
+
+fn note(dialect: &mut Vec<Dialect>, d: Dialect) {
+    if let Err(at) = dialect.binary_search(&d) {
+        dialect.insert(at, d);
+    }
 }
 
 fn not_found(h: &Haystack, needle: &str, at: &str, what: &str) -> Failure {

@@ -115,21 +115,32 @@
 
 use std::collections::HashMap;
 
-use super::{shown, split_lines};
-use crate::ir::{Change, FileOp, Hunk, HunkLine, ParseError};
+use super::{alt_reading, clean_path, shown, split_lines, unescape_one_line};
+use crate::ir::{Change, Dialect, FileOp, Hunk, HunkLine, ParseError, Parsed};
 
 /// Parses an `apply_patch` envelope (optionally wrapped in a heredoc and/or a markdown fence) into
-/// file operations, in patch order.
+/// file operations, in patch order. See [`parse_patch_dialect`] for the liberties it takes.
 pub fn parse_patch(text: &str) -> Result<Vec<FileOp>, ParseError> {
-    let lines = split_lines(text);
+    parse_patch_dialect(text).map(|p| p.ops)
+}
+
+/// [`parse_patch`], also reporting the liberties taken with the grammar and the other spellings of
+/// each operation's path (see "Dialects" in the module documentation).
+pub fn parse_patch_dialect(text: &str) -> Result<Parsed, ParseError> {
+    let unescaped = unescape_one_line(text, "*** Begin Patch");
+    let lines = split_lines(unescaped.as_deref().unwrap_or(text));
     let (lo, hi) = unwrap(&lines)?;
-    Parser {
+    let mut parser = Parser {
         lines: &lines,
         i: lo,
         end: hi,
         claimed: HashMap::new(),
+        parsed: Parsed::default(),
+    };
+    if unescaped.is_some() {
+        parser.parsed.note(Dialect::Unescaped);
     }
-    .parse()
+    parser.parse()
 }
 
 fn is_blank(line: &str) -> bool {
@@ -263,8 +274,9 @@ fn header(line: &str) -> Option<Header<'_>> {
     Some(h)
 }
 
+/// `@@` in column 0 starts a chunk header (with or without a space before its scope).
 fn is_chunk_header(line: &str) -> bool {
-    line.starts_with("@@ ") || line.trim_end() == "@@"
+    line.starts_with("@@")
 }
 
 struct Parser<'a> {
@@ -272,11 +284,12 @@ struct Parser<'a> {
     i: usize,
     end: usize,
     /// Path → 1-based line of the operation that named it.
-    claimed: HashMap<&'a str, usize>,
+    claimed: HashMap<String, usize>,
+    parsed: Parsed,
 }
 
 impl<'a> Parser<'a> {
-    fn parse(mut self) -> Result<Vec<FileOp>, ParseError> {
+    fn parse(mut self) -> Result<Parsed, ParseError> {
         let begin = self.i;
         if header(self.lines[begin]) != Some(Header::Begin) {
             return Err(ParseError::new(
@@ -291,10 +304,15 @@ impl<'a> Parser<'a> {
         let mut ops = Vec::new();
         loop {
             if self.i >= self.end {
-                return Err(ParseError::new(
-                    self.end,
-                    "reached the end of the input; expected `*** End Patch`",
-                ));
+                if ops.is_empty() {
+                    return Err(ParseError::new(
+                        self.end,
+                        "reached the end of the input; expected `*** End Patch`",
+                    ));
+                }
+                // A reply that stops after its last operation: the operations are complete.
+                self.parsed.note(Dialect::NoEndMarker);
+                break;
             }
             let no = self.i + 1;
             let line = self.lines[self.i];
@@ -308,20 +326,15 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 Some(Header::Add(p)) => {
-                    self.claim(p, no, "*** Add File:")?;
+                    let path = self.claim(p, no, "*** Add File:")?;
                     self.i += 1;
                     let content = self.add_content()?;
-                    ops.push(FileOp::Add {
-                        path: p.to_string(),
-                        content,
-                    });
+                    ops.push(FileOp::Add { path, content });
                 }
                 Some(Header::Delete(p)) => {
-                    self.claim(p, no, "*** Delete File:")?;
+                    let path = self.claim(p, no, "*** Delete File:")?;
                     self.i += 1;
-                    ops.push(FileOp::Delete {
-                        path: p.to_string(),
-                    });
+                    ops.push(FileOp::Delete { path });
                 }
                 Some(Header::Update(p)) => ops.push(self.update(p)?),
                 Some(Header::Begin) => {
@@ -389,17 +402,24 @@ impl<'a> Parser<'a> {
                  `*** Update File:` before `*** End Patch`",
             ));
         }
-        Ok(ops)
+        self.parsed.ops = ops;
+        Ok(self.parsed)
     }
 
-    fn claim(&mut self, path: &'a str, no: usize, what: &str) -> Result<(), ParseError> {
+    /// Cleans a path as written (see "Paths"), records its other spellings, and claims it. Returns
+    /// the path the operation names.
+    fn claim(&mut self, raw: &str, no: usize, what: &str) -> Result<String, ParseError> {
+        let (path, alternatives, decorated) = clean_path(raw);
         if path.is_empty() {
             return Err(ParseError::new(
                 no,
                 format!("empty path; expected `{what} <path>`"),
             ));
         }
-        if let Some(first) = self.claimed.insert(path, no) {
+        if decorated {
+            self.parsed.note(Dialect::PathDecorated);
+        }
+        if let Some(first) = self.claimed.insert(path.clone(), no) {
             return Err(ParseError::new(
                 no,
                 format!(
@@ -408,7 +428,11 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        Ok(())
+        // A `*** Move to:` target's spellings are not tried (it names a file that need not exist).
+        if what != "*** Move to:" {
+            self.parsed.alternatives.push(alternatives);
+        }
+        Ok(path)
     }
 
     /// The `+` lines after `*** Add File:`; leaves `i` on the first line after them.
@@ -449,18 +473,17 @@ impl<'a> Parser<'a> {
         Ok(content)
     }
 
-    fn update(&mut self, path: &'a str) -> Result<FileOp, ParseError> {
+    fn update(&mut self, raw: &str) -> Result<FileOp, ParseError> {
         let header_no = self.i + 1;
-        self.claim(path, header_no, "*** Update File:")?;
+        let path = self.claim(raw, header_no, "*** Update File:")?;
         self.i += 1;
         let mut move_to = None;
         let mut has_move = false;
         if self.i < self.end {
             if let Some(Header::MoveTo(to)) = header(self.lines[self.i]) {
                 // Moving onto the same path is no move (and claims nothing new).
-                if to != path {
-                    self.claim(to, self.i + 1, "*** Move to:")?;
-                    move_to = Some(to.to_string());
+                if clean_path(to).0 != path {
+                    move_to = Some(self.claim(to, self.i + 1, "*** Move to:")?);
                 }
                 has_move = true;
                 self.i += 1;
@@ -477,9 +500,15 @@ impl<'a> Parser<'a> {
             let line = self.lines[self.i];
             let source_line = self.i + 1;
             let mut anchors = Vec::new();
+            let mut line_hint = None;
             if is_chunk_header(line) {
                 while self.i < self.end && is_chunk_header(self.lines[self.i]) {
-                    if let Some(a) = anchor(self.lines[self.i], self.i + 1)? {
+                    let h = chunk_header(self.lines[self.i]);
+                    if let Some(l) = h.line_hint {
+                        self.parsed.note(Dialect::UnifiedHeader);
+                        line_hint = line_hint.or(Some(l));
+                    }
+                    if let Some(a) = h.anchor {
                         anchors.push(a.to_string());
                     }
                     self.i += 1;
@@ -487,8 +516,10 @@ impl<'a> Parser<'a> {
             } else if !hunks.is_empty() || header(line).is_some() {
                 break;
             }
-            // Otherwise the first chunk omits `@@`; `chunk_body` refuses a line that is no body line.
-            hunks.push(self.chunk_body(anchors, source_line)?);
+            // Otherwise the first chunk omits `@@`.
+            let mut hunk = self.chunk_body(anchors, source_line)?;
+            hunk.line_hint = line_hint;
+            hunks.push(hunk);
         }
         if hunks.is_empty() && !has_move {
             return Err(ParseError::new(
@@ -500,7 +531,7 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(FileOp::Update {
-            path: path.to_string(),
+            path,
             move_to,
             change: Change::Hunks(hunks),
         })
@@ -515,6 +546,9 @@ impl<'a> Parser<'a> {
         };
         // Completely empty lines at the current end of `hunk.lines`.
         let mut trailing_empty = 0;
+        // Context lines read from a ` ` prefix, and whether any came without one.
+        let mut spaced = Vec::new();
+        let mut unprefixed = false;
         while self.i < self.end {
             let line = self.lines[self.i];
             if is_chunk_header(line) {
@@ -552,23 +586,17 @@ impl<'a> Parser<'a> {
                     hunk.lines.push(HunkLine::Context(String::new()));
                     continue;
                 }
-                Some(b' ') => HunkLine::Context(line[1..].to_string()),
+                Some(b' ') => {
+                    spaced.push(hunk.lines.len());
+                    HunkLine::Context(line[1..].to_string())
+                }
                 Some(b'-') => HunkLine::Remove(line[1..].to_string()),
                 Some(b'+') => HunkLine::Add(line[1..].to_string()),
+                // A context line that lost its leading space (`+` and `-` lines are never guessed).
                 Some(_) => {
-                    let hint = if line.starts_with("@@") {
-                        " (a chunk header is `@@` or `@@ <context line>`, with a space)"
-                    } else {
-                        ""
-                    };
-                    return Err(ParseError::new(
-                        self.i + 1,
-                        format!(
-                            "expected a chunk body line starting with ` ` (context), `-` (remove) \
-                             or `+` (add), found {}{hint}",
-                            shown(line)
-                        ),
-                    ));
+                    self.parsed.note(Dialect::ContextPrefixMissing);
+                    unprefixed = true;
+                    HunkLine::Context(line.to_string())
                 }
             };
             trailing_empty = 0;
@@ -577,6 +605,9 @@ impl<'a> Parser<'a> {
         }
         if !hunk.at_eof {
             hunk.lines.truncate(hunk.lines.len() - trailing_empty);
+        }
+        if unprefixed {
+            hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
         }
         if hunk.lines.is_empty() {
             return Err(ParseError::new(
@@ -588,27 +619,29 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// The anchor text of a chunk header line, if any.
-fn anchor(line: &str, no: usize) -> Result<Option<&str>, ParseError> {
-    let text = line[2..].strip_prefix(' ').unwrap_or("").trim_end();
-    if text.is_empty() {
-        return Ok(None);
+/// What a chunk header line says.
+struct ChunkHeader<'a> {
+    /// `@@ <text>`: the scope text (trailing whitespace removed).
+    anchor: Option<&'a str>,
+    /// `@@ -12,3 +12,4 @@`: the old-side line number, a hint only.
+    line_hint: Option<usize>,
+}
+
+/// Reads a chunk header line: `@@`, `@@ <scope>`, or a unified-diff range `@@ -l[,c] +l[,c] @@
+/// [scope]` (numbers kept as a hint; the text after the second `@@`, if any, is a scope).
+fn chunk_header(line: &str) -> ChunkHeader<'_> {
+    let text = line[2..].strip_prefix(' ').unwrap_or(&line[2..]).trim_end();
+    if let Some((hint, rest)) = super::unified_range(text.trim_start()) {
+        let rest = rest.trim();
+        return ChunkHeader {
+            anchor: (!rest.is_empty()).then_some(rest),
+            line_hint: Some(hint),
+        };
     }
-    let unified = text.starts_with('-')
-        && text[1..].starts_with(|c: char| c.is_ascii_digit())
-        && text.contains(" +")
-        && text.contains("@@");
-    if unified {
-        return Err(ParseError::new(
-            no,
-            format!(
-                "{} is a unified-diff hunk header; `apply_patch` chunks use `@@` or \
-                 `@@ <context line>` without line numbers",
-                shown(line)
-            ),
-        ));
+    ChunkHeader {
+        anchor: (!text.is_empty()).then_some(text),
+        line_hint: None,
     }
-    Ok(Some(text))
 }
 
 #[cfg(test)]
@@ -890,8 +923,8 @@ mod tests {
 
     #[test]
     fn error_lines_count_from_the_original_input() {
-        let t = "```bash\napply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a\n@@\n?x\n*** End Patch\nEOF\n```\n";
-        assert_eq!(err(t).line, 6);
+        let t = "```bash\napply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a\n@@\n x\n*** Frob\n*** End Patch\nEOF\n```\n";
+        assert_eq!(err(t).line, 7);
     }
 
     #[test]
@@ -928,12 +961,23 @@ mod tests {
     }
 
     #[test]
-    fn missing_end() {
-        let e = err("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n");
-        assert_eq!(e.line, 5);
+    fn missing_end_after_complete_operations_is_accepted() {
+        for t in [
+            "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n",
+            "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y",
+            "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n\n\n",
+        ] {
+            let p = parse_patch_dialect(t).unwrap();
+            assert_eq!(p.dialect, vec![Dialect::NoEndMarker], "{t:?}");
+            assert_eq!(hunks(&p.ops[0])[0].lines, vec![rm("x"), add("y")]);
+        }
+        let p =
+            parse_patch_dialect("apply_patch <<EOF\n*** Begin Patch\n*** Delete File: a\nEOF\n")
+                .unwrap();
+        assert_eq!(p.ops, vec![FileOp::Delete { path: "a".into() }]);
+        // With no operation at all it is still an error.
+        let e = err("*** Begin Patch\n\n");
         assert!(e.message.contains("expected `*** End Patch`"), "{e}");
-        let e = err("apply_patch <<EOF\n*** Begin Patch\n*** Delete File: a\nEOF\n");
-        assert_eq!(e.line, 3);
     }
 
     #[test]
@@ -1076,20 +1120,72 @@ mod tests {
     }
 
     #[test]
-    fn bad_body_line() {
-        let e = err(&wrap("*** Update File: a\n@@\n x\n\ty\n"));
-        assert_eq!(e.line, 5);
-        assert!(e.message.contains("expected a chunk body line"), "{e}");
-        let e = err(&wrap("*** Update File: a\n@@def f\n-x\n"));
-        assert_eq!(e.line, 3);
-        assert!(e.message.contains("with a space"), "{e}");
+    fn context_lines_without_their_space() {
+        let p = parse_patch_dialect(&wrap(
+            "*** Update File: a\n@@\n x\n\ty\ndef f():\n-    a\n+    b\n",
+        ))
+        .unwrap();
+        assert_eq!(
+            hunks(&p.ops[0])[0].lines,
+            vec![
+                ctx("x"),
+                ctx("\ty"),
+                ctx("def f():"),
+                rm("    a"),
+                add("    b")
+            ]
+        );
+        assert_eq!(p.dialect, vec![Dialect::ContextPrefixMissing]);
+        // `@@` glued to its scope is still a chunk header.
+        let p = parse_patch_dialect(&wrap("*** Update File: a\n@@def f\n-x\n")).unwrap();
+        assert_eq!(hunks(&p.ops[0])[0].anchors, vec!["def f".to_string()]);
     }
 
     #[test]
-    fn unified_range_in_chunk_header() {
-        let e = err(&wrap("*** Update File: a\n@@ -1,3 +1,4 @@\n-x\n"));
-        assert_eq!(e.line, 3);
-        assert!(e.message.contains("unified-diff"), "{e}");
+    fn unified_range_in_chunk_header_is_a_line_hint() {
+        for (header, anchors) in [
+            ("@@ -1,3 +1,4 @@", vec![]),
+            ("@@ -1 +1 @@", vec![]),
+            ("@@ -1,3 +1,4", vec![]),
+            ("@@ -1,3 +1,4 @@ def f():", vec!["def f():".to_string()]),
+        ] {
+            let p =
+                parse_patch_dialect(&wrap(&format!("*** Update File: a\n{header}\n-x\n"))).unwrap();
+            let h = &hunks(&p.ops[0])[0];
+            assert_eq!(h.line_hint, Some(1), "{header}");
+            assert_eq!(h.anchors, anchors, "{header}");
+            assert_eq!(p.dialect, vec![Dialect::UnifiedHeader]);
+        }
+    }
+
+    #[test]
+    fn escaped_patch_on_one_line_is_unescaped_once() {
+        let t = "*** Begin Patch\\n*** Update File: a.py\\n@@\\n-x = \\\"a\\\\nb\\\"\\n+y\\n*** End Patch";
+        let p = parse_patch_dialect(t).unwrap();
+        assert_eq!(p.dialect, vec![Dialect::Unescaped]);
+        assert_eq!(
+            hunks(&p.ops[0])[0].lines,
+            vec![rm("x = \"a\\nb\""), add("y")]
+        );
+        // A real line break after the first marker: parsed as it is.
+        assert!(parse_patch_dialect(
+            "*** Begin Patch\n*** Update File: a\n@@\n-x\\n\n+y\n*** End Patch\n"
+        )
+        .unwrap()
+        .dialect
+        .is_empty());
+    }
+
+    #[test]
+    fn decorated_paths() {
+        for raw in ["`src/a.py`", "\"src/a.py\"", "./src/a.py", "'src/a.py'"] {
+            let p = parse_patch_dialect(&wrap(&format!("*** Delete File: {raw}\n"))).unwrap();
+            assert_eq!(p.ops[0].path(), "src/a.py", "{raw}");
+            assert_eq!(p.dialect, vec![Dialect::PathDecorated]);
+        }
+        let p = parse_patch_dialect(&wrap("*** Delete File: a/src/a.py\n")).unwrap();
+        assert_eq!(p.ops[0].path(), "a/src/a.py");
+        assert_eq!(p.alternatives, vec![vec!["src/a.py".to_string()]]);
     }
 
     #[test]
