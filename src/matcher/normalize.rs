@@ -273,4 +273,40 @@ mod tests {
         assert_eq!(render_indent(6, true, 4), "\t  ");
         assert_eq!(render_indent(3, false, 4), "   ");
     }
+
+    #[test]
+    fn inline_whitespace_collapses_runs_and_maps_both_ways() {
+        let line = "\tx  =\t f(a,\u{00A0} b)  ";
+        let n = norm(line, Tier::InlineWhitespace);
+        assert_eq!(n.text, "x = f(a, b)");
+        assert_eq!(n.to_orig(0), 1);
+        // `=` and `f` in the original.
+        assert_eq!(n.to_orig(2), line.find('=').unwrap());
+        assert_eq!(n.to_orig(4), line.find('f').unwrap());
+        assert_eq!(n.to_orig(n.text.len()), line.find(')').unwrap() + 1);
+        assert_eq!(n.from_orig(line.find('f').unwrap()), 4);
+        // At a run's start: the collapsed space; inside it: the end of the run.
+        assert_eq!(n.from_orig(line.find('=').unwrap() + 1), 3);
+        assert_eq!(n.from_orig(line.find('=').unwrap() + 2), 4);
+        // A line without runs keeps the fast path, and `a=b` is not `a = b`.
+        assert_eq!(norm("    a = b", Tier::InlineWhitespace).text, "a = b");
+        assert_eq!(norm("a=b", Tier::InlineWhitespace).text, "a=b");
+    }
+
+    #[test]
+    fn composition_segments_fold_whole_and_map_exactly() {
+        // Conjoining jamo (all combining class 0) compose; U+212B is a singleton.
+        let line = "\u{1100}\u{1161}\u{11A8}=\u{212B}";
+        let n = norm(line, Tier::Typography);
+        assert_eq!(n.text, "\u{AC01}=\u{C5}");
+        assert_eq!(
+            n.to_orig("\u{AC01}".len()),
+            "\u{1100}\u{1161}\u{11A8}".len()
+        );
+        assert_eq!(
+            n.from_orig("\u{1100}\u{1161}\u{11A8}".len()),
+            "\u{AC01}".len()
+        );
+        assert_eq!(n.to_orig(n.text.len()), line.len());
+    }
 }

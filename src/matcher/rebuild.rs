@@ -23,6 +23,7 @@
 //!   "smartened" and NFD text are folded back to the file's forms.
 
 use std::borrow::Cow;
+use std::cell::Cell;
 
 use unicode_normalization::{is_nfc, UnicodeNormalization};
 
@@ -33,6 +34,9 @@ use crate::text;
 /// Longest line part (in characters, after the common prefix and suffix) diffed character by
 /// character; a longer changed middle is taken as the model's text whole.
 const MAX_CHAR_DIFF: usize = 2_000;
+/// Character-diff work allowed for one replacement (the sum over changed lines of the product of
+/// their changed middles' lengths); past it, changed middles are taken whole.
+const CHAR_DIFF_BUDGET: usize = 8_000_000;
 /// Most line pairs scored when pairing a run of replaced lines.
 const MAX_PAIR_SCORES: usize = 1_600;
 /// Lines looked at above or below a run for its neighbours.
@@ -128,6 +132,7 @@ pub(super) fn rebuild(
     };
 
     let fix = Fixer::new(&text[start..end], old, tier);
+    let budget = Cell::new(CHAR_DIFF_BUDGET);
 
     // Pair the lines of new with lines of old.
     let ko: Vec<&str> = old.iter().map(|l| key(l)).collect();
@@ -247,7 +252,8 @@ pub(super) fn rebuild(
                     let f = seg(j);
                     let o = old[j];
                     let full = full && full_old(j);
-                    render_pair(o, f, n, full, tier, shift, &ctx, &pieces, &fix)
+                    let line = Line { o, f, n, full };
+                    render_pair(line, tier, shift, &ctx, &pieces, &fix, &budget)
                 }
                 None => render_added(n, full, shift, &ctx, &pieces, &fix),
             };
@@ -440,18 +446,24 @@ impl Run<'_> {
     }
 }
 
-/// A changed line of `new` paired with its `old` line `o` and the file's line `f`.
-#[allow(clippy::too_many_arguments)]
-fn render_pair(
-    o: &str,
-    f: &str,
-    n: &str,
+/// A changed line `n` of `new` paired with its `old` line `o` and the file's line `f`; `full` when all
+/// three start at a line start.
+struct Line<'a> {
+    o: &'a str,
+    f: &'a str,
+    n: &'a str,
     full: bool,
+}
+
+/// A changed line of `new` paired with a line of `old`.
+fn render_pair(
+    Line { o, f, n, full }: Line,
     tier: Tier,
     shift: isize,
     ctx: &Run,
     written: &[Cow<str>],
     fix: &Fixer,
+    budget: &Cell<usize>,
 ) -> String {
     if is_blank(n) {
         return if ctx.reindent.is_some() && full {
@@ -480,7 +492,7 @@ fn render_pair(
             None => ni.to_string(),
         }
     };
-    match transplant(oc, fc, nc, tier, fix) {
+    match transplant(oc, fc, nc, tier, fix, budget) {
         Some(c) => out.push_str(&c),
         None => out.push_str(&fix.fix(nc)),
     }
@@ -515,7 +527,14 @@ fn render_added(
 /// The model's changed content `nc` with every stretch it kept from its old content `oc` copied from
 /// the file's content `fc` (which equals `oc` under the tier's normalization). `None` when the
 /// contents do not correspond or the result would not be the model's text under normalization.
-fn transplant(oc: &str, fc: &str, nc: &str, tier: Tier, fix: &Fixer) -> Option<String> {
+fn transplant(
+    oc: &str,
+    fc: &str,
+    nc: &str,
+    tier: Tier,
+    fix: &Fixer,
+    budget: &Cell<usize>,
+) -> Option<String> {
     let t = tier.max(Tier::Indentation);
     let on = norm(oc, t);
     let fnorm = norm(fc, t);
@@ -533,7 +552,7 @@ fn transplant(oc: &str, fc: &str, nc: &str, tier: Tier, fix: &Fixer) -> Option<S
             out.push_str(&fc[fa..fb]);
         }
     };
-    for (kind, o, n) in char_diff(oc, nc) {
+    for (kind, o, n) in char_diff(oc, nc, budget) {
         match kind {
             Stretch::Kept => copy(&mut out, o.start, o.end),
             Stretch::Written => out.push_str(&fix.fix(&nc[n])),
@@ -550,8 +569,13 @@ enum Stretch {
     Written,
 }
 
-/// A character diff of `a` → `b` as byte ranges: kept stretches and written ones, in order.
-fn char_diff(a: &str, b: &str) -> Vec<(Stretch, std::ops::Range<usize>, std::ops::Range<usize>)> {
+/// A character diff of `a` → `b` as byte ranges: kept stretches and written ones, in order. The
+/// changed middle (past the common prefix and suffix) is diffed while `budget` lasts.
+fn char_diff(
+    a: &str,
+    b: &str,
+    budget: &Cell<usize>,
+) -> Vec<(Stretch, std::ops::Range<usize>, std::ops::Range<usize>)> {
     // Common prefix and suffix at character boundaries.
     let pre: usize = a
         .chars()
@@ -573,7 +597,9 @@ fn char_diff(a: &str, b: &str) -> Vec<(Stretch, std::ops::Range<usize>, std::ops
     }
     let ac: Vec<(usize, char)> = am.char_indices().collect();
     let bc: Vec<(usize, char)> = bm.char_indices().collect();
-    if ac.len() <= MAX_CHAR_DIFF && bc.len() <= MAX_CHAR_DIFF && !ac.is_empty() && !bc.is_empty() {
+    let work = ac.len() * bc.len();
+    if ac.len() <= MAX_CHAR_DIFF && bc.len() <= MAX_CHAR_DIFF && work > 0 && work <= budget.get() {
+        budget.set(budget.get() - work);
         let av: Vec<char> = ac.iter().map(|x| x.1).collect();
         let bv: Vec<char> = bc.iter().map(|x| x.1).collect();
         let ao = |x: usize| pre + ac.get(x).map_or(am.len(), |c| c.0);
@@ -622,14 +648,33 @@ fn pair_lines(ko: &[&str], kn: &[&str]) -> Vec<(usize, usize)> {
     if m == 0 || n == 0 || m * n > MAX_PAIR_SCORES {
         return Vec::new();
     }
-    let clip = |s: &str| -> String { s.chars().take(200).collect() };
-    let ko: Vec<String> = ko.iter().map(|s| clip(s)).collect();
-    let kn: Vec<String> = kn.iter().map(|s| clip(s)).collect();
+    let grams = |s: &str| -> Vec<(char, char)> {
+        let c: Vec<char> = s.chars().take(400).collect();
+        let mut g: Vec<(char, char)> = c.windows(2).map(|w| (w[0], w[1])).collect();
+        g.sort_unstable();
+        g
+    };
+    let go: Vec<_> = ko.iter().map(|s| grams(s)).collect();
+    let gn: Vec<_> = kn.iter().map(|s| grams(s)).collect();
+    // Dice coefficient of character bigrams.
     let sim = |x: usize, y: usize| -> f32 {
-        if ko[x].is_empty() && kn[y].is_empty() {
-            return 1.0;
+        let (a, b) = (&go[x], &gn[y]);
+        if a.is_empty() || b.is_empty() {
+            return if ko[x] == kn[y] { 1.0 } else { 0.0 };
         }
-        similar::TextDiff::from_chars(ko[x].as_str(), kn[y].as_str()).ratio()
+        let (mut i, mut j, mut common) = (0, 0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    common += 1;
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        2.0 * common as f32 / (a.len() + b.len()) as f32
     };
     // best[x][y]: most similarity pairing ko[..x] with kn[..y].
     let mut best = vec![vec![0f32; n + 1]; m + 1];

@@ -300,3 +300,199 @@ fn a_needle_that_shares_no_line_still_finds_its_region() {
     assert_eq!((c[0].start_line, c[0].end_line), (151, 156), "{c:?}");
     assert!(c[0].similarity > 0.9, "{c:?}");
 }
+
+#[test]
+fn inline_whitespace_tier_matches_and_keeps_the_file_bytes() {
+    // Unchanged lines keep their runs; a changed line keeps them where the model changed nothing.
+    let file = "let a  =  1;\nlet b = f(x,\ty);\nlet c = 3;\n";
+    let (out, tier) = apply(
+        file,
+        "let a = 1;\nlet b = f(x, y);\n",
+        "let a = 1;\nlet b = f(x, z);\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert_eq!(out, "let a  =  1;\nlet b = f(x,\tz);\nlet c = 3;\n");
+    // A one-line needle inside a line.
+    let (out, tier) = apply("call(x,   y);\n", "call(x, y)", "call(x, z)").unwrap();
+    assert_eq!(
+        (out.as_str(), tier),
+        ("call(x,   z);\n", Tier::InlineWhitespace)
+    );
+    // The receipt's string form.
+    assert_eq!(Tier::InlineWhitespace.as_str(), "inline_whitespace");
+}
+
+#[test]
+fn inline_whitespace_tier_is_unique_or_refuses() {
+    // Two regions differ from `old` only in inner runs: refused at that tier.
+    let file = "a  = 1\nb\na =  1\nb\n";
+    match apply(file, "a = 1\nb\n", "z\n") {
+        Err(Miss::Count {
+            count: 2,
+            tier: Tier::InlineWhitespace,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    // A stricter tier that finds one region decides, even though the looser tier would find two.
+    let (out, tier) = apply("a = 1\nb\na  =  1\nb\n", "a = 1\nb\n", "z\n").unwrap();
+    assert_eq!((out.as_str(), tier), ("z\na  =  1\nb\n", Tier::Exact));
+    // Whitespace the file does not have at all is content, not noise.
+    assert!(matches!(
+        apply("a=b\n", "a = b\n", "a = c\n"),
+        Err(Miss::NotFound { .. })
+    ));
+}
+
+#[test]
+fn new_already_at_the_file_columns_is_not_indented_twice() {
+    // apply_patch shape: context lines dedented, the added line at the file's columns.
+    let file = "def f():\n    if x:\n        y = 1\n    return y\n";
+    let (out, tier) = apply(
+        file,
+        "if x:\n    y = 1\nreturn y\n",
+        "if x:\n    y = 1\n        z = 2\nreturn y\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "def f():\n    if x:\n        y = 1\n        z = 2\n    return y\n"
+    );
+    // search/replace shape: every line of `new` at the file's columns.
+    let file = "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        pass\n";
+    let (out, _) = apply(
+        file,
+        "def f(self):\n    return 1\n",
+        "    def f(self):\n        # one\n        return 1\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "class A:\n    def f(self):\n        # one\n        return 1\n\n    def g(self):\n        pass\n"
+    );
+    // `old` found after a line's indentation, `new` indented: the line is replaced whole.
+    let file = "    for f in l:\n        if d(f):\n            p(f)\n";
+    let (out, tier) = apply(file, "if d(f):\n", "        if e(f):\n").unwrap();
+    assert_eq!(tier, Tier::Exact);
+    assert_eq!(out, "    for f in l:\n        if e(f):\n            p(f)\n");
+    // A mid-line edit whose `new` is not indented stays a mid-line edit.
+    let (out, _) = apply(file, "d(f)", "e(f)").unwrap();
+    assert_eq!(out, "    for f in l:\n        if e(f):\n            p(f)\n");
+}
+
+#[test]
+fn new_in_the_model_frame_is_still_reindented() {
+    // Wrapping lines in a new block, the whole edit written 4 columns left of the file: the model's
+    // frame (the `if` at the block's column, its body one level deeper).
+    let file = "def f():\n    a = 1\n    b = 2\nreturn\n";
+    let (out, tier) = apply(file, "a = 1\nb = 2\n", "if c:\n    a = 1\n    b = 2\n").unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "def f():\n    if c:\n        a = 1\n        b = 2\nreturn\n"
+    );
+    // A changed line written at its old line's column moves with the drift.
+    let file = "class A:\n    def f(self):\n        return 1\n";
+    let (out, _) = apply(
+        file,
+        "def f(self):\n    return 1\n",
+        "def f(self):\n    return 2\n",
+    )
+    .unwrap();
+    assert_eq!(out, "class A:\n    def f(self):\n        return 2\n");
+}
+
+#[test]
+fn tabs_with_alignment_spaces_are_kept() {
+    // The file indents with tabs and aligns continuation lines with spaces after them; the model wrote
+    // the region with a tab as 4 spaces.
+    let file = "int f() {\n\tcall(x,\n\t     arg1);\n}\n";
+    let (out, tier) = apply(
+        file,
+        "    call(x,\n         arg1);\n",
+        "    call(y,\n         arg2);\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(out, "int f() {\n\tcall(y,\n\t     arg2);\n}\n");
+    // An added line as wide as an aligned neighbour takes its whitespace.
+    let (out, _) = apply(
+        file,
+        "    call(x,\n         arg1);\n",
+        "    call(x,\n         arg0,\n         arg1);\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "int f() {\n\tcall(x,\n\t     arg0,\n\t     arg1);\n}\n"
+    );
+    // An added line of no neighbour's width: tabs for the levels, spaces for the rest.
+    let (out, _) = apply(
+        file,
+        "    call(x,\n         arg1);\n",
+        "    call(x,\n         arg1);\n      odd();\n",
+    )
+    .unwrap();
+    assert_eq!(out, "int f() {\n\tcall(x,\n\t     arg1);\n\t  odd();\n}\n");
+}
+
+#[test]
+fn changed_lines_keep_trailing_whitespace_and_typography_the_model_left_alone() {
+    let file = "say(\u{201C}hi\u{201D}) \u{2014} ok  \nnext()\n";
+    let (out, tier) = apply(
+        file,
+        "say(\"hi\") - ok\nnext()\n",
+        "say(\"hello\") - ok\nnext()\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Typography);
+    assert_eq!(out, "say(\u{201C}hello\u{201D}) \u{2014} ok  \nnext()\n");
+    // Trailing whitespace the model changed is the model's.
+    let (out, tier) = apply("a = 1  \nb\n", "a = 1\nb\n", "a = 2 \nb\n").unwrap();
+    assert_eq!(
+        (out.as_str(), tier),
+        ("a = 2 \nb\n", Tier::TrailingWhitespace)
+    );
+    // Kept when the model left it alone.
+    let (out, _) = apply("a = 1  \nb\n", "a = 1\nb\n", "a = 2\nb\n").unwrap();
+    assert_eq!(out, "a = 2  \nb\n");
+    // What the model wrote in place of a typographic character is the model's.
+    let (out, _) = apply("x = \u{2018}a\u{2019}\n", "x = 'a'\n", "x = \"a\"\n").unwrap();
+    assert_eq!(out, "x = \"a\"\n");
+}
+
+#[test]
+fn mixed_nfc_and_nfd_file_matches_either_form_with_exact_offsets() {
+    // The file mixes NFC and NFD and holds a singleton (U+212B, whose NFC is U+00C5); `old` is NFC.
+    let file = "caf\u{e9} = cafe\u{301}\nname = \"\u{212B}ngstr\u{f6}m\"\nend\n";
+    let h = Haystack::new(file);
+    let old = "caf\u{e9} = caf\u{e9}\nname = \"\u{c5}ngstr\u{f6}m\"\n";
+    let new = "caf\u{e9} = caf\u{e9}\nname = \"\u{c5}ngstrom\"\n";
+    let m = &locate(&h, old, new, 1, Tolerance::Safe).unwrap()[0];
+    assert_eq!(m.tier, Tier::Typography);
+    assert_eq!((m.start, m.end), (0, file.find("end").unwrap()));
+    // The line the model kept is the file's; the changed one keeps the file's form where unchanged.
+    assert_eq!(
+        m.replacement,
+        "caf\u{e9} = cafe\u{301}\nname = \"\u{212B}ngstrom\"\n"
+    );
+    // Mid-line, NFC needle on NFD text: the span covers the decomposed letter whole.
+    let file = "x = \"cafe\u{301}\" + y\n";
+    let h = Haystack::new(file);
+    let m = &locate(&h, "\"caf\u{e9}\"", "\"tea\"", 1, Tolerance::Safe).unwrap()[0];
+    assert_eq!((m.start, m.end), (4, 4 + "\"cafe\u{301}\"".len()));
+    assert_eq!(m.replacement, "\"tea\"");
+    // NFD needle on an NFC file.
+    let (out, _) = apply("s = \"caf\u{e9}\"\n", "\"cafe\u{301}\"", "\"cafe\u{301}s\"").unwrap();
+    assert_eq!(out, "s = \"caf\u{e9}s\"\n");
+    // Conjoining Hangul jamo in the file compose with each other (no combining class): an NFC
+    // syllable in `old` finds them, and the unchanged syllable stays decomposed.
+    let file = "\u{1100}\u{1161}\u{11A8} = 1\n";
+    let (out, tier) = apply(file, "\u{AC01} = 1\n", "\u{AC01} = 2\n").unwrap();
+    assert_eq!(
+        (out.as_str(), tier),
+        ("\u{1100}\u{1161}\u{11A8} = 2\n", Tier::Typography)
+    );
+}
