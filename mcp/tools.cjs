@@ -39,7 +39,7 @@ const TOLERANCE = {
 }
 const TIER = {
   type: 'string',
-  enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'line_prefix', 'blank_edges'],
+  enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'inline_whitespace', 'line_prefix', 'blank_edges'],
 }
 const HASH = { type: 'string', description: 'Hash of the file content now on disk; pass it as base_hash to chain edits.' }
 const EDIT_ID = { type: ['string', 'null'], description: 'Identifies this write for undo_edit (null for a dry run, or when the journal could not keep it).' }

@@ -1,14 +1,20 @@
 //! Locating an edit's `old` text in a file, strictly first and then through the tolerance tiers.
 //!
 //! The ladder, for each form of the needle (as sent; with view prefixes stripped; with blank edges
-//! trimmed), tries `exact`, `line_endings`, `trailing_whitespace`, `typography` and `indentation` in that
-//! order. The first tier that finds anything decides: exactly the expected number of regions is a
-//! match, any other number is a refusal. A looser tier is never tried to escape an ambiguity.
+//! trimmed), tries `exact`, then the line tiers `line_endings`, `trailing_whitespace`, `typography`,
+//! `indentation` and `inline_whitespace` in that order (each folds what the ones before it fold, and
+//! more: see [`normalize`]). The first tier that finds anything decides: exactly the expected number of
+//! regions is a match, any other number is a refusal. A looser tier is never tried to escape an
+//! ambiguity.
 //!
-//! Only the matched span of the file changes. Lines of `new` that repeat a line of `old` keep the
-//! file's own bytes for that line (indentation, typography, trailing whitespace); the other lines of
-//! `new` are written as sent, re-indented by the block's drift at the indentation tier, and joined with
-//! the file's line terminator.
+//! Only the matched span of the file changes, and inside it only what the model changed is the model's
+//! text (see `rebuild.rs`): lines of `new` that repeat a line of `old` are the file's own bytes; a changed
+//! line keeps the file's bytes (inline whitespace, quotes, dashes, NFC/NFD form, trailing whitespace,
+//! tabs and alignment spaces) in the stretches the model left alone; added lines are the model's,
+//! re-indented at the indentation tiers either by the block's drift or not at all when the model already
+//! wrote them at the file's columns, and joined with the file's line terminator. An `old` found after its
+//! line's indentation whose `new` carries that indentation replaces the whole line, so `new` is not
+//! indented twice.
 //!
 //! ```
 //! use surepatch::matcher::{locate, Haystack, Tier, Tolerance};
