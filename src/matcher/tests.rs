@@ -496,3 +496,105 @@ fn mixed_nfc_and_nfd_file_matches_either_form_with_exact_offsets() {
         ("\u{1100}\u{1161}\u{11A8} = 2\n", Tier::Typography)
     );
 }
+
+/// Deterministic pseudo-random edits (xorshift): files of indented lines with inner runs, typography and
+/// NFD text; `old` cut from the file at line boundaries and degraded the ways models degrade it; `new`
+/// with lines changed, added and re-indented. Whatever tier matches, each line the model wrote appears
+/// in the replacement up to that tier's normalization, the span lies on character boundaries, and
+/// nothing panics.
+#[test]
+fn degraded_edits_keep_the_model_lines_up_to_the_tier() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move |n: u64| -> usize {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n) as usize
+    };
+    let words = [
+        "x",
+        "y",
+        "call(a,",
+        "b)",
+        "\u{201C}q\u{201D}",
+        "cafe\u{301}",
+        "\u{2014}",
+        "=",
+        "{",
+        "}",
+        ":",
+    ];
+    let indents = ["", "    ", "\t", "\t    ", "        ", "\t\t"];
+    for _ in 0..3000 {
+        let n_lines = 1 + rnd(8);
+        let mut file = String::new();
+        for _ in 0..n_lines {
+            file.push_str(indents[rnd(indents.len() as u64)]);
+            for w in 0..1 + rnd(4) {
+                if w > 0 {
+                    file.push_str(["  ", " ", "\t", " "][rnd(4)]);
+                }
+                file.push_str(words[rnd(words.len() as u64)]);
+            }
+            file.push_str(["", " ", "\t"][rnd(3)]);
+            file.push('\n');
+        }
+        let lines: Vec<&str> = file.lines().collect();
+        let a = rnd(lines.len() as u64);
+        let b = a + 1 + rnd((lines.len() - a) as u64);
+        let how = rnd(5);
+        let old: String = lines[a..b]
+            .iter()
+            .map(|l| {
+                let l = match how {
+                    1 => l.trim_start().to_string(),
+                    2 => l.trim_end().to_string(),
+                    3 => l.split_whitespace().collect::<Vec<_>>().join(" "),
+                    4 => l
+                        .replace(['\u{201C}', '\u{201D}'], "\"")
+                        .replace('\u{2014}', "-"),
+                    _ => l.to_string(),
+                };
+                l + "\n"
+            })
+            .collect();
+        let new: String = old
+            .lines()
+            .flat_map(|l| {
+                let mut v = Vec::new();
+                match rnd(5) {
+                    0 => v.push(format!("{l} z")),
+                    1 => {
+                        v.push(l.to_string());
+                        v.push(format!("{}w()", indents[rnd(indents.len() as u64)]));
+                    }
+                    2 => v.push(format!("    {l}")),
+                    _ => v.push(l.to_string()),
+                }
+                v
+            })
+            .map(|l| l + "\n")
+            .collect();
+        let h = Haystack::new(&file);
+        let Ok(ms) = locate(&h, &old, &new, 1, Tolerance::Safe) else {
+            continue;
+        };
+        let m = &ms[0];
+        assert!(file.is_char_boundary(m.start) && file.is_char_boundary(m.end));
+        let rep: Vec<&str> = crate::text::split_lines(&m.replacement);
+        let old_lines: Vec<&str> = old.lines().collect();
+        let t = m.tier.max(Tier::Indentation);
+        for l in new.lines() {
+            if is_blank(l) || old_lines.contains(&l) {
+                continue;
+            }
+            let want = norm(l, t).text.into_owned();
+            assert!(
+                rep.iter().any(|r| norm(r, t).text == want),
+                "{l:?} missing from {:?} (file {file:?}, old {old:?}, new {new:?}, tier {:?})",
+                m.replacement,
+                m.tier
+            );
+        }
+    }
+}
