@@ -247,7 +247,8 @@ pub(super) fn rebuild(
                 Some(r) if !file_frame => r.delta,
                 _ => 0,
             };
-            let piece = match partner[jn] {
+            // A blank old line carries nothing to keep: what replaces it is written like an added line.
+            let piece = match partner[jn].filter(|&j| !is_blank(old[j]) && !is_blank(seg(j))) {
                 Some(j) => {
                     let f = seg(j);
                     let o = old[j];

@@ -598,3 +598,10 @@ fn degraded_edits_keep_the_model_lines_up_to_the_tier() {
         }
     }
 }
+
+#[test]
+fn text_written_over_a_blank_line_takes_no_indentation_from_it() {
+    // The file's blank line holds spaces; the model's has none and now holds text.
+    let (out, tier) = apply("a\n  \nb\n", "a\n\nb\n", "a\nmid\nb\n").unwrap();
+    assert_eq!((out.as_str(), tier), ("a\nmid\nb\n", Tier::TrailingWhitespace));
+}
