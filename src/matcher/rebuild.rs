@@ -315,15 +315,19 @@ fn drift<'t>(
         deltas.all(|x| x == d).then_some(d)
     };
     // A model that wrote tabs for spaces (or the reverse) meant one tab per indentation unit: prefer
-    // the width that makes the drift vanish, then the file's own unit.
-    let found = [unit, 2, 4, 8]
+    // the width that makes the drift vanish, then the file's own unit. A region indented with tabs is
+    // measured at the common display widths first (the unit of the space-indented lines around it says
+    // nothing about its tabs; at a narrow width, alignment spaces after tabs would look deeper than
+    // they are).
+    let (zero, shifted) = if tabs {
+        ([8, 4, unit, 2], [8, 4, unit, 2])
+    } else {
+        ([unit, 2, 4, 8], [unit, 4, 8, 2])
+    };
+    let found = zero
         .iter()
         .find_map(|&t| (uniform(t) == Some(0)).then_some((t, 0)))
-        .or_else(|| {
-            [unit, 4, 8, 2]
-                .iter()
-                .find_map(|&t| uniform(t).map(|d| (t, d)))
-        });
+        .or_else(|| shifted.iter().find_map(|&t| uniform(t).map(|d| (t, d))));
     let (tab, delta) = found?;
     Some(Drift {
         tab,

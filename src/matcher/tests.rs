@@ -603,5 +603,27 @@ fn degraded_edits_keep_the_model_lines_up_to_the_tier() {
 fn text_written_over_a_blank_line_takes_no_indentation_from_it() {
     // The file's blank line holds spaces; the model's has none and now holds text.
     let (out, tier) = apply("a\n  \nb\n", "a\n\nb\n", "a\nmid\nb\n").unwrap();
-    assert_eq!((out.as_str(), tier), ("a\nmid\nb\n", Tier::TrailingWhitespace));
+    assert_eq!(
+        (out.as_str(), tier),
+        ("a\nmid\nb\n", Tier::TrailingWhitespace)
+    );
+}
+
+#[test]
+fn a_tab_indented_region_is_measured_at_a_display_width() {
+    // Space-indented lines nearby step by 2; the region indents with tabs and aligns with spaces. The
+    // model dropped two tabs from every line of `old` and wrote its changed line at the file's columns:
+    // measured at a tab of 8 (not the 2 of the neighbours), that line is not shifted again.
+    let file = "  a;\n    b;\n  c;\n#define M(s) \\\n\t\t     ? p(a), \\\n\t\t\tq(n), \\\n\t\t     : r(s);\n";
+    let (out, tier) = apply(
+        file,
+        "     ? p(a), \\\n\tq(n), \\\n     : r(s);\n",
+        "     ? p(a), \\\n\t\t\tq2(n), \\\n     : r(s);\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "  a;\n    b;\n  c;\n#define M(s) \\\n\t\t     ? p(a), \\\n\t\t\tq2(n), \\\n\t\t     : r(s);\n"
+    );
 }
