@@ -24,6 +24,7 @@
 
 use std::borrow::Cow;
 use std::cell::Cell;
+use std::collections::HashMap;
 
 use unicode_normalization::{is_nfc, UnicodeNormalization};
 
@@ -224,10 +225,17 @@ pub(super) fn rebuild(
         } else {
             old.len()
         };
-        let replaced = (at_old[a]..end_old)
-            .filter(|&j| full_old(j))
-            .map(|j| lines.content(i + j, text))
-            .collect();
+        // Their indentation by width (the first line of each width), for the lines written anew.
+        let mut replaced = HashMap::new();
+        if let Some(r) = reindent {
+            for j in (at_old[a]..end_old).filter(|&j| full_old(j)) {
+                let l = lines.content(i + j, text);
+                if !is_blank(l) {
+                    let ind = indent_of(l);
+                    replaced.entry(columns(ind, r.tab)).or_insert(ind);
+                }
+            }
+        }
         let ctx = Run {
             prev,
             next,
@@ -361,7 +369,8 @@ fn nonblank_line<'t>(h: &Haystack<'t>, from: usize, down: bool) -> Option<&'t st
 struct Run<'t> {
     prev: Option<&'t str>,
     next: Option<&'t str>,
-    replaced: Vec<&'t str>,
+    /// Indentation of the file lines the run rewrites, by width.
+    replaced: HashMap<usize, &'t str>,
     reindent: Option<Drift>,
 }
 
@@ -436,14 +445,16 @@ impl Run<'_> {
         let r = self.reindent.expect("re-indenting needs a drift");
         let width = |s: &str| columns(indent_of(s), r.tab);
         let last_written = written.iter().rev().find(|l| !is_blank(l)).map(|l| &**l);
-        let candidates = [own, last_written]
-            .into_iter()
-            .flatten()
-            .chain(self.replaced.iter().copied())
-            .chain(self.next)
-            .chain(self.prev);
-        for c in candidates {
+        for c in [own, last_written].into_iter().flatten() {
             if !is_blank(c) && width(c) == cols {
+                return indent_of(c).to_string();
+            }
+        }
+        if let Some(ind) = self.replaced.get(&cols) {
+            return ind.to_string();
+        }
+        for c in [self.next, self.prev].into_iter().flatten() {
+            if width(c) == cols {
                 return indent_of(c).to_string();
             }
         }
