@@ -8,9 +8,18 @@
 //!   must start at the start of a line of the file. The text is searched with one extra line in front
 //!   (the file's own terminator) and the needle starts with a line break, so a body can not match
 //!   the tail of a longer line.
-//! - **Anchors.** `@@ scope` lines are found first, in order, each one below the previous one, each
-//!   unique: as a whole line (whitespace-tolerant tiers), else as the unique line that contains it
-//!   (`@@ def f` names `def f(x):`). The body is then searched below the last anchor line.
+//! - **Scopes narrow, content decides.** `@@ scope` lines are found first, in order, each one at or
+//!   below the previous one: the first whole line that matches it (whitespace-tolerant tiers), else
+//!   the one line that contains it (`@@ def f` names `def f(x):`). A scope that names no line there
+//!   (prose such as `@@ fix the retry loop`, or text several lines contain) is ignored
+//!   ([`Dialect::AnchorIgnored`]); one that occurs several times narrows from its first occurrence
+//!   ([`Dialect::AnchorRepeated`]). The body is then searched from the last scope line itself (a
+//!   scope may name the line the chunk changes) and must be unique there; when it occurs nowhere
+//!   below the scopes, it is searched without them and must be unique in the whole file (the scope
+//!   is then ignored). So a scope can only choose among several places the content matches, never
+//!   make content that matches nowhere (or twice, without a scope that tells them apart) land.
+//! - **Two readings.** A body whose context lines lost their ` ` prefix carries a second reading
+//!   ([`Hunk::alt_lines`]); it is tried only when the first matches nowhere.
 //! - **Order.** Hunks of one file must be in file order and must not overlap. A body is searched
 //!   below the previous hunk (text above it can not be meant, since hunks are in file order); one
 //!   that only occurs above or inside the previous hunk is refused with `OVERLAPPING_EDITS`.
@@ -44,10 +53,13 @@
 //! assert_eq!(out.matches[0].start_line, 4);
 //! ```
 
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Serialize;
 
 use crate::error::{Code, Failure};
-use crate::ir::{Dialect, Hunk};
+use crate::ir::{note, Dialect, Hunk};
 use crate::matcher::{self, candidates, Haystack, Miss, Tier, Tolerance};
 use crate::text;
 
@@ -106,6 +118,67 @@ impl<'a> Padded<'a> {
             term,
         }
     }
+}
+
+/// Where each needle a patch will search for occurs exactly in the padded text: every hunk body
+/// (`"\n" + lines + "\n"`, both readings) and every `@@` scope, found in one Aho-Corasick pass
+/// over the file instead of one pass per hunk. Starts are sorted; overlapping occurrences count,
+/// as they do for the matcher's exact tier.
+struct ExactIndex {
+    starts: HashMap<String, Vec<usize>>,
+}
+
+impl ExactIndex {
+    fn new(padded: &str, hunks: &[Hunk]) -> Self {
+        let mut needles: Vec<String> = Vec::new();
+        for hk in hunks {
+            for a in &hk.anchors {
+                needles.push(format!("\n{a}\n"));
+            }
+            needles.push(needle_of(&hk.old_lines()));
+            if let Some(alt) = &hk.alt_lines {
+                let alt = Hunk {
+                    lines: alt.clone(),
+                    ..Hunk::default()
+                };
+                needles.push(needle_of(&alt.old_lines()));
+            }
+        }
+        needles.retain(|n| n.len() > 2 || n == "\n\n");
+        needles.sort();
+        needles.dedup();
+        let mut starts: HashMap<String, Vec<usize>> = HashMap::new();
+        if let Ok(ac) = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&needles)
+        {
+            for m in ac.find_overlapping_iter(padded) {
+                starts
+                    .entry(needles[m.pattern().as_usize()].clone())
+                    .or_default()
+                    .push(m.start());
+            }
+            for n in needles {
+                starts.entry(n).or_default();
+            }
+        }
+        ExactIndex { starts }
+    }
+
+    /// The exact occurrences of `needle` (sorted starts), when it was indexed.
+    fn get(&self, needle: &str) -> Option<&[usize]> {
+        self.starts.get(needle).map(Vec::as_slice)
+    }
+}
+
+/// `"\n" + lines + "\n"`: a body as the exact tier searches it in the padded text.
+fn needle_of(lines: &[&str]) -> String {
+    let mut s = String::from("\n");
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
 }
 
 /// A located region in original-text offsets.
@@ -225,25 +298,19 @@ fn map_match(pd: &Padded, m: matcher::Match, o: LineOpts) -> Option<Region> {
 }
 
 /// Locates whole lines `old` (replaced by `new`) at or below original offset `lo`.
+#[allow(clippy::too_many_arguments)]
 fn locate_lines(
     pd: &Padded,
     hp: &Haystack,
+    ix: &ExactIndex,
     old: &[&str],
     new: &[&str],
     o: LineOpts,
     tol: Tolerance,
     lo: usize,
 ) -> Result<Region, LineMiss> {
-    let mut old_s = String::from("\n");
-    for l in old {
-        old_s.push_str(l);
-        old_s.push('\n');
-    }
-    let mut new_s = String::from("\n");
-    for l in new {
-        new_s.push_str(l);
-        new_s.push('\n');
-    }
+    let old_s = needle_of(old);
+    let new_s = needle_of(new);
     let lines = hp.lines();
     // The search starts on the line whose terminator precedes offset `lo`.
     let at = (lo + pd.p).clamp(1, pd.padded.len());
@@ -255,14 +322,43 @@ fn locate_lines(
         }
         lo_p = lo_p.max(lines.start(n - old.len() - 1));
     }
-    let within = lo_p..pd.padded.len();
+    let mut within = lo_p..pd.padded.len();
+    if let Some(starts) = ix.get(&old_s) {
+        // The exact tier decides whenever it finds anything: count from the index, and hand the
+        // matcher only the one span it has to rebuild.
+        let first = starts.partition_point(|&s| s < lo_p);
+        let hits: Vec<(usize, usize)> = starts[first..]
+            .iter()
+            .map(|&s| (s, s + old_s.len()))
+            .filter(|&(_, e)| !o.eof_only || e == pd.padded.len())
+            .collect();
+        match hits.len() {
+            0 => {}
+            1 => within = hits[0].0..hits[0].1,
+            count => {
+                return Err(LineMiss::Many {
+                    tier: Tier::Exact,
+                    count,
+                    lines: hits
+                        .iter()
+                        .take(matcher::MAX_LISTED)
+                        .map(|&(s, e)| orig_lines(hp, s, e))
+                        .collect(),
+                })
+            }
+        }
+    }
     match matcher::locate_in(hp, &old_s, &new_s, 1, tol, within) {
         Ok(mut ms) => {
             let m = ms.remove(0);
             if o.eof_only && m.end != pd.padded.len() {
                 return Err(LineMiss::NotFound);
             }
-            map_match(pd, m, o).ok_or(LineMiss::NotFound)
+            // A form of the needle without its leading break can start on the line that ends at
+            // `lo`, inside the previous region: that is no match below `lo`.
+            map_match(pd, m, o)
+                .filter(|r| r.start >= lo)
+                .ok_or(LineMiss::NotFound)
         }
         Err(Miss::Count {
             tier, count, spans, ..
@@ -302,6 +398,7 @@ struct AnchorHit {
 fn find_anchor(
     pd: &Padded,
     hp: &Haystack,
+    ix: &ExactIndex,
     h: &Haystack,
     anchor: &str,
     lo: usize,
@@ -315,7 +412,16 @@ fn find_anchor(
         tier,
         repeated,
     };
-    match locate_lines(pd, hp, &[anchor], &[anchor], LineOpts::default(), tol, lo) {
+    match locate_lines(
+        pd,
+        hp,
+        ix,
+        &[anchor],
+        &[anchor],
+        LineOpts::default(),
+        tol,
+        lo,
+    ) {
         Ok(r) => return Some(hit(h.line_of(r.start), r.tier, false)),
         Err(LineMiss::Many { tier, lines, .. }) => {
             let first = lines.iter().map(|l| l.0).min()?;
@@ -337,6 +443,7 @@ fn find_anchor(
 pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<AppliedHunks, Failure> {
     let pd = Padded::new(text);
     let hp = Haystack::new(&pd.padded);
+    let ix = ExactIndex::new(&pd.padded, hunks);
     let h = Haystack::new(text);
     let n_lines = h.lines().len();
     let mut regions: Vec<Region> = Vec::with_capacity(hunks.len());
@@ -352,7 +459,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         let mut tier = Tier::Exact;
         let mut last_anchor: Option<AnchorHit> = None;
         for a in &hk.anchors {
-            match find_anchor(&pd, &hp, &h, a, lo, tol) {
+            match find_anchor(&pd, &hp, &ix, &h, a, lo, tol) {
                 Some(hit) => {
                     if hit.repeated {
                         note(&mut dialect, Dialect::AnchorRepeated);
@@ -438,10 +545,10 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
             let what = format!("the hunk's context and removed lines{below}{eof}");
             let mut scope_ignored = false;
             let mut locate = |old: &[&str], new: &[&str]| {
-                let found = locate_lines(&pd, &hp, old, new, o, tol, body_lo);
+                let found = locate_lines(&pd, &hp, &ix, old, new, o, tol, body_lo);
                 if matches!(found, Err(LineMiss::NotFound)) && body_lo > prev_end {
                     // Nothing under the scope: the content alone decides, if it is unique.
-                    let anywhere = locate_lines(&pd, &hp, old, new, o, tol, prev_end);
+                    let anywhere = locate_lines(&pd, &hp, &ix, old, new, o, tol, prev_end);
                     if !matches!(anywhere, Err(LineMiss::NotFound)) {
                         scope_ignored = true;
                         return anywhere;
@@ -475,7 +582,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 }
                 Err(LineMiss::NotFound) => {
                     if prev_end > 0 {
-                        if let Ok(r) = locate_lines(&pd, &hp, &old, &new, o, tol, 0) {
+                        if let Ok(r) = locate_lines(&pd, &hp, &ix, &old, &new, o, tol, 0) {
                             let (s, e) = (h.line_of(r.start), h.end_line_of(r.start, r.end));
                             return Err(tag(Failure::new(
                                 Code::OverlappingEdits,
@@ -522,6 +629,12 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 }
             }
         };
+        if region.start < prev_end {
+            return Err(tag(Failure::new(
+                Code::OverlappingEdits,
+                format!("{at}this hunk lands on lines {}-{}, inside the previous hunk, which ends at line {}; hunks must be in file order and must not overlap. Merge the two hunks.", lines.0, lines.1, h.line_of(prev_end.saturating_sub(1))),
+            )));
+        }
         prev_end = region.end;
         loosest = loosest.max(region.tier);
         matches.push(HunkMatch {
@@ -553,12 +666,6 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         tier: loosest,
         dialect,
     })
-}
-
-fn note(dialect: &mut Vec<Dialect>, d: Dialect) {
-    if let Err(at) = dialect.binary_search(&d) {
-        dialect.insert(at, d);
-    }
 }
 
 fn not_found(h: &Haystack, needle: &str, at: &str, what: &str) -> Failure {
@@ -676,6 +783,93 @@ mod tests {
         assert_eq!(out.text, "a = “x”\r\n\tif y:\r\n\t\treturn\r\n");
         assert_eq!(out.matches[0].start_line, 1);
         assert_eq!(out.matches[0].end_line, 3);
+    }
+
+    #[test]
+    fn many_hunks_take_work_linear_in_the_file() {
+        // 2,000 hunks over a 20,000-line file: one pass finds every body, and the matcher only
+        // rebuilds each hunk's own span (before, each hunk searched the rest of the file).
+        let text: String = (0..20_000)
+            .map(|i| format!("line {i} = {}\n", i * 7))
+            .collect();
+        let hunks: Vec<Hunk> = (0..2_000)
+            .map(|k| {
+                let i = k * 10 + 5;
+                hunk(vec![
+                    ctx(&format!("line {} = {}", i - 1, (i - 1) * 7)),
+                    Remove(format!("line {i} = {}", i * 7)),
+                    Add(format!("line {i} = changed")),
+                ])
+            })
+            .collect();
+        crate::matcher::search_work();
+        let out = apply_hunks(&text, &hunks, Tolerance::Safe).unwrap();
+        let work = crate::matcher::search_work();
+        assert_eq!(out.matches.len(), 2_000);
+        assert!(out.text.contains("line 19995 = changed\n"));
+        assert!(
+            work < 4 * text.len() as u64,
+            "work {work} for {} bytes",
+            text.len()
+        );
+    }
+
+    #[test]
+    fn the_same_chunk_twice_overlaps() {
+        let h = hunk(vec![Remove("b".into()), Add("B".into())]);
+        let f = apply_hunks("a\nb\nc\n", &[h.clone(), h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+        assert_eq!(f.detail("hunk_index"), Some(&1.into()));
+        // Also when the blank-edge form of the body is what matches.
+        let h = hunk(vec![ctx(""), Remove("b".into()), Add("B".into())]);
+        let f = apply_hunks("a\n\nb\nc\n", &[h.clone(), h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+    }
+
+    #[test]
+    fn scopes_narrow_but_never_refuse_unique_content() {
+        let text = "def f():\n    x = 1\ndef g():\n    x = 1\n    y = 2\n";
+        let with = |anchors: &[&str], lines| {
+            let mut h = hunk(lines);
+            h.anchors = anchors.iter().map(|a| a.to_string()).collect();
+            apply_hunks(text, &[h], Tolerance::Safe)
+        };
+        // Prose scope, unique content: applied, the scope ignored.
+        let out = with(
+            &["fix the y"],
+            vec![Remove("    y = 2".into()), Add("    y = 3".into())],
+        )
+        .unwrap();
+        assert_eq!(out.dialect, vec![Dialect::AnchorIgnored]);
+        assert!(out.text.ends_with("    y = 3\n"));
+        // The scope picks one of two content matches.
+        let out = with(
+            &["def g():"],
+            vec![Remove("    x = 1".into()), Add("    x = 9".into())],
+        )
+        .unwrap();
+        assert_eq!(out.matches[0].start_line, 4);
+        assert!(out.dialect.is_empty());
+        // A scope that is the changed line itself.
+        let out = with(
+            &["def g():"],
+            vec![Remove("def g():".into()), Add("def h():".into())],
+        )
+        .unwrap();
+        assert_eq!(out.matches[0].start_line, 3);
+        // A prose scope and content that occurs twice: refused, never guessed.
+        let f = with(
+            &["the x"],
+            vec![Remove("    x = 1".into()), Add("    x = 9".into())],
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        // A repeated scope that does not single one out: refused.
+        let text2 = "def f():\n    x = 1\ndef f():\n    x = 1\n";
+        let mut h = hunk(vec![Remove("    x = 1".into()), Add("    x = 9".into())]);
+        h.anchors = vec!["def f():".into()];
+        let f = apply_hunks(text2, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
     }
 
     #[test]

@@ -54,7 +54,7 @@ codes! {
     FileWriteError => "FILE_WRITE_ERROR", "Writing the file failed and nothing was changed; the message has the OS error.";
     SyntaxErrorIntroduced => "SYNTAX_ERROR_INTRODUCED", "The edit would break the file's syntax at the place shown; fix the edit so the file still parses.";
     RewriteTooBroad => "REWRITE_TOO_BROAD", "The rewrite changes more lines than max_changed_lines allows; change only the lines you mean to (editLines, applyEdits), or raise the limit if the whole rewrite is intended.";
-    InternalError => "INTERNAL_ERROR", "A bug in surepatch; nothing was written. Please report it.";
+    InternalError => "INTERNAL_ERROR", "A bug in surepatch; nothing was written. Please report it at https://github.com/surepatch/surepatch/issues.";
 }
 
 impl Serialize for Code {

@@ -160,36 +160,42 @@ impl std::error::Error for ParseError {}
 
 /// A liberty a parser or an applier took with the textbook grammar of a format: the input was read
 /// anyway, and the edit still had to match its file by content alone. Receipts list them as
-/// `dialect: [...]` (string forms below), so a harness can see which spellings its model uses.
+/// `dialect: [...]` (string forms below, in alphabetical order), so a harness can see which
+/// spellings its model uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dialect {
-    /// The whole patch came on one line with literal `\n` escapes, and was unescaped once.
-    Unescaped,
-    /// `*** End Patch` was missing at the end of the text.
-    NoEndMarker,
-    /// An `@@ -l,c +l,c @@` unified-diff header inside an `apply_patch` envelope, read as a chunk
-    /// header with a line hint.
-    UnifiedHeader,
-    /// A chunk body line with no ` `/`-`/`+` prefix, read as context.
-    ContextPrefixMissing,
+    /// `*** Add File:` content whose lines (some or all) came without their `+`.
+    AddPrefixMissing,
     /// An `@@` scope line that is not a line of the file (or not above the content), ignored because
     /// the content alone was unique.
     AnchorIgnored,
     /// An `@@` scope line that occurs several times in the file; the content decided.
     AnchorRepeated,
+    /// A chunk body line with no ` `/`-`/`+` prefix, read as context.
+    ContextPrefixMissing,
+    /// A file header written without its space (`---a/x`), or whose names are another spelling of
+    /// the file (`x.orig`, `x (original)`, `old/x`).
+    HeaderVariant,
     /// A unified-diff hunk header without line numbers (`@@`, `@@ ... @@`), or counts that disagree
     /// with the body: the counts were recomputed from the body.
     HunkCounts,
-    /// A file header written without its space (`---a/x`), or with a label (`x (original)`), a
-    /// `.orig` name, or names of no file: the file was found another way (see `PathFallback`).
-    HeaderVariant,
-    /// A path written with decoration: `a/`/`b/` prefixes, `./`, backticks or quotes.
-    PathDecorated,
-    /// The file was not named usably by the text; the caller's `file_path` was used.
-    PathFallback,
     /// A SEARCH/REPLACE marker of another length or spelling (`<<< SEARCH`, `------- SEARCH`,
     /// `+++++++ REPLACE`, `<<<<<<< SEARCH>`).
     MarkerVariant,
+    /// `*** End Patch` was missing at the end of the text.
+    NoEndMarker,
+    /// A path written with decoration: `a/`/`b/` prefixes, `./`, backticks, quotes, bold, a `:`.
+    PathDecorated,
+    /// The file was not named usably by the text; the caller's `file_path` was used.
+    PathFallback,
+    /// Prose before `*** Begin Patch` or after `*** End Patch`, passed over.
+    ProseAround,
+    /// The whole patch (or an edit's `old`) came on one line with literal `\n` escapes, and was
+    /// unescaped once.
+    Unescaped,
+    /// An `@@ -l,c +l,c @@` unified-diff header inside an `apply_patch` envelope, read as a chunk
+    /// header with a line hint.
+    UnifiedHeader,
 }
 
 impl Dialect {
@@ -199,12 +205,14 @@ impl Dialect {
             Dialect::NoEndMarker => "no_end_marker",
             Dialect::UnifiedHeader => "unified_header",
             Dialect::ContextPrefixMissing => "context_prefix_missing",
+            Dialect::AddPrefixMissing => "add_prefix_missing",
             Dialect::AnchorIgnored => "anchor_ignored",
             Dialect::AnchorRepeated => "anchor_repeated",
             Dialect::HunkCounts => "hunk_counts",
             Dialect::HeaderVariant => "header_variant",
             Dialect::PathDecorated => "path_decorated",
             Dialect::PathFallback => "path_fallback",
+            Dialect::ProseAround => "prose_around",
             Dialect::MarkerVariant => "marker_variant",
         }
     }
@@ -223,8 +231,18 @@ pub struct Parsed {
 impl Parsed {
     /// Records a liberty (kept sorted and unique).
     pub fn note(&mut self, d: Dialect) {
-        if let Err(at) = self.dialect.binary_search(&d) {
-            self.dialect.insert(at, d);
-        }
+        note(&mut self.dialect, d);
     }
+}
+
+/// Adds `d` to a sorted list of liberties, once.
+pub fn note(dialect: &mut Vec<Dialect>, d: Dialect) {
+    if let Err(at) = dialect.binary_search(&d) {
+        dialect.insert(at, d);
+    }
+}
+
+/// The string forms of `dialect`, for receipts.
+pub fn dialect_names(dialect: &[Dialect]) -> Vec<&'static str> {
+    dialect.iter().map(|d| d.as_str()).collect()
 }

@@ -28,7 +28,7 @@ use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
-use crate::ir::{Change, Dialect, Edit, FileOp, ParseError, Parsed};
+use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
 use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -48,6 +48,8 @@ struct PatchOptions {
     file_path: Option<String>,
     /// The syntax gate, checked for every written file before anything is committed.
     validate: Validate,
+    /// Set by [`touched`] only: stop once every path is chosen and resolved, and list them.
+    targets_only: bool,
 }
 
 fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions> {
@@ -100,6 +102,7 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
         base_hashes,
         file_path,
         validate,
+        targets_only: false,
     })
 }
 
@@ -183,10 +186,27 @@ fn check_hunk_count(ops: &[FileOp]) -> Result<()> {
     Ok(())
 }
 
+/// The files a call of `op` (`apply_patch`, `apply_unified_diff` or `apply_blocks`) with `args` would
+/// touch: the call itself, stopped once every path is chosen among its spellings and resolved (same
+/// refusals), with nothing read or written. `{targets: [{path, display, exists, role, op_index}]}`;
+/// `path` is the key of `base_hashes`. Used by `touchedFiles` ([`super::targets`]).
+pub(super) fn touched(op: &str, args: &[Value]) -> Res {
+    match op {
+        "apply_patch" => apply_patch_as(args, true),
+        "apply_unified_diff" => apply_unified_diff_as(args, true),
+        _ => apply_blocks_as(args, true),
+    }
+}
+
 /// `applyPatch(patchText, options)`.
 pub fn apply_patch(args: &[Value]) -> Res {
+    apply_patch_as(args, false)
+}
+
+fn apply_patch_as(args: &[Value], targets_only: bool) -> Res {
     let text = text_arg(args, "patchText")?;
-    let opts = read_options(arg(args, 1), false)?;
+    let mut opts = read_options(arg(args, 1), false)?;
+    opts.targets_only = targets_only;
     let parsed =
         formats::parse_patch_dialect(text).map_err(|e| parse_failure(e, "apply_patch envelope"))?;
     run(parsed, &opts, Format::ApplyPatch)
@@ -194,8 +214,13 @@ pub fn apply_patch(args: &[Value]) -> Res {
 
 /// `applyUnifiedDiff(diffText, options)`.
 pub fn apply_unified_diff(args: &[Value]) -> Res {
+    apply_unified_diff_as(args, false)
+}
+
+fn apply_unified_diff_as(args: &[Value], targets_only: bool) -> Res {
     let text = text_arg(args, "diffText")?;
-    let opts = read_options(arg(args, 1), true)?;
+    let mut opts = read_options(arg(args, 1), true)?;
+    opts.targets_only = targets_only;
     let mut parsed =
         formats::parse_unified_diff_dialect(text).map_err(|e| parse_failure(e, "unified diff"))?;
     if parsed.ops.is_empty() {
@@ -225,8 +250,13 @@ pub fn apply_unified_diff(args: &[Value]) -> Res {
 
 /// `applyBlocks(text, options)`.
 pub fn apply_blocks(args: &[Value]) -> Res {
+    apply_blocks_as(args, false)
+}
+
+fn apply_blocks_as(args: &[Value], targets_only: bool) -> Res {
     let text = text_arg(args, "text")?;
-    let opts = read_options(arg(args, 1), true)?;
+    let mut opts = read_options(arg(args, 1), true)?;
+    opts.targets_only = targets_only;
     let (groups, dialect) = match &opts.file_path {
         Some(p) => {
             let (edits, dialect) = formats::parse_blocks_dialect(text)
@@ -315,14 +345,9 @@ fn choose_path(
         FileOp::Add { .. } => creatable(p),
         _ => exists(p),
     };
-    if usable(path) || (alternatives.is_empty() && fallback.is_none()) {
+    if (alternatives.is_empty() && fallback.is_none()) || usable(path) {
         return path.to_string();
     }
-    let note = |dialect: &mut Vec<Dialect>, d: Dialect| {
-        if let Err(at) = dialect.binary_search(&d) {
-            dialect.insert(at, d);
-        }
-    };
     if let Some(alt) = alternatives.iter().find(|a| usable(a)) {
         note(dialect, alt_note);
         return alt.clone();
@@ -373,6 +398,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
     let mut paths: Vec<(String, Resolve)> = Vec::new();
     let mut owner: HashMap<PathBuf, usize> = HashMap::new();
     let mut displays: Vec<(String, Option<String>)> = Vec::with_capacity(ops.len());
+    let mut targets: Vec<Value> = Vec::new();
     for (i, op) in ops.iter().enumerate() {
         let t = |f: Failure| tag(f, i, op, None);
         let mut claim = |real: &PathBuf, display: &str| -> Result<()> {
@@ -405,6 +431,9 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         }
         claim(&r.real, &r.display)?;
         paths.push((op.path().to_string(), src_mode));
+        if opts.targets_only {
+            targets.push(json!({"path": op.path(), "display": r.display, "exists": r.exists, "role": "source", "op_index": i}));
+        }
         let moved = match target {
             Some(to) => {
                 let rt = ws.resolve(to, Resolve::MayCreate).map_err(t)?;
@@ -427,6 +456,9 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
                 }
                 claim(&rt.real, &rt.display)?;
                 paths.push((to.to_string(), Resolve::MayCreate));
+                if opts.targets_only {
+                    targets.push(json!({"path": to, "display": rt.display, "exists": rt.exists, "role": "move_target", "op_index": i}));
+                }
                 Some(rt.display)
             }
             None => None,
@@ -440,6 +472,9 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
                 "options.base_hashes names {p:?}, which no operation touches; the paths are {named:?} (as written in the input)."
             )));
         }
+    }
+    if opts.targets_only {
+        return Ok(ok_object(json!({ "targets": targets })));
     }
 
     // 2. Lock and read every file.
@@ -491,7 +526,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         .into_iter()
         .map(|p| Value::Object(p.entry))
         .collect();
-    let dialect: Vec<&str> = dialect.iter().map(|d| d.as_str()).collect();
+    let dialect = dialect_names(&dialect);
     Ok(ok_object(
         json!({ "files": files, "written": written, "dialect": dialect }),
     ))
@@ -638,9 +673,7 @@ fn plan(
                     Change::Hunks(hunks) => {
                         let a = apply_ops::apply_hunks(&decoded.text, hunks, opts.tolerance)?;
                         for d in a.dialect {
-                            if let Err(at) = dialect.binary_search(&d) {
-                                dialect.insert(at, d);
-                            }
+                            note(dialect, d);
                         }
                         (a.text, hunks.len(), json!(a.matches), a.changes)
                     }

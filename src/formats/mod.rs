@@ -59,7 +59,16 @@ pub(crate) fn unescape_one_line(text: &str, marker: &str) -> Option<String> {
     }
     let mut out = String::with_capacity(text.len());
     out.push_str(&body[..from]);
-    let mut chars = tail.chars();
+    out.push_str(&unescape_once(tail));
+    out.push('\n');
+    Some(out)
+}
+
+/// `s` with one level of escapes removed: `\n`, `\r`, `\t`, `\"`, `\'` and `\\` become the characters
+/// they stand for; any other backslash is kept.
+pub fn unescape_once(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
     while let Some(c) = chars.next() {
         if c != '\\' {
             out.push(c);
@@ -77,8 +86,7 @@ pub(crate) fn unescape_one_line(text: &str, marker: &str) -> Option<String> {
             None => out.push('\\'),
         }
     }
-    out.push('\n');
-    Some(out)
+    out
 }
 
 /// A path as a model wrote it, cleaned: surrounding whitespace, one pair of backticks, quotes or

@@ -9,60 +9,84 @@
 //! block          = search-marker , { body-line } ,      (* the search body  *)
 //!                  divider ,       { body-line } ,      (* the replace body *)
 //!                  replace-marker ;
-//! search-marker  = "<<<<<<< SEARCH"  , { ws } , EOL ;   (* exactly 7 '<', one space *)
-//! divider        = "======="         , { ws } , EOL ;   (* exactly 7 '=' *)
-//! replace-marker = ">>>>>>> REPLACE" , { ws } , EOL ;   (* exactly 7 '>', one space *)
-//! body-line      = any line that is not a marker line ;
-//! other-line     = any line that is not a marker line ;
+//! search-marker  = run("<") , [ " " ] , "SEARCH" , [ ">" ] , { ws } , EOL
+//!                | run("-") , " " , "SEARCH" , { ws } , EOL ;            (* ------- SEARCH *)
+//! divider        = run("=") , { ws } , EOL ;
+//! replace-marker = run(">") , [ " " ] , "REPLACE" , [ ">" ] , { ws } , EOL
+//!                | run("+") , " " , "REPLACE" , { ws } , EOL ;           (* +++++++ REPLACE *)
+//! run(c)         = 3 to 9 times c ;                     (* canonical: 7, with the space *)
+//! body-line      = any line that is not a block marker (see "Dividers") ;
+//! other-line     = any line that is not a search or replace marker ;
 //!
 //! (* parse_path_blocks only *)
 //! path-input     = { gap , block } , { other-line } ;
 //! gap            = { other-line } ;      (* the lines after the previous block, or from the start *)
-//! path-line      = { ws } , path-token , { ws } ;
+//! path-line      = { ws } , path-token , [ ":" ] , { ws } ;
 //! path-token     = path | "`" , path , "`" | "**" , path , "**" | "**`" , path , "`**" ;
-//! path           = one or more non-whitespace characters, the first not '`' or '*',
+//! path           = one or more non-whitespace characters, the first not '`' '*' '#' '>' '<' '=',
 //!                  the last not '`' '*' ':' '.' or ',' ;
-//! fence-line     = { ws } , "```" , { any character } ;
+//! fence-line     = { ws } , "```" , [ info ] ;          (* info: `py`, `py:path`, `py path`, `path` *)
 //! blank-line     = { ws } ;
 //! ```
 //!
 //! # Markers
 //!
-//! A marker line is one of the three markers above, starting in column 0, followed by nothing but
-//! optional trailing whitespace. Any other line is a body line or an other-line, even when it almost
-//! looks like a marker: `<<<<<<<< SEARCH` (eight `<`), `  =======` (indented), `<<<<<<< SEARCH foo`,
-//! git conflict markers such as `<<<<<<< HEAD` are all content. Because of this, a file line that is
-//! exactly `=======` can not be written inside a search body (it would end it) — a limit of the
-//! format itself.
+//! A marker line starts in column 0 and holds nothing else but optional trailing whitespace. Models
+//! write the markers with runs of 3 to 9 characters (`<<< SEARCH`, `=====`, `>>>>>>>>> REPLACE`), with
+//! `-------`/`+++++++` runs, or with a `>` after the word (`<<<<<<< SEARCH>`); all are read, and any
+//! spelling other than the canonical one is noted ([`Dialect::MarkerVariant`]). Still content:
+//! runs of 2 or of 10 and more, indented markers, a marker followed by another word
+//! (`<<<<<<< SEARCH foo`), and git conflict markers (`<<<<<<< HEAD`, `>>>>>>> feature`). A `=======`
+//! outside a block is prose (a heading rule).
+//!
+//! # Dividers
+//!
+//! A block ends at the first replace marker after its search marker; its divider is one of the
+//! divider lines between the two, chosen by this rule, so that files holding git conflict markers
+//! (or underlines of `=`) stay editable:
+//!
+//! 1. A divider line inside a git conflict region of the block's text — after a line
+//!    `<<<<<<< <label>` and before its `>>>>>>> <label>` — is content, not a divider.
+//! 2. Of the divider lines left, a single one is the divider.
+//! 3. Of several, the single one whose run is as long as the search marker's run is the divider
+//!    (a model writes its own markers alike; a file's `=====` underline rarely matches).
+//! 4. Otherwise where the search text ends is unclear, and the block is refused (a `PARSE_ERROR`
+//!    naming the lines): split the edit so the file's `=======` line is not inside it.
 //!
 //! # Bodies
 //!
 //! The search body becomes [`Edit::old`] and the replace body [`Edit::new`]: the body lines joined
 //! with LF, each terminated by LF, so a non-empty body ends with `"\n"` and an empty body is `""`.
 //! An empty replace body deletes the searched text. An empty search body is passed through as
-//! `old == ""`; what that means (creating a file, refusing) is decided by the layer that applies it.
-//! Inside a body every line is content, including lines that look like markdown fences or paths.
-//! [`Edit::expected_replacements`] is always `None`.
+//! `old == ""`; what that means (creating or filling a file, refusing) is decided by the layer that
+//! applies it. Inside a body every line is content, including lines that look like markdown fences
+//! or paths. [`Edit::expected_replacements`] is always `None`.
+//!
+//! A text whose line holding the first `SEARCH` and everything after hold no real line break but
+//! literal `\n` escapes is unescaped once before parsing ([`Dialect::Unescaped`]).
 //!
 //! # Paths ([`parse_path_blocks`])
 //!
 //! Each block's path is taken from its *gap*: the lines between the end of the previous block (or
-//! the start of the input) and its search marker. Blank lines and fence lines in the gap are skipped;
-//! the nearest remaining line above the block is the *candidate*:
+//! the start of the input) and its search marker, searched upwards from the block:
 //!
-//! - if the candidate is a `path-line`, its path (wrappers removed) is the block's path;
-//! - if there is no candidate (the gap holds only blank and fence lines), the block reuses the path
-//!   of the previous block — models often write several blocks for one file under one path line;
-//!   the first block has no previous path, so this is an error for it;
-//! - if the candidate is not a path-line it is prose (it contains whitespace, or ends with `:`, `.`
-//!   or `,`, e.g. `Now update the imports:`) and the block is refused, even when a previous path
-//!   exists: prose between blocks often names another file, and applying a block to the wrong file
-//!   is worse than asking for the path again. Only the nearest candidate is considered; a path two
-//!   lines above prose is not used.
+//! - blank lines are skipped; a fence line whose info string names a path (```` ```py:src/x.py ````,
+//!   ```` ```js src/x.js ````, ```` ```src/x.py ````) gives that path; other fence lines are skipped;
+//! - a path-line gives its path (backticks, bold and a trailing `:` removed: `**src/x.py**:`; also
+//!   after a markdown heading marker, `### src/x.py`, or a label, `File:` / `Path:`); a
+//!   bare word with no `.` or `/` (`Makefile`) counts only as the nearest line above the block, and
+//!   `Then:` is prose;
+//! - any other line is prose and is passed over.
 //!
-//! Paths are returned as written (no normalisation; `./a` and `a` are different paths). Paths that
-//! contain whitespace can not be written in this format. The result holds one entry per distinct
-//! path, in order of first appearance; the blocks of one path keep their input order.
+//! A gap that names no path gives the block the path of the previous block: models write several
+//! blocks for one file under one path line, with prose between them. The first block has no
+//! previous path, so for it this is an error (pass `file_path` to `applyBlocks` instead). Whether
+//! the block's text belongs to that file is then for its content to prove: a block whose SEARCH text
+//! is not in the file is refused.
+//!
+//! Paths are returned as written otherwise (no normalisation). Paths that contain whitespace can not
+//! be written in this format. The result holds one entry per distinct path, in order of first
+//! appearance; the blocks of one path keep their input order.
 //!
 //! [`parse_blocks`] ignores paths entirely: every line outside a block is skipped.
 //!
@@ -73,15 +97,12 @@
 //! | situation | line reported |
 //! |---|---|
 //! | no block in the input | 1 |
-//! | `=======` outside a block | that line |
-//! | `>>>>>>> REPLACE` outside a block (stray) | that line |
-//! | `>>>>>>> REPLACE` before the block's `=======` | that line |
-//! | `<<<<<<< SEARCH` inside a search body (nested) | the inner marker |
-//! | `<<<<<<< SEARCH` inside a replace body (block not closed) | the inner marker |
-//! | a second `=======` inside one block | the second divider |
-//! | end of input before `=======` | the block's search marker |
-//! | end of input before `>>>>>>> REPLACE` | the block's divider |
-//! | ([`parse_path_blocks`]) no path for a block | the block's search marker |
+//! | a replace marker outside a block (stray) | that line |
+//! | a block with no divider line before its replace marker | the replace marker |
+//! | a search marker before the block's replace marker (nested, or not closed) | the inner marker |
+//! | several divider lines the rule above can not tell apart | the second divider |
+//! | end of input before the block's replace marker (a truncated reply: the message names the block) | the block's search marker |
+//! | ([`parse_path_blocks`]) no path for the first block | the block's search marker |
 
 use std::collections::HashMap;
 
@@ -265,6 +286,30 @@ fn path_in_gap(gap: &[&str]) -> Option<(String, bool)> {
 fn path_of(line: &str) -> Option<(&str, bool)> {
     let mut s = line.trim();
     let mut decorated = false;
+    // A markdown heading (`### src/x.py`) and a label (`File: src/x.py`, `**Path:** src/x.py`).
+    let unheaded = s.trim_start_matches('#');
+    if unheaded.len() < s.len() && unheaded.starts_with(' ') {
+        s = unheaded.trim();
+        decorated = true;
+    }
+    for label in [
+        "file:",
+        "filename:",
+        "path:",
+        "file path:",
+        "**file:**",
+        "**filename:**",
+        "**path:**",
+    ] {
+        if s.len() > label.len()
+            && s.is_char_boundary(label.len())
+            && s[..label.len()].eq_ignore_ascii_case(label)
+        {
+            s = s[label.len()..].trim();
+            decorated = true;
+            break;
+        }
+    }
     for (open, close) in [("**", "**"), ("`", "`"), ("**", "**")] {
         if let Some(inner) = s.strip_prefix(open).and_then(|x| x.strip_suffix(close)) {
             s = inner.trim();
@@ -772,6 +817,11 @@ mod tests {
             ("```src/app.py\n", "src/app.py"),
             ("```python\nsrc/app.py\n", "src/app.py"),
             ("src/app.py\n```python\n", "src/app.py"),
+            ("### src/app.py\n", "src/app.py"),
+            ("## `src/app.py`\n", "src/app.py"),
+            ("File: src/app.py\n", "src/app.py"),
+            ("**File:** `src/app.py`\n", "src/app.py"),
+            ("Path: src/app.py\n", "src/app.py"),
         ] {
             let groups = parse_path_blocks(&format!("{gap}{ONE}```\n")).unwrap();
             assert_eq!(groups[0].0, want, "{gap}");

@@ -11,21 +11,24 @@
 //!                 { extended-header } ,
 //!                 [ file-headers , hunk , { hunk | other-line } ] ;
 //! plain-file    = file-headers , hunk , { hunk | other-line } ;
-//! file-headers  = "--- " , header-path , [ TAB , { any } ] , EOL ,    (* e.g. a timestamp *)
-//!                 "+++ " , header-path , [ TAB , { any } ] , EOL ;
+//! headerless    = hunk , { hunk | other-line } ;     (* before any header: the caller's file *)
+//! file-headers  = "---" , [ " " ] , header-path , [ TAB , { any } ] , EOL ,  (* e.g. a timestamp *)
+//!                 "+++" , [ " " ] , header-path , [ TAB , { any } ] , EOL ;
 //! header-path   = "/dev/null" | path | c-quoted-path ;
 //! extended-header = "index " ... | "old mode " ... | "new mode " ...
 //!                 | "new file mode " ... | "deleted file mode " ...
 //!                 | "similarity index " ... | "dissimilarity index " ...
 //!                 | "rename from " , path | "rename to " , path ;
 //! hunk          = hunk-header , body ;
-//! hunk-header   = "@@ -" , range , " +" , range , " @@" , [ " " , section ] ;
+//! hunk-header   = "@@ -" , range , " +" , range , " @@" , [ " " , section ]
+//!               | "@@" , { any } ;                     (* no (usable) numbers: counts from the body *)
 //! range         = line-number , [ "," , count ] ;                    (* count defaults to 1 *)
-//! body          = { body-line | no-eol-marker } ;                    (* as many as the counts say *)
+//! body          = { body-line | no-eol-marker } ;   (* as the counts say, else to the next header *)
 //! body-line     = " " , text      (* context: one old and one new line *)
 //!               | "-" , text      (* remove:  one old line *)
 //!               | "+" , text      (* add:     one new line *)
 //!               | "" ;            (* a completely empty line: empty context *)
+//!               | other , text ;  (* inside a body: context that lost its " " *)
 //! no-eol-marker = "\" , { any } ;                                    (* "\ No newline at end of file" *)
 //! other-line    = any line that starts none of the above ;
 //! ```
@@ -51,9 +54,15 @@
 //! - `+++ /dev/null` → [`FileOp::Delete`] of the old path. Its hunks may hold only `-` lines (they are
 //!   checked, then dropped).
 //! - otherwise → [`FileOp::Update`] with [`Change::Hunks`]. With git `rename from`/`rename to`
-//!   headers, `path` is the rename source and `move_to` its target. Without them the old and new
-//!   paths must be equal (after prefix removal); a plain diff whose two paths differ is refused,
-//!   since guessing which one to edit (or whether to rename) is not safe.
+//!   headers, `path` is the rename source and `move_to` its target. Without them `path` is the new
+//!   name, and [`Parsed::alternatives`] lists the other spellings to try, in order, when it names no
+//!   file: each name without a ` (label)` suffix, without a `.orig`/`.rej`/`.bak`/`.old`/`.new`
+//!   suffix, and each of those without its first directory (`old/x`, `a/x` → `x`, as `patch -p1`
+//!   reads them), the new name's spellings first. The caller picks the first that names an existing
+//!   file, else its own `file_path` ([`Dialect::HeaderVariant`], [`Dialect::PathFallback`]).
+//! - Hunks before any file header (or after a `diff --git` section's end) → an Update with an empty
+//!   `path`: the caller names the file. A `diff --git` section whose `---`/`+++` lines are missing
+//!   takes its names from the `diff --git` line.
 //! - A git section without `---`/`+++`: `new file mode` → an empty [`FileOp::Add`] (of the `b/`
 //!   path of the `diff --git` line); `deleted file mode` → [`FileOp::Delete`]; a rename → a pure
 //!   move, `Update { move_to, change: Hunks(vec![]) }`; a mode change alone → no operation.
@@ -68,7 +77,13 @@
 //! constraint, and the IR has no place for a non-binding hint. [`Hunk::source_line`] is the line of
 //! the `@@` header; `anchors` and `at_eof` are never set.
 //!
-//! The body is read by counting: it ends when `c` old lines (context + remove) and `c'` new lines
+//! When the header has usable numbers and the body fits them (below), the body is read by counting.
+//! Otherwise — `@@`, `@@ @@`, `@@ ... @@`, a malformed range, or counts the body contradicts — the
+//! counts are recomputed from the body ([`Dialect::HunkCounts`]): it runs to the next hunk header,
+//! file header or `diff --git` line; the empty and unprefixed lines that trail its last ` `/`-`/`+`
+//! line are not part of it (separators, prose), and the line numbers stay a hint.
+//!
+//! Counted, the body ends when `c` old lines (context + remove) and `c'` new lines
 //! (context + add) have been read, or earlier at a line that is no body line or at a file header
 //! (a `--- ` line, a `+++ ` line and a `@@ -` line in a row; a diff of a diff whose body holds
 //! exactly that sequence can not be expressed). A `\` line sets [`Hunk::old_no_eol`] when the line before it was
@@ -81,11 +96,14 @@
 //!   one new line missing — is accepted as it is: that is the empty last context line that editors
 //!   and chat interfaces strip. The missing line is not invented; the hunk simply matches without it.
 //! - Any other shortfall, a body line that does not fit the remaining counts (e.g. a `+` line when
-//!   all new lines are read), or a ` `, `-` or `+` line *directly* after a complete body is an error:
-//!   the counts and the body disagree. Not counted as such a line: a `--- `/`+++ ` header pair, and
-//!   the `-- ` signature separator `git format-patch` writes after the last hunk. A blank line after
-//!   a complete body ends the hunk; whatever follows it is read afresh.
-//! - A hunk with no body line at all (`-l,0 +l,0`, or nothing after the header) is an error.
+//!   all new lines are read), or a ` `, `-` or `+` line *directly* after a complete body means the
+//!   counts and the body disagree: the body is read again without counts. Not counted as such a
+//!   line: a `--- `/`+++ ` header pair, and the `-- ` signature separator `git format-patch` writes
+//!   after the last hunk. A blank line after a complete body ends the hunk; whatever follows it is
+//!   read afresh.
+//! - While counted lines remain, a line with no ` `/`-`/`+` prefix is a context line that lost its
+//!   space ([`Dialect::ContextPrefixMissing`]; see [`Hunk::alt_lines`] for the other reading).
+//! - A hunk with no body line at all is an error.
 //!
 //! Lines between hunks and files that fit none of the rules (prose, `git format-patch` mail headers
 //! and signatures) are ignored.
@@ -100,15 +118,11 @@
 //! | `--- ` not followed by `+++ `; `+++ ` without `--- ` | that line |
 //! | an empty or badly quoted header path; unparsable `diff --git` paths when they are needed | that line |
 //! | `copy from`/`copy to`, binary patches | that line |
-//! | a hunk before any `---`/`+++` header | the hunk header |
-//! | a malformed hunk header | that line |
-//! | a body that does not match the header counts | the hunk header, or the offending line |
 //! | an empty hunk | the hunk header |
 //! | a `\` line with no body line before it | that line |
 //! | file headers without hunks (outside the git cases above) | the `---` line |
 //! | both sides `/dev/null` | the `---` line |
 //! | a new file's hunk with ` `/`-` lines, a deleted file's hunk with ` `/`+` lines | the hunk header |
-//! | a plain diff whose old and new paths differ | the `---` line |
 //! | only one of `rename from`/`rename to` | the `diff --git` line |
 //! | a second section on a path | that section's first line |
 
@@ -325,7 +339,7 @@ fn finish(
             Some(op) => (op, Vec::new()),
             None => return Ok(()),
         },
-        Some(h) => with_headers(hunks, &s, h, out)?,
+        Some(h) => with_headers(hunks, &s, h)?,
     };
     let empty_move = matches!(&op, FileOp::Update { move_to: Some(to), .. } if to.is_empty());
     if op.path().is_empty() || empty_move {
@@ -399,7 +413,6 @@ fn with_headers(
     hunks: Vec<Hunk>,
     s: &Section,
     h: &Headers,
-    out: &mut Parsed,
 ) -> Result<(FileOp, Vec<String>), ParseError> {
     if hunks.is_empty() {
         return Err(ParseError::new(
@@ -490,9 +503,6 @@ fn with_headers(
                 names.push(n);
             }
         }
-    }
-    if names.len() > 1 {
-        out.note(Dialect::HeaderVariant);
     }
     let path = names.remove(0);
     Ok((
@@ -1364,7 +1374,8 @@ index 3b18e51..a7c2d1f 100644\n\
         let p = parse_unified_diff_dialect("--- a/x.orig\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n").unwrap();
         assert_eq!(p.ops[0].path(), "x");
         assert_eq!(p.alternatives, vec![vec!["x.orig".to_string()]]);
-        assert_eq!(p.dialect, vec![Dialect::HeaderVariant]);
+        // Noted only when another spelling is the one that names the file (the caller decides).
+        assert!(p.dialect.is_empty());
         let p =
             parse_unified_diff_dialect("--- old/src/x.js\n+++ new/src/x.js\n@@ -1 +1 @@\n-a\n+b\n")
                 .unwrap();
