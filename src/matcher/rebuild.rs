@@ -1,26 +1,36 @@
 //! The replacement of a line-tier match: what the model changed is the model's text, everything else
 //! keeps the file's bytes.
 //!
-//! `old` and `new` are paired line by line (a diff of their lines compared without leading and trailing
-//! whitespace; inside a run of replaced lines, each new line goes with its most similar old line).
+//! `old` and `new` are paired line by line: a diff of their lines compared without leading and trailing
+//! whitespace; inside a run of replaced lines, by position when the counts agree, else each new line
+//! with its most similar old line (character-bigram Dice, at least 0.5, monotone).
 //!
 //! - A line of `new` identical to its `old` line is the file's line, byte for byte.
 //! - A changed line keeps the file's bytes wherever the model left its old line alone: a character diff
-//!   of old line → new line decides which stretches the model wrote, and every other stretch is copied
-//!   from the file's line (through the tier's normalization map), so the file's inline whitespace, quotes,
-//!   dashes, NBSP and NFC/NFD form survive. Its trailing whitespace is the file's unless the model changed
-//!   it. The result must equal the model's line under the tier's normalization, else the model's line is
-//!   written as sent.
+//!   of old line → new line (past their common prefix and suffix, bounded per line and per edit)
+//!   decides which stretches the model wrote, and every other stretch is copied from the file's line
+//!   through the tier's normalization map, so the file's inline whitespace, quotes, dashes, NBSP and
+//!   NFC/NFD form survive. Its trailing whitespace is the file's unless the model changed it. The result
+//!   must equal the model's line under the tier's normalization, else the model's line is written as
+//!   sent. A blank old line carries nothing: what replaces it is written like an added line.
 //! - Indentation: a line whose indentation the model did not change keeps the file's leading whitespace
 //!   (tabs and alignment spaces as they are). At the indentation tiers, where `old` drifted from the file
 //!   by a uniform delta, each run of changed lines is read either in the model's frame (shifted by the
-//!   delta) or already at the file's columns — whichever fits the file lines around the run (a run whose
-//!   first line sits at its neighbour's column, one level under an opening line, or dedents, fits; ties go
-//!   to the model's frame) — so `new` written at the file's columns is not shifted twice. A line at the
-//!   width of its own file line takes that line's leading whitespace, else that of an equally wide
-//!   neighbour, else tabs for the levels and spaces for the rest (in a tab-indented file) or spaces.
+//!   delta) or as already at the file's columns, whichever fits the non-blank file lines around the run
+//!   better: after an opening line (`:`, `{`, `(`, `[`) the run's first line should sit one level deeper,
+//!   else at its neighbour's column or dedented; the line after the run likewise. On a tie, the lines
+//!   paired with old lines decide when they all sit at their file lines' columns and no added line
+//!   encloses them; otherwise the model's frame. So `new` written at the file's columns is not shifted
+//!   twice, and a block the model re-indents on purpose still is. A line as wide as its own file line
+//!   takes that line's leading whitespace, else that of an equally wide neighbour (the line written
+//!   before it, the file lines the run rewrites, the file lines around it), else tabs for the levels and
+//!   spaces for the rest (in a tab-indented region) or spaces. Tab-indented regions are measured with a
+//!   tab of 8, then 4.
 //! - Lines the model added are its text, re-indented as above; typographic characters the model
 //!   "smartened" and NFD text are folded back to the file's forms.
+//!
+//! [`absorb_indent`] handles the case before any tier: `old` found right after its line's indentation
+//! with `new` written at that line's columns replaces the whole line.
 
 use std::borrow::Cow;
 use std::cell::Cell;
