@@ -351,7 +351,9 @@ export interface PatchOptions {
    * anything is written: under `"enforce"` one file's new error refuses the whole call (nothing is
    * written; `op_index` names the file).
    */
-  validate?: ValidateMode
+  validate?: ValidateMode  /** A directory inside the workspace for an on-disk undo journal (as `EditOptions.journal_dir`). */
+  journal_dir?: string
+  journalDir?: string
 }
 
 /** `applyBlocks` options: apply every block to `file_path`, ignoring path lines in the text. */
@@ -401,7 +403,7 @@ export interface BlockFileReceipt extends FileReceiptBase {
   matches: MatchInfo[]
 }
 
-export interface ApplyPatchSuccess {
+export interface ApplyPatchSuccess extends JournalFields {
   ok: true
   /** One entry per operation, in input order. */
   files: HunkFileReceipt[]
@@ -411,7 +413,7 @@ export interface ApplyPatchSuccess {
   dialect: Dialect[]
 }
 
-export interface ApplyBlocksSuccess {
+export interface ApplyBlocksSuccess extends JournalFields {
   ok: true
   files: BlockFileReceipt[]
   written: boolean

@@ -340,6 +340,7 @@ const TOOLS = [
         },
         written: bool('false for a dry run.'),
         edit_id: EDIT_ID,
+        undo_available: bool('Whether undo_edit can restore every file this patch touched.'),
         dialect: DIALECT,
       },
       required: ['files', 'written'],

@@ -23,12 +23,15 @@ use std::path::PathBuf;
 use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
-use super::edit::{check_base, read_validate, syntax_gate, Validate, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, ok_object, Res};
+use super::edit::{
+    check_base, journal_fields, read_validate, syntax_gate, Validate, DEFAULT_MAX_FILE_BYTES,
+};
+use super::{arg, merge, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
 use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
+use crate::journal::{self, DiskJournal, Recorded};
 use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -48,6 +51,8 @@ struct PatchOptions {
     file_path: Option<String>,
     /// The syntax gate, checked for every written file before anything is committed.
     validate: Validate,
+    /// A directory inside the workspace for an on-disk undo journal (see [`crate::journal`]).
+    journal_dir: Option<String>,
     /// Set by [`touched`] only: stop once every path is chosen and resolved, and list them.
     targets_only: bool,
 }
@@ -71,27 +76,30 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
             .map(|(k, v)| match v {
                 Value::String(s) => Ok((k.clone(), s.clone())),
                 other => Err(bad(format!(
-                    "options.base_hashes[{k:?}] must be a string (a file_hash), got {}.",
+                    "base_hashes[{k:?}] must be a string (a file_hash), got {}.",
                     type_name(other)
                 ))),
             })
             .collect::<Result<_>>()?,
         Some(other) => {
             return Err(bad(format!(
-                "options.base_hashes must be an object {{path: file_hash}}, got {}.",
+                "base_hashes must be an object {{path: file_hash}}, got {}.",
                 type_name(other)
             )))
         }
     };
     let file_path = if with_file_path {
         match o.string(&["file_path", "filePath"])? {
-            Some("") => return Err(bad("options.file_path is empty.")),
+            Some("") => return Err(bad("file_path is empty.")),
             p => p.map(str::to_string),
         }
     } else {
         None
     };
     let validate = read_validate(&mut o)?;
+    let journal_dir = o
+        .string(&["journal_dir", "journalDir"])?
+        .map(str::to_string);
     o.finish()?;
     Ok(PatchOptions {
         root,
@@ -102,6 +110,7 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
         base_hashes,
         file_path,
         validate,
+        journal_dir,
         targets_only: false,
     })
 }
@@ -110,11 +119,9 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
 fn text_arg<'a>(args: &'a [Value], name: &str) -> Result<&'a str> {
     match arg(args, 0) {
         Some(Value::String(s)) => Ok(s),
-        Some(Value::Null) | None => {
-            Err(bad(format!("{name} (argument 1) is required (a string).")))
-        }
+        Some(Value::Null) | None => Err(bad(format!("{name} is required (a string)."))),
         Some(v) => Err(bad(format!(
-            "{name} (argument 1) must be a string, got {}.",
+            "{name} must be a string, got {}.",
             type_name(v)
         ))),
     }
@@ -204,7 +211,7 @@ pub fn apply_patch(args: &[Value]) -> Res {
 }
 
 fn apply_patch_as(args: &[Value], targets_only: bool) -> Res {
-    let text = text_arg(args, "patchText")?;
+    let text = text_arg(args, "patch")?;
     let mut opts = read_options(arg(args, 1), false)?;
     opts.targets_only = targets_only;
     let parsed =
@@ -218,7 +225,7 @@ pub fn apply_unified_diff(args: &[Value]) -> Res {
 }
 
 fn apply_unified_diff_as(args: &[Value], targets_only: bool) -> Res {
-    let text = text_arg(args, "diffText")?;
+    let text = text_arg(args, "diff")?;
     let mut opts = read_options(arg(args, 1), true)?;
     opts.targets_only = targets_only;
     let mut parsed =
@@ -469,7 +476,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         if !ops.iter().any(|op| op.path() == p) {
             let named: Vec<&str> = ops.iter().map(|op| op.path()).collect();
             return Err(bad(format!(
-                "options.base_hashes names {p:?}, which no operation touches; the paths are {named:?} (as written in the input)."
+                "base_hashes names {p:?}, which no operation touches; the paths are {named:?} (as written in the input)."
             )));
         }
     }
@@ -509,8 +516,15 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         }
     }
     let written = !opts.dry_run;
+    // Opened before anything is written, so a bad journal_dir refuses the call.
+    let disk = opts
+        .journal_dir
+        .as_deref()
+        .map(|d| DiskJournal::open(&ws, d))
+        .transpose()?;
+    let mut recorded = Recorded::default();
     if written {
-        txn.commit().map_err(|f| {
+        let mut done = txn.commit().map_err(|f| {
             let at = f.detail("file_path").and_then(Value::as_str).and_then(|d| {
                 displays
                     .iter()
@@ -521,14 +535,17 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
                 None => f,
             }
         })?;
+        // One journal entry for the whole transaction: undoEdit(edit_id) restores every file.
+        recorded = journal::record_taking(&mut done, disk.as_ref());
     }
     let files: Vec<Value> = planned
         .into_iter()
         .map(|p| Value::Object(p.entry))
         .collect();
     let dialect = dialect_names(&dialect);
-    Ok(ok_object(
-        json!({ "files": files, "written": written, "dialect": dialect }),
+    Ok(merge(
+        ok_object(json!({ "files": files, "written": written, "dialect": dialect })),
+        journal_fields(&recorded),
     ))
 }
 
