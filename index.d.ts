@@ -41,6 +41,7 @@ export type Tier =
   | 'trailing_whitespace'
   | 'typography'
   | 'indentation'
+  | 'inline_whitespace'
   | 'line_prefix'
   | 'blank_edges'
 

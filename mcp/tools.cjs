@@ -38,7 +38,7 @@ const TOLERANCE = {
 }
 const TIER = {
   type: 'string',
-  enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'line_prefix', 'blank_edges'],
+  enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'inline_whitespace', 'line_prefix', 'blank_edges'],
 }
 const HASH = { type: 'string', description: 'Hash of the file content now on disk; pass it as base_hash to chain edits.' }
 // Liberties the engine took with the input's syntax (the content still matched exactly one place).
