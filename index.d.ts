@@ -796,6 +796,8 @@ export type SearchFilesResult =
       match_count: number
       files_with_matches: number
       files_searched: number
+      /** Files that could not be opened or read (skipped); absent when 0. */
+      files_unreadable?: number
       truncated: boolean
       hint?: string
       long_lines_cut?: true

@@ -339,6 +339,16 @@ test('moveFile: renames bytes exactly, creates parents, undo puts it back', asyn
   assert.deepEqual(readFileSync(join(w.root, 'utf16.txt')), src)
   assert.ok(!existsSync(join(w.root, 'new/dir/u.txt')))
 
+  // A rename: the same inode, so the mode (and any hard link) is kept.
+  const script = join(w.root, 'run.sh')
+  writeFileSync(script, '#!/bin/sh\necho hi\n', { mode: 0o755 })
+  const ino = statSync(script).ino
+  const sh = await moveFile('run.sh', 'bin/run.sh', w.opts())
+  assert.equal(sh.ok, true, sh.message)
+  const moved = statSync(join(w.root, 'bin/run.sh'))
+  assert.equal(moved.mode & 0o777, 0o755)
+  assert.equal(moved.ino, ino)
+
   const bin = readFileSync(join(w.root, 'bin.dat'))
   const b = await moveFile('bin.dat', 'bin2.dat', w.opts())
   assert.equal(b.ok, true, 'binary files move too')
@@ -417,4 +427,40 @@ test('createDirectory: creates parents, idempotent, refuses files and escapes', 
   }
   assert.deepEqual(w.snapshot(), before)
   assert.ok(!existsSync(join(w.base, 'outside', 'new')))
+})
+
+test('tool runner: the new tools through MCP argument names; read-before-edit counts read_many_files and follows move_file', async (t) => {
+  const w = tree(t)
+  const runner = sp.createToolRunner({ workspaceRoot: w.root, requireRead: true })
+  for (const name of ['list_directory', 'find_files', 'search_files', 'read_many_files', 'move_file', 'create_directory']) {
+    assert.ok(runner.tools.includes(name), name)
+  }
+  const l = await runner.call('list_directory', { path: 'src', depth: 2 })
+  assert.deepEqual(l.entries.map((e) => e.path), ['src/.gitignore', 'src/a.rs', 'src/b.ts', 'src/deep', 'src/deep/c.rs'])
+  const f = await runner.call('find_files', { pattern: '*.rs', include_ignored: true })
+  assert.deepEqual(f.files, ['src/a.rs', 'src/deep/c.rs', 'src/gen.rs'])
+  const s = await runner.call('search_files', { query: 'HELLO', case_sensitive: false, glob: '*.ts', context_lines: 0 })
+  assert.equal(s.match_count, 2)
+  const badRoot = await runner.call('search_files', { query: 'x', workspace_root: '/' })
+  assert.equal(badRoot.code, 'INVALID_INPUT')
+
+  // Not read yet: refused.
+  const before = readFileSync(join(w.root, 'src/a.rs'))
+  const unread = await runner.call('patch_file', { file_path: 'src/a.rs', search_block: 'let x = 1;', replace_block: 'let x = 2;' })
+  assert.equal(unread.code, 'STALE_FILE')
+  assert.deepEqual(readFileSync(join(w.root, 'src/a.rs')), before)
+  // Read through read_many_files: allowed.
+  const m = await runner.call('read_many_files', { files: ['src/a.rs', { file_path: 'README.md', start_line: 1, end_line: 1 }, 'nope.txt'] })
+  assert.equal(m.failed, 1)
+  const p = await runner.call('patch_file', { file_path: 'src/a.rs', search_block: 'let x = 1;', replace_block: 'let x = 2;' })
+  assert.equal(p.ok, true, p.message)
+  // Moved after being read: the new name is known, the old one is not.
+  const mv = await runner.call('move_file', { from_path: 'src/a.rs', to_path: 'src/main.rs' })
+  assert.equal(mv.ok, true, mv.message)
+  const p2 = await runner.call('patch_file', { file_path: 'src/main.rs', search_block: 'let x = 2;', replace_block: 'let x = 3;' })
+  assert.equal(p2.ok, true, p2.message)
+  const d = await runner.call('create_directory', { path: 'docs/api' })
+  assert.deepEqual(d, { ok: true, path: 'docs/api', created: true })
+  const exists = await runner.call('move_file', { from_path: 'src/main.rs', to_path: 'README.md' })
+  assert.equal(exists.code, 'FILE_EXISTS')
 })

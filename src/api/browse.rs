@@ -162,13 +162,13 @@ fn cap(o: &mut Obj, keys: &[&'static str], default: u64) -> Result<usize> {
     Ok(n as usize)
 }
 
-fn walk_error(e: &ignore::Error, ws: &Workspace) -> Option<Failure> {
+fn walk_error(e: &ignore::Error, dir: &Dir) -> Option<Failure> {
     // Entries that vanish or cannot be read mid-walk are skipped; only the start directory matters.
     let io = e.io_error()?;
     if e.depth().unwrap_or(1) > 0 {
         return None;
     }
-    Some(Failure::io(io, true, &ws.display(ws.root())))
+    Some(Failure::io(io, true, &dir.display).with("path", &dir.display))
 }
 
 /// `listDirectory(path, {depth, include_ignored, max_entries, workspace_root})`.
@@ -202,8 +202,8 @@ pub fn list_directory(args: &[Value]) -> Res {
     for e in walker(&ws, &dir, opts).build() {
         let e = match e {
             Ok(e) => e,
-            Err(err) => match walk_error(&err, &ws) {
-                Some(f) => return Err(f.with("path", &dir.display)),
+            Err(err) => match walk_error(&err, &dir) {
+                Some(f) => return Err(f),
                 None => continue,
             },
         };
@@ -301,8 +301,8 @@ pub fn find_files(args: &[Value]) -> Res {
     for e in walker(&ws, &dir, opts).build() {
         let e = match e {
             Ok(e) => e,
-            Err(err) => match walk_error(&err, &ws) {
-                Some(f) => return Err(f.with("path", &dir.display)),
+            Err(err) => match walk_error(&err, &dir) {
+                Some(f) => return Err(f),
                 None => continue,
             },
         };

@@ -1,9 +1,12 @@
 //! `moveFile(fromPath, toPath, options)`: renames a file inside the workspace.
 //!
-//! Both paths go through the sandbox and one [`Txn`]: both are locked, the new path is written
-//! atomically with the file's bytes (any encoding, binary included: the bytes are not decoded) and the
-//! old path is deleted in the same commit; if a step fails, what was done is rolled back. The move is
-//! journaled like any edit, so `undoEdit` puts the file back (and restores a file it replaced).
+//! Both paths go through the sandbox and are opened and locked in one [`Txn`] (which also reads the
+//! bytes the undo journal keeps). The move itself is one `rename(2)` made while both locks are held:
+//! atomic, the file keeps its inode, mode and bytes (any encoding, binary included: nothing is
+//! decoded). Across file systems (`EXDEV`) it falls back to the transaction's own commit: the new path
+//! written atomically with the bytes and the old one deleted in the same commit, rolled back if a step
+//! fails (the mode of the new file is then that of a new file). The move is journaled like any edit,
+//! so `undoEdit` puts the file back (and restores a file it replaced).
 //! Missing parent directories of the new path are created. An existing file at the new path is
 //! refused with `FILE_EXISTS` unless `overwrite: true`. Only files move; a directory is refused with
 //! `TARGET_IS_DIRECTORY`.
@@ -13,10 +16,11 @@ use serde_json::{json, Value};
 use super::args::{bad, str_arg, Obj};
 use super::edit::{check_base, disk_journal, journal_fields, read_common};
 use super::{arg, merge, ok_object, Res};
-use crate::error::{Code, Failure};
+use crate::error::{Code, Failure, Result};
+use crate::fsio;
 use crate::hash::file_hash;
 use crate::journal;
-use crate::txn::{Action, Txn};
+use crate::txn::{Action, Committed, Txn};
 use crate::workspace::{Resolve, Workspace};
 
 /// `moveFile(fromPath, toPath, {overwrite, dry_run, base_hash, journal_dir, max_file_bytes,
@@ -70,17 +74,23 @@ pub fn move_file(args: &[Value]) -> Res {
     if replaced && !overwrite {
         return Err(exists(&txn.files[d].display));
     }
-    let bytes = txn.files[s].bytes.clone().unwrap_or_default();
+    let bytes = txn.files[s].bytes.as_deref().unwrap_or_default();
     let (from_display, to_display) = (txn.files[s].display.clone(), txn.files[d].display.clone());
-    check_base(opts.base_hash.as_deref(), &bytes, &from_display)?;
-    let hash = file_hash(&bytes);
+    check_base(opts.base_hash.as_deref(), bytes, &from_display)?;
+    let hash = file_hash(bytes);
     let size = bytes.len();
     let recorded = if opts.dry_run {
         journal::Recorded::default()
     } else {
-        txn.files[d].action = Action::Write(bytes);
-        txn.files[s].action = Action::Delete;
-        let mut done = txn.commit()?;
+        let mut done = match rename_locked(&ws, &mut txn, s, d, &hash)? {
+            Some(done) => done,
+            None => {
+                let bytes = txn.files[s].bytes.clone().unwrap_or_default();
+                txn.files[d].action = Action::Write(bytes);
+                txn.files[s].action = Action::Delete;
+                txn.commit()?
+            }
+        };
         journal::record_taking(&mut done, disk.as_ref())
     };
     Ok(merge(
@@ -94,4 +104,51 @@ pub fn move_file(args: &[Value]) -> Res {
         })),
         journal_fields(&recorded),
     ))
+}
+
+/// Renames `txn.files[s]` to `txn.files[d]` while the transaction holds their locks, and returns what
+/// was committed (for the journal); `None` when the two are on different file systems.
+fn rename_locked(
+    ws: &Workspace,
+    txn: &mut Txn,
+    s: usize,
+    d: usize,
+    hash: &str,
+) -> Result<Option<Vec<Committed>>> {
+    let (src, dst) = (&txn.files[s], &txn.files[d]);
+    if let Some(parent) = dst.real.parent() {
+        if !parent.is_dir() {
+            fsio::create_dirs_within(ws.root(), parent)
+                .map_err(|f| f.with("file_path", &src.display))?;
+        }
+    }
+    if let Err(e) = std::fs::rename(&src.real, &dst.real) {
+        if e.kind() == std::io::ErrorKind::CrossesDevices {
+            return Ok(None);
+        }
+        return Err(Failure::io(&e, false, &dst.display).with("file_path", &src.display));
+    }
+    let size = src.bytes.as_ref().map_or(0, Vec::len);
+    let (src_real, src_display) = (src.real.clone(), src.display.clone());
+    let (dst_real, dst_display, dst_existed) = (dst.real.clone(), dst.display.clone(), dst.existed);
+    let dst_before = txn.files[d].bytes.take();
+    let src_before = txn.files[s].bytes.take();
+    Ok(Some(vec![
+        Committed {
+            display: dst_display,
+            real: dst_real,
+            kind: if dst_existed { "update" } else { "create" },
+            before: dst_before,
+            file_hash: Some(hash.to_string()),
+            after_bytes: size,
+        },
+        Committed {
+            display: src_display,
+            real: src_real,
+            kind: "delete",
+            before: src_before,
+            file_hash: None,
+            after_bytes: 0,
+        },
+    ]))
 }

@@ -7,6 +7,9 @@
 //! are shown lossily. Each file is opened without following a symlink swapped into its final
 //! component after the walk saw it.
 //!
+//! A file that cannot be opened or read is skipped and counted in `files_unreadable` (present when
+//! not 0).
+//!
 //! Matches are grouped by file, sorted by path then line. At most `max_results` matching lines are
 //! returned (default [`DEFAULT_MAX`]); a cut result says `truncated: true` with a `hint`. A shown
 //! line longer than [`MAX_LINE_BYTES`] is cut (at a character boundary) and the result says
@@ -209,6 +212,7 @@ pub fn search_files(args: &[Value]) -> Res {
     let found: Mutex<Vec<(String, Vec<Hit>)>> = Mutex::new(Vec::new());
     let cut = AtomicBool::new(false);
     let files_searched = AtomicUsize::new(0);
+    let unreadable = AtomicUsize::new(0);
     let max = max as usize;
     b.build_parallel().run(|| {
         let matcher = matcher.clone();
@@ -218,8 +222,15 @@ pub fn search_files(args: &[Value]) -> Res {
             .before_context(context_lines as usize)
             .after_context(context_lines as usize)
             .build();
-        let (ws, total, stop, found, cut, files_searched) =
-            (&ws, &total, &stop, &found, &cut, &files_searched);
+        let (ws, total, stop, found, cut, files_searched, unreadable) = (
+            &ws,
+            &total,
+            &stop,
+            &found,
+            &cut,
+            &files_searched,
+            &unreadable,
+        );
         Box::new(move |entry| {
             if stop.load(Ordering::Relaxed) {
                 return WalkState::Quit;
@@ -231,6 +242,7 @@ pub fn search_files(args: &[Value]) -> Res {
                 return WalkState::Continue;
             }
             let Ok(file) = open_nofollow(e.path()) else {
+                unreadable.fetch_add(1, Ordering::Relaxed);
                 return WalkState::Continue;
             };
             files_searched.fetch_add(1, Ordering::Relaxed);
@@ -243,7 +255,9 @@ pub fn search_files(args: &[Value]) -> Res {
                 stop,
                 cut: false,
             };
-            let _ = searcher.search_file(&matcher, &file, &mut sink);
+            if searcher.search_file(&matcher, &file, &mut sink).is_err() {
+                unreadable.fetch_add(1, Ordering::Relaxed);
+            }
             if sink.cut {
                 cut.store(true, Ordering::Relaxed);
             }
@@ -296,6 +310,10 @@ pub fn search_files(args: &[Value]) -> Res {
         out["hint"] = json!(format!(
             "stopped after {max} matching lines; narrow the query, path or glob, or raise max_results (up to {HARD_MAX})."
         ));
+    }
+    let unreadable = unreadable.load(Ordering::Relaxed);
+    if unreadable > 0 {
+        out["files_unreadable"] = json!(unreadable);
     }
     if cut.load(Ordering::Relaxed) {
         out["long_lines_cut"] = json!(true);
