@@ -185,6 +185,13 @@ test('searchFiles: literal search with line numbers; binary, ignored, hidden, .g
   const re = await searchFiles('fn \\w+\\(', w.opts({ regex: true }))
   assert.deepEqual(re.results.map((f) => f.file_path), ['src/a.rs', 'src/deep/c.rs'])
 
+  const one = await searchFiles('hello', w.opts({ path: 'src/a.rs' }))
+  assert.equal(one.path, 'src/a.rs')
+  assert.deepEqual(one.results, [{ file_path: 'src/a.rs', matches: [{ line_number: 3, text: '    println!("hello");' }] }])
+  assert.equal(one.files_searched, 1)
+  const oneBin = await searchFiles('hello', w.opts({ path: 'bin.dat' }))
+  assert.deepEqual(oneBin.results, [], 'a binary file named alone is still skipped')
+
   const glob = await searchFiles('hello', w.opts({ glob: '*.md' }))
   assert.deepEqual(glob.results.map((f) => f.file_path), ['README.md'])
 
@@ -225,6 +232,8 @@ test('searchFiles errors: codes, nothing changed', async (t) => {
     ['x', { path: 'nope' }, 'FILE_NOT_FOUND'],
     ['x', { path: '../outside' }, 'PATH_OUTSIDE_WORKSPACE'],
     ['x', { path: 'link_out' }, 'PATH_OUTSIDE_WORKSPACE'],
+    ['x', { path: 'secret_link.txt' }, 'PATH_OUTSIDE_WORKSPACE'],
+    ['x', { path: 'nope.txt' }, 'FILE_NOT_FOUND'],
     ['x', { regex: 'yes' }, 'INVALID_INPUT'],
   ]
   for (const [q, o, code] of cases) {
@@ -463,4 +472,27 @@ test('tool runner: the new tools through MCP argument names; read-before-edit co
   assert.deepEqual(d, { ok: true, path: 'docs/api', created: true })
   const exists = await runner.call('move_file', { from_path: 'src/main.rs', to_path: 'README.md' })
   assert.equal(exists.code, 'FILE_EXISTS')
+})
+
+test('every new call runs off the event loop: a setImmediate queued before it runs before it resolves', async (t) => {
+  const w = tree(t)
+  const calls = [
+    () => listDirectory('.', w.opts({ depth: 5 })),
+    () => findFiles('*', w.opts()),
+    () => searchFiles('hello', w.opts()),
+    () => readManyFiles(['README.md', 'src/a.rs'], w.opts()),
+    () => createDirectory('made', w.opts()),
+    () => moveFile('README.md', 'R2.md', w.opts()),
+  ]
+  for (const call of calls) {
+    let ticked = false
+    setImmediate(() => {
+      ticked = true
+    })
+    const p = call()
+    assert.ok(p instanceof Promise)
+    const r = await p
+    assert.equal(r.ok, true, r.message)
+    assert.equal(ticked, true, call.toString())
+  }
 })

@@ -1,7 +1,7 @@
 //! `searchFiles(query, options)`: literal or regex search over the workspace, built on the crates
 //! ripgrep is built from (`ignore` for the walk, `grep-regex` and `grep-searcher` for the search).
 //!
-//! The walk is the one of [`super::browse`] (sandboxed start directory, `.gitignore`-aware, hidden
+//! `path` names a directory (default: the root) or a single file to search. The walk is the one of [`super::browse`] (sandboxed start directory, `.gitignore`-aware, hidden
 //! files off, symlinks never followed, `.git` skipped), run on several threads. Binary files (a NUL
 //! byte) are skipped; UTF-16 files with a BOM are searched as text; other bytes that are not UTF-8
 //! are shown lossily. Each file is opened without following a symlink swapped into its final
@@ -18,7 +18,9 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use grep_regex::RegexMatcherBuilder;
+use std::path::Path;
+
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
 use grep_searcher::{
     BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkMatch,
 };
@@ -30,7 +32,8 @@ use super::args::{bad, str_arg, Obj};
 use super::browse::{resolve_dir, walker, WalkOpts, HARD_MAX};
 use super::edit::read_root;
 use super::{arg, ok_object, Res};
-use crate::workspace::Workspace;
+use crate::error::Code;
+use crate::workspace::{Resolve, Workspace};
 
 /// Default `max_results` (matching lines).
 pub const DEFAULT_MAX: u64 = 200;
@@ -118,6 +121,65 @@ impl Sink for Collect<'_> {
     }
 }
 
+/// What the search threads share.
+struct Shared {
+    total: AtomicUsize,
+    stop: AtomicBool,
+    found: Mutex<Vec<(String, Vec<Hit>)>>,
+    cut: AtomicBool,
+    files_searched: AtomicUsize,
+    unreadable: AtomicUsize,
+    max: usize,
+    context: usize,
+}
+
+impl Shared {
+    fn searcher(&self) -> Searcher {
+        SearcherBuilder::new()
+            .binary_detection(BinaryDetection::quit(0))
+            .line_number(true)
+            .before_context(self.context)
+            .after_context(self.context)
+            .build()
+    }
+
+    /// Searches one file (`real`, already inside the workspace) and keeps its matches.
+    fn search_one(
+        &self,
+        searcher: &mut Searcher,
+        matcher: &RegexMatcher,
+        real: &Path,
+        ws: &Workspace,
+    ) {
+        let Ok(file) = open_nofollow(real) else {
+            self.unreadable.fetch_add(1, Ordering::Relaxed);
+            return;
+        };
+        self.files_searched.fetch_add(1, Ordering::Relaxed);
+        let mut sink = Collect {
+            hits: Vec::new(),
+            before: Vec::new(),
+            context: self.context > 0,
+            total: &self.total,
+            max: self.max,
+            stop: &self.stop,
+            cut: false,
+        };
+        if searcher.search_file(matcher, &file, &mut sink).is_err() {
+            self.unreadable.fetch_add(1, Ordering::Relaxed);
+        }
+        if sink.cut {
+            self.cut.store(true, Ordering::Relaxed);
+        }
+        if !sink.hits.is_empty() {
+            self.found
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((ws.display(real), sink.hits));
+        }
+    }
+}
+
 /// Opens `path` for reading without following a symlink in its final component.
 fn open_nofollow(path: &std::path::Path) -> std::io::Result<std::fs::File> {
     let mut o = std::fs::OpenOptions::new();
@@ -181,100 +243,89 @@ pub fn search_files(args: &[Value]) -> Res {
             })
         })?;
     let ws = Workspace::new(&root)?;
-    let dir = resolve_dir(&ws, path)?;
-    let mut b = walker(
-        &ws,
-        &dir,
-        WalkOpts {
-            include_ignored,
-            include_hidden,
-            max_depth: None,
+    let shared = Shared {
+        total: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        found: Mutex::new(Vec::new()),
+        cut: AtomicBool::new(false),
+        files_searched: AtomicUsize::new(0),
+        unreadable: AtomicUsize::new(0),
+        max: max as usize,
+        context: context_lines as usize,
+    };
+    // A path naming a file searches that file alone.
+    let single = match path {
+        Some(p) if !p.ends_with('/') => match ws.resolve(p, Resolve::Existing) {
+            Ok(r) => Some(r),
+            Err(f) if f.code == Code::TargetIsDirectory => None,
+            Err(f) if f.code == Code::FileNotFound => None, // reported as a missing directory below
+            Err(f) => return Err(f),
         },
-    );
-    if let Some(g) = glob {
-        // The glob matches like findFiles' pattern: without '/', a file name at any depth.
-        let g = g.strip_prefix("./").unwrap_or(g);
-        let g = if g.contains('/') {
-            format!("/{g}")
-        } else {
-            g.to_string()
-        };
-        let mut ob = OverrideBuilder::new(&dir.real);
-        ob.add(&g)
-            .map_err(|e| bad(format!("options.glob {g:?} is not a valid glob: {e}")))?;
-        let ov = ob
-            .build()
-            .map_err(|e| bad(format!("options.glob {g:?} is not a valid glob: {e}")))?;
-        b.overrides(ov);
-    }
-    let total = AtomicUsize::new(0);
-    let stop = AtomicBool::new(false);
-    let found: Mutex<Vec<(String, Vec<Hit>)>> = Mutex::new(Vec::new());
-    let cut = AtomicBool::new(false);
-    let files_searched = AtomicUsize::new(0);
-    let unreadable = AtomicUsize::new(0);
-    let max = max as usize;
-    b.build_parallel().run(|| {
-        let matcher = matcher.clone();
-        let mut searcher = SearcherBuilder::new()
-            .binary_detection(BinaryDetection::quit(0))
-            .line_number(true)
-            .before_context(context_lines as usize)
-            .after_context(context_lines as usize)
-            .build();
-        let (ws, total, stop, found, cut, files_searched, unreadable) = (
+        _ => None,
+    };
+    let shown_path = if let Some(r) = &single {
+        shared.search_one(&mut shared.searcher(), &matcher, &r.real, &ws);
+        r.display.clone()
+    } else {
+        let dir = resolve_dir(&ws, path)?;
+        let mut b = walker(
             &ws,
-            &total,
-            &stop,
-            &found,
-            &cut,
-            &files_searched,
-            &unreadable,
+            &dir,
+            WalkOpts {
+                include_ignored,
+                include_hidden,
+                max_depth: None,
+            },
         );
-        Box::new(move |entry| {
-            if stop.load(Ordering::Relaxed) {
-                return WalkState::Quit;
-            }
-            let Ok(e) = entry else {
-                return WalkState::Continue;
-            };
-            if !e.file_type().is_some_and(|t| t.is_file()) {
-                return WalkState::Continue;
-            }
-            let Ok(file) = open_nofollow(e.path()) else {
-                unreadable.fetch_add(1, Ordering::Relaxed);
-                return WalkState::Continue;
-            };
-            files_searched.fetch_add(1, Ordering::Relaxed);
-            let mut sink = Collect {
-                hits: Vec::new(),
-                before: Vec::new(),
-                context: context_lines > 0,
-                total,
-                max,
-                stop,
-                cut: false,
-            };
-            if searcher.search_file(&matcher, &file, &mut sink).is_err() {
-                unreadable.fetch_add(1, Ordering::Relaxed);
-            }
-            if sink.cut {
-                cut.store(true, Ordering::Relaxed);
-            }
-            if !sink.hits.is_empty() {
-                let display = ws.display(e.path());
-                found
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push((display, sink.hits));
-            }
-            if stop.load(Ordering::Relaxed) {
-                WalkState::Quit
+        if let Some(g) = glob {
+            // The glob matches like findFiles' pattern: without '/', a file name at any depth.
+            let g = g.strip_prefix("./").unwrap_or(g);
+            let g = if g.contains('/') {
+                format!("/{g}")
             } else {
-                WalkState::Continue
-            }
-        })
-    });
+                g.to_string()
+            };
+            let mut ob = OverrideBuilder::new(&dir.real);
+            ob.add(&g)
+                .map_err(|e| bad(format!("options.glob {g:?} is not a valid glob: {e}")))?;
+            let ov = ob
+                .build()
+                .map_err(|e| bad(format!("options.glob {g:?} is not a valid glob: {e}")))?;
+            b.overrides(ov);
+        }
+        b.build_parallel().run(|| {
+            let matcher = matcher.clone();
+            let mut searcher = shared.searcher();
+            let (ws, shared) = (&ws, &shared);
+            Box::new(move |entry| {
+                if shared.stop.load(Ordering::Relaxed) {
+                    return WalkState::Quit;
+                }
+                let Ok(e) = entry else {
+                    return WalkState::Continue;
+                };
+                if !e.file_type().is_some_and(|t| t.is_file()) {
+                    return WalkState::Continue;
+                }
+                shared.search_one(&mut searcher, &matcher, e.path(), ws);
+                if shared.stop.load(Ordering::Relaxed) {
+                    WalkState::Quit
+                } else {
+                    WalkState::Continue
+                }
+            })
+        });
+        dir.display
+    };
+    let Shared {
+        total: _,
+        stop,
+        found,
+        cut,
+        files_searched,
+        unreadable,
+        ..
+    } = shared;
     let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
     found.sort_by(|a, b| a.0.cmp(&b.0));
     let truncated = stop.load(Ordering::Relaxed);
@@ -299,7 +350,7 @@ pub fn search_files(args: &[Value]) -> Res {
         .collect();
     let files_with_matches = results.len();
     let mut out = json!({
-        "path": dir.display,
+        "path": shown_path,
         "results": results,
         "match_count": match_count,
         "files_with_matches": files_with_matches,
