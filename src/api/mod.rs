@@ -204,3 +204,6 @@ mod drift_tests;
 
 #[cfg(test)]
 mod gate_tests;
+
+#[cfg(test)]
+mod browse_tests;
