@@ -472,6 +472,21 @@ test('tool runner: the new tools through MCP argument names; read-before-edit co
   assert.deepEqual(d, { ok: true, path: 'docs/api', created: true })
   const exists = await runner.call('move_file', { from_path: 'src/main.rs', to_path: 'README.md' })
   assert.equal(exists.code, 'FILE_EXISTS')
+  // Replacing a file is refused until that file was seen (README.md was read above only as a range,
+  // which counts); src/b.ts was never read.
+  const snap = w.snapshot()
+  const unseen = await runner.call('move_file', { from_path: 'src/main.rs', to_path: 'src/b.ts', overwrite: true })
+  assert.equal(unseen.code, 'STALE_FILE')
+  assert.deepEqual(w.snapshot(), snap)
+  writeFileSync(join(w.root, 'README.md'), 'changed meanwhile\n')
+  const snap2 = w.snapshot()
+  const stale = await runner.call('move_file', { from_path: 'src/main.rs', to_path: 'README.md', overwrite: true })
+  assert.equal(stale.code, 'STALE_FILE')
+  assert.deepEqual(w.snapshot(), snap2)
+  await runner.call('view_file', { file_path: 'README.md' })
+  const over = await runner.call('move_file', { from_path: 'src/main.rs', to_path: 'README.md', overwrite: true })
+  assert.equal(over.ok, true, over.message)
+  assert.equal(over.replaced, true)
 })
 
 test('every new call runs off the event loop: a setImmediate queued before it runs before it resolves', async (t) => {

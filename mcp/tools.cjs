@@ -149,7 +149,8 @@ function outputSchema(success, codes) {
 //   success ({properties, required}: the ok:true shape), annotations,
 //   op: the engine operation (the library function `lib` calls it),
 //   args(args, root, validate): the library call's argument list, from args normalized to snake_case,
-//   touches: 'file' (args.file_path) | 'patch' (paths inside args.patch) | 'undo' | null (read-only).
+//   touches: 'file' (args.file_path) | 'patch' (paths inside args.patch) | 'move' (a file replaced by
+//   move_file with overwrite) | 'undo' | null (read-only, or writes no existing file's content).
 // Which files a call touches is never worked out here: read-before-edit asks the engine (touchedFiles).
 const TOOLS = [
   {
@@ -727,7 +728,7 @@ const TOOLS = [
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     op: 'move_file',
     args: (a, root) => [a.from_path, a.to_path, { workspace_root: root, overwrite: a.overwrite, base_hash: a.base_hash }],
-    touches: null,
+    touches: 'move',
   },
   {
     name: 'create_directory',
@@ -926,7 +927,7 @@ function createToolRunner(lib, options) {
   // base_hashes), or a failure. The files come from the engine (touchedFiles): the same parsers and
   // sandbox resolution as the write, so no spelling of a path names another file here than there.
   async function guard(tool, a) {
-    if (tool.touches !== 'file' && tool.touches !== 'patch') return null
+    if (tool.touches !== 'file' && tool.touches !== 'patch' && tool.touches !== 'move') return null
     if (typeof lib.touchedFiles !== 'function') {
       return failure('INTERNAL_ERROR', `${tool.name}: read-before-edit needs the library's touchedFiles, which this build lacks; nothing was written.`)
     }
@@ -937,8 +938,14 @@ function createToolRunner(lib, options) {
     for (const x of t.targets) {
       if (x && x.role === 'file' && !x.exists && tool.name === 'write_file') a.create_only = true
       if (!x || !x.exists) continue // a new file needs no view; a missing one is the engine's to report
+      // A move keeps its file's content: only a file it replaces (overwrite) must have been seen.
+      if (tool.touches === 'move' && (x.role !== 'move_target' || !a.overwrite)) continue
       const seen = ledger.get(x.display)
       if (seen === undefined) return unread(x.display)
+      if (tool.touches === 'move') {
+        if (!sameHash(x.file_hash, seen)) return changed(x.display, seen, typeof x.file_hash === 'string' ? x.file_hash : 'unknown')
+        continue
+      }
       if (x.role === 'file') {
         // Single-file tools: the engine checks base_hash under the file lock.
         if (a.base_hash === undefined) a.base_hash = seen
