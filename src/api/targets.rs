@@ -254,4 +254,25 @@ mod tests {
         );
         assert!(std::fs::read_dir(d.path()).unwrap().next().is_none());
     }
+
+    #[test]
+    fn move_file_names_its_source_and_its_target() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().to_str().unwrap();
+        std::fs::write(d.path().join("a.txt"), "a\n").unwrap();
+        std::fs::write(d.path().join("b.txt"), "b\n").unwrap();
+        let r = call(
+            "move_file",
+            json!(["a.txt", "./b.txt", {"workspace_root": root, "overwrite": true}]),
+        )
+        .unwrap();
+        let t = &r["targets"];
+        assert_eq!(t[0]["role"], "source");
+        assert_eq!(t[0]["display"], "a.txt");
+        assert_eq!(t[1]["role"], "move_target");
+        assert_eq!(t[1]["display"], "b.txt");
+        assert_eq!(t[1]["file_hash"], json!(file_hash(b"b\n")));
+        let missing = call("move_file", json!(["a.txt"])).unwrap_err();
+        assert_eq!(missing.code, Code::InvalidInput);
+    }
 }
