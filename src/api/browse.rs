@@ -155,7 +155,7 @@ fn cap(o: &mut Obj, keys: &[&'static str], default: u64) -> Result<usize> {
     let n = o.uint(keys)?.unwrap_or(default);
     if n == 0 || n > HARD_MAX {
         return Err(bad(format!(
-            "options.{} must be between 1 and {HARD_MAX}, got {n}.",
+            "{} must be between 1 and {HARD_MAX}, got {n}.",
             keys[0]
         )));
     }
@@ -181,9 +181,7 @@ pub fn list_directory(args: &[Value]) -> Res {
     let root = read_root(&mut o)?;
     let depth = o.uint(&["depth"])?.unwrap_or(1);
     if !(1..=20).contains(&depth) {
-        return Err(bad(format!(
-            "options.depth must be between 1 and 20, got {depth}."
-        )));
+        return Err(bad(format!("depth must be between 1 and 20, got {depth}.")));
     }
     let include_ignored = o
         .boolean(&["include_ignored", "includeIgnored"])?

@@ -26,8 +26,8 @@ use crate::workspace::{Resolve, Workspace};
 /// `moveFile(fromPath, toPath, {overwrite, dry_run, base_hash, journal_dir, max_file_bytes,
 /// workspace_root})`.
 pub fn move_file(args: &[Value]) -> Res {
-    let from = str_arg(args, 0, "fromPath")?;
-    let to = str_arg(args, 1, "toPath")?;
+    let from = str_arg(args, 0, "from_path")?;
+    let to = str_arg(args, 1, "to_path")?;
     let mut o = Obj::new("options", arg(args, 2), true)?;
     let opts = read_common(&mut o)?;
     let overwrite = o.boolean(&["overwrite"])?.unwrap_or(false);

@@ -56,11 +56,11 @@ pub fn read_many_files(args: &[Value]) -> Res {
         Some(Value::Array(a)) => a,
         Some(v) => {
             return Err(bad(format!(
-                "files (argument 1) must be an array of paths or {{file_path, start_line, end_line}}, got {}.",
+                "files must be an array of paths or {{file_path, start_line, end_line}}, got {}.",
                 type_name(v)
             )))
         }
-        None => return Err(bad("files (argument 1) is required (an array of paths).")),
+        None => return Err(bad("files is required (an array of paths).")),
     };
     if list.is_empty() {
         return Err(bad("files is empty; name at least one file."));

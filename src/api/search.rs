@@ -222,12 +222,12 @@ pub fn search_files(args: &[Value]) -> Res {
     }
     if context_lines > MAX_CONTEXT {
         return Err(bad(format!(
-            "options.context_lines must be at most {MAX_CONTEXT}, got {context_lines}."
+            "context_lines must be at most {MAX_CONTEXT}, got {context_lines}."
         )));
     }
     if max == 0 || max > HARD_MAX {
         return Err(bad(format!(
-            "options.max_results must be between 1 and {HARD_MAX}, got {max}."
+            "max_results must be between 1 and {HARD_MAX}, got {max}."
         )));
     }
     let matcher = RegexMatcherBuilder::new()
@@ -287,10 +287,10 @@ pub fn search_files(args: &[Value]) -> Res {
             };
             let mut ob = OverrideBuilder::new(&dir.real);
             ob.add(&g)
-                .map_err(|e| bad(format!("options.glob {g:?} is not a valid glob: {e}")))?;
+                .map_err(|e| bad(format!("glob {g:?} is not a valid glob: {e}")))?;
             let ov = ob
                 .build()
-                .map_err(|e| bad(format!("options.glob {g:?} is not a valid glob: {e}")))?;
+                .map_err(|e| bad(format!("glob {g:?} is not a valid glob: {e}")))?;
             b.overrides(ov);
         }
         b.build_parallel().run(|| {

@@ -39,14 +39,14 @@ type Named = (Vec<(String, &'static str)>, usize);
 
 fn single(op: &str, args: &[Value]) -> Result<Option<Named>> {
     if op == "move_file" {
-        let from = str_arg(args, 0, "fromPath")?.to_string();
-        let to = str_arg(args, 1, "toPath")?.to_string();
+        let from = str_arg(args, 0, "from_path")?.to_string();
+        let to = str_arg(args, 1, "to_path")?.to_string();
         return Ok(Some((vec![(from, "source"), (to, "move_target")], 2)));
     }
     let (path, at) = match op {
-        "view_file" | "delete_file" => (str_arg(args, 0, "filePath")?.to_string(), 1),
+        "view_file" | "delete_file" => (str_arg(args, 0, "file_path")?.to_string(), 1),
         "apply_edits" | "preview_edits" | "edit_lines" | "create_file" | "write_file" => {
-            (str_arg(args, 0, "filePath")?.to_string(), 2)
+            (str_arg(args, 0, "file_path")?.to_string(), 2)
         }
         "patch_file" => {
             let mut input = Obj::new("input", arg(args, 0), false)?;
