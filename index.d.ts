@@ -862,7 +862,7 @@ export type CreateDirectoryResult = { ok: true; path: string; created: boolean }
 /** A directory's entries, `.gitignore`-aware (async). */
 export declare function listDirectory(path?: string | null, options?: ListDirectoryOptions): Promise<ListDirectoryResult>
 
-/** Files matching a glob, `.gitignore`-aware, sorted by path (async). */
+/** Files matching a glob, `.gitignore`-aware, in tree order (async). */
 export declare function findFiles(pattern: string, options?: FindFilesOptions): Promise<FindFilesResult>
 
 /** Search file contents, literal or regex, with line numbers and context; binary files skipped (async). */

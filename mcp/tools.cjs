@@ -536,7 +536,7 @@ const TOOLS = [
     description:
       'List a directory of the workspace: each entry\'s workspace-relative path, type (file, directory, symlink; symlinks are not followed) and size. ' +
       'depth 1 (default) lists the directory itself, larger values go deeper. Files .gitignore excludes are left out unless include_ignored; .git is never listed. ' +
-      'At most max_entries (default 1000) entries, sorted by path; truncated: true says more remain.',
+      'At most max_entries (default 1000) entries, in tree order; truncated: true says more remain.',
     input: object(
       {
         path: str('Directory, relative to the workspace root (default: the root).'),

@@ -6,14 +6,15 @@
 //! The walk itself never follows a symlink: a symlink is listed as `type: "symlink"` (its target is
 //! neither read nor listed), so nothing outside the root is ever reached through one.
 //!
-//! `.gitignore` files are honoured whether or not the root is a git repository: the ones in the
-//! walked directories and those of its ancestors up to the workspace root (never above it; the
-//! user's global git excludes are not read either). The `.git` directory itself is never listed.
+//! `.gitignore` (and ripgrep's `.ignore`) files are honoured whether or not the root is a git
+//! repository: the ones in the walked directories and those of its ancestors up to the workspace root
+//! (never above it; the user's global git excludes are not read either). The `.git` directory itself is never listed.
 //! `include_ignored: true` lists ignored files too. Hidden files (a name starting with `.`) are listed
 //! by `listDirectory` and skipped by `findFiles` and `searchFiles` unless `include_hidden: true`.
 //!
-//! Every listing is sorted by path and capped (`max_entries`, `max_results`); a cut result says
-//! `truncated: true` with a `hint` on how to get the rest.
+//! Every listing is in tree order (each directory followed by its contents, names sorted) and capped
+//! (`max_entries`, `max_results`); a cut result says `truncated: true` with a `hint` on how to get
+//! the rest.
 
 use std::path::{Path, PathBuf};
 
@@ -228,7 +229,7 @@ pub fn list_directory(args: &[Value]) -> Res {
     });
     if truncated {
         out["hint"] = json!(format!(
-            "only the first {max} entries (sorted by path) are shown; list a subdirectory, lower depth, or raise max_entries (up to {HARD_MAX})."
+            "only the first {max} entries (in tree order) are shown; list a subdirectory, lower depth, or raise max_entries (up to {HARD_MAX})."
         ));
     }
     Ok(ok_object(out))
@@ -321,7 +322,7 @@ pub fn find_files(args: &[Value]) -> Res {
     });
     if truncated {
         out["hint"] = json!(format!(
-            "only the first {max} matches (sorted by path) are shown; narrow the pattern or path, or raise max_results (up to {HARD_MAX})."
+            "only the first {max} matches (in tree order) are shown; narrow the pattern or path, or raise max_results (up to {HARD_MAX})."
         ));
     }
     Ok(ok_object(out))
