@@ -511,3 +511,43 @@ test('every new call runs off the event loop: a setImmediate queued before it ru
     assert.equal(ticked, true, call.toString())
   }
 })
+
+test('a symlinked directory inside the root is listed and searched as its target', async (t) => {
+  const w = tree(t)
+  symlinkSync('src/deep', join(w.root, 'deeplink'))
+  const l = await listDirectory('deeplink', w.opts())
+  assert.equal(l.path, 'src/deep')
+  assert.deepEqual(l.entries, [{ path: 'src/deep/c.rs', type: 'file', size: 18 }])
+  const s = await searchFiles('hello', w.opts({ path: 'deeplink' }))
+  assert.deepEqual(s.results.map((r) => r.file_path), ['src/deep/c.rs'])
+})
+
+test('concurrent moves of one file: exactly one lands, the bytes survive once', async (t) => {
+  const w = tree(t)
+  const bytes = readFileSync(join(w.root, 'README.md'))
+  const rs = await Promise.all(Array.from({ length: 8 }, (_, i) => moveFile('README.md', `moved/${i}.md`, w.opts())))
+  const ok = rs.filter((r) => r.ok)
+  assert.equal(ok.length, 1, JSON.stringify(rs.map((r) => r.code)))
+  for (const r of rs.filter((x) => !x.ok)) assert.ok(['FILE_NOT_FOUND', 'STALE_FILE'].includes(r.code), r.code)
+  assert.deepEqual(readdirSync(join(w.root, 'moved')), [ok[0].moved_to.slice('moved/'.length)])
+  assert.deepEqual(readFileSync(join(w.root, ok[0].moved_to)), bytes)
+  assert.ok(!existsSync(join(w.root, 'README.md')))
+})
+
+test('a move and an edit of one file at once: the edit is never lost and the old name never comes back', async (t) => {
+  for (let round = 0; round < 10; round++) {
+    const w = tree(t)
+    const [m, p] = await Promise.all([
+      moveFile('README.md', 'docs/README.md', w.opts()),
+      sp.patchFile({ file_path: 'README.md', search_block: 'hello world', replace_block: 'hello there' }, w.opts()),
+    ])
+    assert.equal(m.ok, true, m.message)
+    assert.ok(!existsSync(join(w.root, 'README.md')), 'the old name stays gone')
+    const now = readFileSync(join(w.root, 'docs/README.md'), 'utf8')
+    if (p.ok) assert.equal(now, '# Title\nhello there\n')
+    else {
+      assert.equal(p.code, 'FILE_NOT_FOUND')
+      assert.equal(now, '# Title\nhello world\n')
+    }
+  }
+})
