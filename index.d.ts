@@ -350,7 +350,9 @@ export interface PatchOptions {
    * anything is written: under `"enforce"` one file's new error refuses the whole call (nothing is
    * written; `op_index` names the file).
    */
-  validate?: ValidateMode
+  validate?: ValidateMode  /** A directory inside the workspace for an on-disk undo journal (as `EditOptions.journal_dir`). */
+  journal_dir?: string
+  journalDir?: string
 }
 
 /** `applyBlocks` options: apply every block to `file_path`, ignoring path lines in the text. */
@@ -400,7 +402,7 @@ export interface BlockFileReceipt extends FileReceiptBase {
   matches: MatchInfo[]
 }
 
-export interface ApplyPatchSuccess {
+export interface ApplyPatchSuccess extends JournalFields {
   ok: true
   /** One entry per operation, in input order. */
   files: HunkFileReceipt[]
@@ -410,7 +412,7 @@ export interface ApplyPatchSuccess {
   dialect: Dialect[]
 }
 
-export interface ApplyBlocksSuccess {
+export interface ApplyBlocksSuccess extends JournalFields {
   ok: true
   files: BlockFileReceipt[]
   written: boolean
@@ -915,6 +917,14 @@ export type ToolName =
 export declare const toolDefinitions: {
   /** OpenAI function tools (Chat Completions `tools`). */
   openai: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: JsonSchema } }>
+  /**
+   * Chat Completions tools with `strict: true`: every property listed in `required` (optional ones
+   * nullable; a tool runner reads `null` as absent), `additionalProperties: false` at every level, and
+   * no keyword strict mode refuses (lengths, patterns, bounds, defaults).
+   */
+  openaiStrict: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: JsonSchema; strict: true } }>
+  /** The Responses API's flat function tools, with the same strict schemas. */
+  openaiResponses: Array<{ type: 'function'; name: ToolName; description: string; parameters: JsonSchema; strict: true }>
   /** Anthropic Messages API `tools`. */
   anthropic: Array<{ name: ToolName; description: string; input_schema: JsonSchema }>
   /** Vercel AI SDK: wrap `parameters` with `jsonSchema()` (as `inputSchema` in AI SDK 5). */

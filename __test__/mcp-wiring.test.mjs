@@ -244,7 +244,7 @@ test('read-before-edit: view, edit, chain; unviewed, changed or mismatched files
 test('toolDefinitions: OpenAI, Anthropic and Vercel shapes from the same schemas as MCP', () => {
   const defs = sp.toolDefinitions
   const available = tools.availableTools(sp)
-  assert.deepEqual(Object.keys(defs), ['openai', 'anthropic', 'vercel'])
+  assert.deepEqual(Object.keys(defs), ['openai', 'openaiStrict', 'openaiResponses', 'anthropic', 'vercel'])
   assert.deepEqual(defs.openai, available.map((d) => ({ type: 'function', function: { name: d.name, description: d.description, parameters: tools.inputSchemaOf(d) } })))
   assert.deepEqual(defs.anthropic, available.map((d) => ({ name: d.name, description: d.description, input_schema: tools.inputSchemaOf(d) })))
   assert.deepEqual(Object.keys(defs.vercel), available.map((d) => d.name))

@@ -342,6 +342,7 @@ const TOOLS = [
         },
         written: bool('false for a dry run.'),
         edit_id: EDIT_ID,
+        undo_available: bool('Whether undo_edit can restore every file this patch touched.'),
         dialect: DIALECT,
       },
       required: ['files', 'written'],
@@ -781,12 +782,64 @@ function mcpTools(lib) {
 }
 
 /** Ready-made definitions for harnesses that do not speak MCP. */
+// Keywords OpenAI's strict mode (Structured Outputs) refuses, or may refuse, in a function's schema.
+const STRICT_DROPPED = [
+  'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'default', 'examples', 'minProperties', 'maxProperties',
+  'patternProperties', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'contains', '$schema',
+]
+
+// A schema as strict mode wants it: every object lists all its properties in `required` with
+// `additionalProperties: false`, an optional property becomes nullable instead (the runner reads null
+// as absent), `const` becomes a one-value `enum`, `oneOf` becomes `anyOf`, and the keywords strict mode
+// refuses are dropped.
+function strictSchema(schema, optional = false) {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema
+  const out = {}
+  for (const [k, v] of Object.entries(schema)) {
+    if (STRICT_DROPPED.includes(k)) continue
+    if (k === 'properties') {
+      const req = new Set(schema.required || [])
+      out.properties = {}
+      for (const [name, sub] of Object.entries(v)) out.properties[name] = strictSchema(sub, !req.has(name))
+    } else if (k === 'items') out.items = strictSchema(v)
+    else if (k === 'anyOf' || k === 'oneOf') out.anyOf = v.map((x) => strictSchema(x))
+    else if (k === 'const') out.enum = [v]
+    else if (k !== 'required' && k !== 'additionalProperties') out[k] = v
+  }
+  if (out.type === 'object' || out.properties) {
+    out.properties = out.properties || {}
+    out.required = Object.keys(out.properties)
+    out.additionalProperties = false
+  }
+  if (optional) {
+    if (Array.isArray(out.type)) {
+      if (!out.type.includes('null')) out.type = [...out.type, 'null']
+    } else if (typeof out.type === 'string') {
+      if (out.type !== 'null') out.type = [out.type, 'null']
+    } else if (out.anyOf) {
+      if (!out.anyOf.some((x) => x.type === 'null')) out.anyOf = [...out.anyOf, { type: 'null' }]
+    } else {
+      return { anyOf: [out, { type: 'null' }] }
+    }
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null]
+  }
+  return out
+}
+
 function toolDefinitions(lib) {
   const tools = availableTools(lib)
   const vercel = {}
   for (const t of tools) vercel[t.name] = { description: t.description, parameters: inputSchemaOf(t) }
   return {
     openai: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: inputSchemaOf(t) } })),
+    // Chat Completions tools with strict: true (Structured Outputs).
+    openaiStrict: tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: strictSchema(inputSchemaOf(t)), strict: true },
+    })),
+    // The Responses API's flat function tool shape, strict.
+    openaiResponses: tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: strictSchema(inputSchemaOf(t)), strict: true })),
     anthropic: tools.map((t) => ({ name: t.name, description: t.description, input_schema: inputSchemaOf(t) })),
     vercel,
   }
@@ -815,6 +868,15 @@ const ROOT_KEYS = new Set(['workspace_root', 'workspaceRoot', 'root'])
 // ones), the workspace root in particular; null means absent; both spellings must agree.
 function normalize(tool, args) {
   if (args === undefined || args === null) args = {}
+  // OpenAI hands a tool call's arguments over as a JSON string.
+  if (typeof args === 'string') {
+    try {
+      args = args.trim() === '' ? {} : JSON.parse(args)
+    } catch (e) {
+      return { error: failure('INVALID_INPUT', `${tool.name}: the arguments are not valid JSON (${e.message}); send a JSON object.`) }
+    }
+    if (args === null) args = {}
+  }
   if (typeof args !== 'object' || Array.isArray(args)) {
     return { error: failure('INVALID_INPUT', `${tool.name}: arguments must be a JSON object.`) }
   }

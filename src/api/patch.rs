@@ -23,12 +23,15 @@ use std::path::PathBuf;
 use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
-use super::edit::{check_base, read_validate, syntax_gate, Validate, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, ok_object, Res};
+use super::edit::{
+    check_base, journal_fields, read_validate, syntax_gate, Validate, DEFAULT_MAX_FILE_BYTES,
+};
+use super::{arg, merge, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
 use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
+use crate::journal::{self, DiskJournal, Recorded};
 use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -48,6 +51,8 @@ struct PatchOptions {
     file_path: Option<String>,
     /// The syntax gate, checked for every written file before anything is committed.
     validate: Validate,
+    /// A directory inside the workspace for an on-disk undo journal (see [`crate::journal`]).
+    journal_dir: Option<String>,
     /// Set by [`touched`] only: stop once every path is chosen and resolved, and list them.
     targets_only: bool,
 }
@@ -92,6 +97,9 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
         None
     };
     let validate = read_validate(&mut o)?;
+    let journal_dir = o
+        .string(&["journal_dir", "journalDir"])?
+        .map(str::to_string);
     o.finish()?;
     Ok(PatchOptions {
         root,
@@ -102,6 +110,7 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
         base_hashes,
         file_path,
         validate,
+        journal_dir,
         targets_only: false,
     })
 }
@@ -507,8 +516,15 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         }
     }
     let written = !opts.dry_run;
+    // Opened before anything is written, so a bad journal_dir refuses the call.
+    let disk = opts
+        .journal_dir
+        .as_deref()
+        .map(|d| DiskJournal::open(&ws, d))
+        .transpose()?;
+    let mut recorded = Recorded::default();
     if written {
-        txn.commit().map_err(|f| {
+        let mut done = txn.commit().map_err(|f| {
             let at = f.detail("file_path").and_then(Value::as_str).and_then(|d| {
                 displays
                     .iter()
@@ -519,14 +535,17 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
                 None => f,
             }
         })?;
+        // One journal entry for the whole transaction: undoEdit(edit_id) restores every file.
+        recorded = journal::record_taking(&mut done, disk.as_ref());
     }
     let files: Vec<Value> = planned
         .into_iter()
         .map(|p| Value::Object(p.entry))
         .collect();
     let dialect = dialect_names(&dialect);
-    Ok(ok_object(
-        json!({ "files": files, "written": written, "dialect": dialect }),
+    Ok(merge(
+        ok_object(json!({ "files": files, "written": written, "dialect": dialect })),
+        journal_fields(&recorded),
     ))
 }
 
