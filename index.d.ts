@@ -557,9 +557,12 @@ export interface ViewFileOptions {
   /** 1-based last line, inclusive (default: the last line; larger values are clamped). */
   end_line?: number
   endLine?: number
-  /** Cap on `content` in UTF-8 bytes: only whole lines fit, then `truncated: true`. */
+  /** Cap on `content` in UTF-8 bytes (default 262144): only whole lines fit, then `truncated: true`. */
   max_bytes?: number
   maxBytes?: number
+  /** Cap on the lines shown (default 2000 when `end_line` is not given). */
+  max_lines?: number
+  maxLines?: number
   max_file_bytes?: number
   maxFileBytes?: number
 }
@@ -580,7 +583,11 @@ export interface ViewFileSuccess {
   file_hash: string
   encoding: Encoding
   line_ending: LineEnding
+  /** Whether a cap cut the view (then `next_start_line` continues it). */
   truncated: boolean
+  next_start_line?: number
+  /** Set when the line at `start_line` alone is longer than `max_bytes`. */
+  hint?: string
 }
 
 export type ViewFileResult = ViewFileSuccess | Failure
@@ -720,6 +727,158 @@ export type UndoEditResult = UndoEditSuccess | Failure
 
 /** Read a file or a line range (async). */
 export declare function viewFile(filePath: string, options?: ViewFileOptions): Promise<ViewFileResult>
+
+/** Options every reading and finding tool takes. */
+export interface WorkspaceOption {
+  workspace_root?: string
+  workspaceRoot?: string
+}
+
+export interface ListDirectoryOptions extends WorkspaceOption {
+  /** Levels to list (1..20, default 1: the directory's own entries). */
+  depth?: number
+  /** List files `.gitignore` excludes too (default false). `.git` is never listed. */
+  include_ignored?: boolean
+  includeIgnored?: boolean
+  /** At most this many entries (default 1000, up to 100000). */
+  max_entries?: number
+  maxEntries?: number
+}
+
+export interface DirectoryEntry {
+  /** Workspace-relative. */
+  path: string
+  /** A symlink is not followed. */
+  type: 'file' | 'directory' | 'symlink' | 'other'
+  /** Bytes (files only). */
+  size?: number
+}
+
+export type ListDirectoryResult =
+  | { ok: true; path: string; entries: DirectoryEntry[]; truncated: boolean; hint?: string }
+  | Failure
+
+export interface FindFilesOptions extends WorkspaceOption {
+  /** Directory to search (default: the root). */
+  path?: string
+  /** At most this many paths (default 1000, up to 100000). */
+  max_results?: number
+  maxResults?: number
+  include_ignored?: boolean
+  includeIgnored?: boolean
+  /** Include hidden files and directories (default false). */
+  include_hidden?: boolean
+  includeHidden?: boolean
+}
+
+export type FindFilesResult =
+  | { ok: true; path: string; pattern: string; files: string[]; truncated: boolean; hint?: string }
+  | Failure
+
+export interface SearchFilesOptions extends WorkspaceOption {
+  /** `query` is a Rust regex (default false: literal text). */
+  regex?: boolean
+  /** Directory to search (default: the root). */
+  path?: string
+  /** Only files matching this glob (without `/`: by file name at any depth). */
+  glob?: string
+  /** Default true. */
+  case_sensitive?: boolean
+  caseSensitive?: boolean
+  /** Lines before and after each match (0..20, default 0). */
+  context_lines?: number
+  contextLines?: number
+  /** At most this many matching lines (default 200, up to 100000). */
+  max_results?: number
+  maxResults?: number
+  include_ignored?: boolean
+  includeIgnored?: boolean
+  include_hidden?: boolean
+  includeHidden?: boolean
+}
+
+export interface SearchMatch {
+  line_number: number
+  /** The line without its terminator (cut at 500 bytes, ending with '…'). */
+  text: string
+  /** With `context_lines` only. */
+  before?: string[]
+  after?: string[]
+}
+
+export type SearchFilesResult =
+  | {
+      ok: true
+      path: string
+      results: { file_path: string; matches: SearchMatch[] }[]
+      match_count: number
+      files_with_matches: number
+      files_searched: number
+      /** Files that could not be opened or read (skipped); absent when 0. */
+      files_unreadable?: number
+      truncated: boolean
+      hint?: string
+      long_lines_cut?: true
+      long_lines_hint?: string
+    }
+  | Failure
+
+/** A file to read whole, or a line range of it. */
+export type ReadManyItem = string | { file_path: string; start_line?: number; end_line?: number }
+
+export interface ReadManyFilesOptions extends WorkspaceOption {
+  format?: 'plain' | 'numbered' | 'hashline'
+  /** Content bytes for all files together (default and most 1048576). */
+  max_bytes?: number
+  maxBytes?: number
+  max_file_bytes?: number
+  maxFileBytes?: number
+}
+
+export type ReadManyFilesResult =
+  | { ok: true; files: (ViewFileSuccess | (Failure & { file_path: string }))[]; failed: number; hint?: string }
+  | Failure
+
+export interface MoveFileOptions extends EditOptions {
+  /** Replace an existing file at `toPath` (default false: FILE_EXISTS). */
+  overwrite?: boolean
+}
+
+export type MoveFileResult =
+  | {
+      ok: true
+      file_path: string
+      moved_to: string
+      bytes: number
+      file_hash: string
+      /** Whether a file at `toPath` was replaced. */
+      replaced: boolean
+      written: boolean
+      edit_id: string | null
+      undo_available: boolean
+      journal_warning?: string
+    }
+  | Failure
+
+export type CreateDirectoryResult = { ok: true; path: string; created: boolean } | Failure
+
+/** A directory's entries, `.gitignore`-aware (async). */
+export declare function listDirectory(path?: string | null, options?: ListDirectoryOptions): Promise<ListDirectoryResult>
+
+/** Files matching a glob, `.gitignore`-aware, in tree order (async). */
+export declare function findFiles(pattern: string, options?: FindFilesOptions): Promise<FindFilesResult>
+
+/** Search file contents, literal or regex, with line numbers and context; binary files skipped (async). */
+export declare function searchFiles(query: string, options?: SearchFilesOptions): Promise<SearchFilesResult>
+
+/** Several files or ranges in one call, each with its `file_hash` or its own failure (async). */
+export declare function readManyFiles(files: ReadManyItem[], options?: ReadManyFilesOptions): Promise<ReadManyFilesResult>
+
+/** Rename a file inside the workspace: locked, atomic, undoable (async). */
+export declare function moveFile(fromPath: string, toPath: string, options?: MoveFileOptions): Promise<MoveFileResult>
+
+/** Create a directory and its missing parents (async). */
+export declare function createDirectory(path: string, options?: WorkspaceOption): Promise<CreateDirectoryResult>
 
 /** Line-anchored edits; every anchor is checked against the file first (async). */
 export declare function editLines(filePath: string, ops: LineOp[], options?: EditOptions): Promise<EditLinesResult>
