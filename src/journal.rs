@@ -467,15 +467,21 @@ impl DiskJournal {
         &self.dir
     }
 
+    /// The sandbox every access to the journal directory goes through.
+    fn sandbox(&self) -> Result<fsio::Sandbox> {
+        fsio::Sandbox::open(&self.root)
+    }
+
     fn write(&self, e: &Entry) -> Result<()> {
+        let sb = self.sandbox()?;
         let at = self.dir.join(&e.edit_id);
-        fsio::create_dirs_within(&self.root, &at)?;
+        sb.create_dirs(&at)?;
         let mut files = Vec::new();
         for (n, f) in e.files.iter().enumerate() {
             let before = match &f.before {
                 Some(b) => {
                     let name = format!("{n}.bin");
-                    fsio::write_atomic(&at.join(&name), b, None)?;
+                    sb.write(&at.join(&name), &[b], fsio::Put::Any)?;
                     Some((name, file_hash(b)))
                 }
                 None => None,
@@ -489,42 +495,37 @@ impl DiskJournal {
         }
         let manifest = json!({"format": FORMAT, "edit_id": e.edit_id, "files": files});
         // The manifest last: an entry without one is incomplete and ignored.
-        fsio::write_atomic(&at.join(ENTRY_FILE), manifest.to_string().as_bytes(), None)?;
-        self.prune();
+        let manifest = manifest.to_string();
+        sb.write(&at.join(ENTRY_FILE), &[manifest.as_bytes()], fsio::Put::Any)?;
+        self.prune(&sb);
         Ok(())
     }
 
     /// Entry directory names, oldest first.
-    fn ids(&self) -> Vec<String> {
-        let Ok(rd) = std::fs::read_dir(&self.dir) else {
-            return Vec::new();
-        };
-        let mut ids: Vec<String> = rd
-            .flatten()
-            .filter(|d| d.file_type().map(|t| t.is_dir()).unwrap_or(false))
-            .filter_map(|d| d.file_name().into_string().ok())
+    fn ids(&self, sb: &fsio::Sandbox) -> Vec<String> {
+        let mut ids: Vec<String> = sb
+            .list_dir(&self.dir)
+            .into_iter()
+            .filter(|(_, is_dir)| *is_dir)
+            .filter_map(|(n, _)| n.into_string().ok())
             .filter(|n| is_edit_id(n))
             .collect();
         ids.sort();
         ids
     }
 
-    fn read_regular(path: &Path) -> Option<Vec<u8>> {
-        let m = std::fs::symlink_metadata(path).ok()?;
-        if !m.is_file() {
-            return None;
-        }
-        std::fs::read(path).ok()
-    }
-
     /// Loads an entry; `None` when absent, incomplete or damaged.
     fn load(&self, edit_id: &str) -> Option<Entry> {
+        self.load_in(&self.sandbox().ok()?, edit_id)
+    }
+
+    fn load_in(&self, sb: &fsio::Sandbox, edit_id: &str) -> Option<Entry> {
         if !is_edit_id(edit_id) {
             return None;
         }
         let at = self.dir.join(edit_id);
         let manifest: Value =
-            serde_json::from_slice(&Self::read_regular(&at.join(ENTRY_FILE))?).ok()?;
+            serde_json::from_slice(&sb.read_regular(&at.join(ENTRY_FILE))?).ok()?;
         if manifest["format"] != FORMAT || manifest["edit_id"] != edit_id {
             return None;
         }
@@ -536,7 +537,7 @@ impl DiskJournal {
                     if name.contains('/') || name.contains('\\') || name.starts_with('.') {
                         return None;
                     }
-                    let b = Self::read_regular(&at.join(name))?;
+                    let b = sb.read_regular(&at.join(name))?;
                     if f["before_hash"].as_str() != Some(file_hash(&b).as_str()) {
                         return None;
                     }
@@ -564,17 +565,18 @@ impl DiskJournal {
 
     /// The newest complete entry that touched `real`.
     fn latest_for(&self, real: &Path) -> Option<Entry> {
-        self.ids().iter().rev().find_map(|id| {
+        let sb = self.sandbox().ok()?;
+        self.ids(&sb).iter().rev().find_map(|id| {
             // Read only the manifest first; load the saved bytes of the matching entry alone.
             let m: Value =
-                serde_json::from_slice(&Self::read_regular(&self.dir.join(id).join(ENTRY_FILE))?)
+                serde_json::from_slice(&sb.read_regular(&self.dir.join(id).join(ENTRY_FILE))?)
                     .ok()?;
             let hit = m["files"]
                 .as_array()?
                 .iter()
                 .any(|f| f["path"].as_str().map(|p| self.root.join(p)) == Some(real.into()));
             if hit {
-                self.load(id)
+                self.load_in(&sb, id)
             } else {
                 None
             }
@@ -582,32 +584,28 @@ impl DiskJournal {
     }
 
     fn remove(&self, edit_id: &str) {
+        if let Ok(sb) = self.sandbox() {
+            self.remove_in(&sb, edit_id);
+        }
+    }
+
+    fn remove_in(&self, sb: &fsio::Sandbox, edit_id: &str) {
         if is_edit_id(edit_id) {
-            let at = self.dir.join(edit_id);
-            if std::fs::symlink_metadata(&at)
-                .map(|m| m.is_dir())
-                .unwrap_or(false)
-            {
-                let _ = std::fs::remove_dir_all(at);
-            }
+            sb.remove_dir_all(&self.dir.join(edit_id));
         }
     }
 
     /// Keeps at most [`MAX_ENTRIES`] entries and [`MAX_BYTES`] of saved bytes, dropping the oldest.
-    fn prune(&self) {
-        let ids = self.ids();
+    fn prune(&self, sb: &fsio::Sandbox) {
+        let ids = self.ids(sb);
         let sizes: Vec<u64> = ids
             .iter()
             .map(|id| {
-                std::fs::read_dir(self.dir.join(id))
-                    .map(|rd| {
-                        rd.flatten()
-                            .filter(|d| d.file_name().to_string_lossy().ends_with(".bin"))
-                            .filter_map(|d| d.metadata().ok())
-                            .map(|m| m.len())
-                            .sum()
-                    })
-                    .unwrap_or(0)
+                sb.file_sizes(&self.dir.join(id))
+                    .into_iter()
+                    .filter(|(n, _)| n.to_string_lossy().ends_with(".bin"))
+                    .map(|(_, len)| len)
+                    .sum()
             })
             .collect();
         let mut count = ids.len();
@@ -616,7 +614,7 @@ impl DiskJournal {
             if count <= MAX_ENTRIES && total <= MAX_BYTES as u64 {
                 break;
             }
-            self.remove(id);
+            self.remove_in(sb, id);
             count -= 1;
             total -= size;
         }
@@ -781,7 +779,7 @@ mod tests {
             ..e
         };
         dj.write(&e).unwrap();
-        let ids = dj.ids();
+        let ids = dj.ids(&dj.sandbox().unwrap());
         assert_eq!(ids.len(), MAX_ENTRIES);
         assert_eq!(ids.last(), Some(&e.edit_id));
         assert!(!ids.contains(&format!("e{:012x}{:06x}0000", 1, 0)));

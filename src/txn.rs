@@ -1,6 +1,18 @@
-//! Transactions over one or more files: every file is resolved and locked first (in path order, so
-//! two transactions never deadlock), read, handed to the caller to compute new contents, then written
-//! all at once; if a write fails midway, the files already written are restored.
+//! Transactions over one or more files: every file is resolved and locked first, read, handed to the
+//! caller to compute new contents, then written all at once; if a write fails midway, the files
+//! already written are restored.
+//!
+//! # Locks
+//!
+//! A transaction locks each existing file it names, and for each file it may create, the deepest
+//! directory above it that exists (so that two creators of one name are serialized). Every lock is
+//! taken in one total order, the order of the locked paths (a directory sorts before everything
+//! below it), so two transactions never wait for each other in a cycle, whatever they name. Each
+//! wait is bounded by the call's deadline ([`fsio::Deadline`], option `lock_timeout_ms`), after
+//! which the call ends with `LOCK_TIMEOUT` and nothing written.
+//!
+//! Every read, write, rename and unlink goes through a [`Sandbox`] on the workspace root, never
+//! following a symlink below it (see [`crate::fsio`]).
 //!
 //! ```no_run
 //! use surepatch::{txn::{Txn, Action}, workspace::{Workspace, Resolve}};
@@ -12,11 +24,10 @@
 //! assert_eq!(done[0].display, "a.txt");
 //! ```
 
-use std::fs::Permissions;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Code, Failure, Result};
-use crate::fsio::{self, DirLock, LockedFile};
+use crate::fsio::{self, Deadline, DirLock, Kept, LockedFile, Put, Sandbox};
 use crate::hash::file_hash_parts;
 use crate::workspace::{Resolve, Workspace};
 
@@ -61,7 +72,8 @@ pub struct TxFile {
     /// Whether the file existed when the transaction opened.
     pub existed: bool,
     pub action: Action,
-    perms: Option<Permissions>,
+    kept: Option<Kept>,
+    writable: bool,
     _lock: Option<LockedFile>,
 }
 
@@ -80,69 +92,107 @@ pub struct Committed {
 }
 
 pub struct Txn {
-    root: PathBuf,
+    sandbox: Sandbox,
     pub files: Vec<TxFile>,
     _dir_locks: Vec<DirLock>,
+}
+
+/// One lock of a transaction, sorted by path.
+enum LockOn {
+    /// File `i` of the resolved list (it exists).
+    File(usize),
+    /// A directory under which files will be created.
+    Dir,
 }
 
 impl Txn {
     /// Resolves, locks and reads every path. The same real file named twice is one entry; `files`
     /// keeps the callers' order (use [`Txn::index_of`] to find a path's entry).
     pub fn open(ws: &Workspace, paths: &[(String, Resolve)], max_bytes: u64) -> Result<Txn> {
+        let deadline = Deadline::from_setting();
         let mut resolved = Vec::with_capacity(paths.len());
         for (p, mode) in paths {
             let r = ws.resolve(p, *mode)?;
             crate::trace::touch(&r.real);
             resolved.push((p.clone(), r));
         }
-        // Lock in real-path order.
+        let sandbox = Sandbox::open(ws.root())?;
+        // The same real file twice is one entry (the first).
         let mut order: Vec<usize> = (0..resolved.len()).collect();
         order.sort_by(|&a, &b| resolved[a].1.real.cmp(&resolved[b].1.real));
         order.dedup_by(|a, b| resolved[*a].1.real == resolved[*b].1.real);
+        // Every lock in path order: files, and for new files the deepest existing directory above.
+        let mut locks: Vec<(PathBuf, LockOn)> = Vec::new();
+        for &i in &order {
+            let r = &resolved[i].1;
+            if r.exists {
+                locks.push((r.real.clone(), LockOn::File(i)));
+            } else {
+                let mut dir = r.real.parent().unwrap_or(ws.root()).to_path_buf();
+                while dir != ws.root() && !sandbox.is_dir(&dir) {
+                    dir.pop();
+                }
+                locks.push((dir, LockOn::Dir));
+            }
+        }
+        locks.sort_by(|a, b| a.0.cmp(&b.0));
+        // A directory is locked once: a second lock on it from this process would wait for the first.
+        locks.dedup_by(|a, b| a.0 == b.0 && matches!((&a.1, &b.1), (LockOn::Dir, LockOn::Dir)));
+
         let mut files: Vec<Option<TxFile>> = (0..resolved.len()).map(|_| None).collect();
         let mut dir_locks = Vec::new();
-        // Each parent directory is locked once: a second lock on it from this process would wait
-        // for the first forever.
-        let mut locked_dirs: Vec<PathBuf> = Vec::new();
-        for i in order {
-            let (user_path, r) = &resolved[i];
-            let with_path = |f: Failure| f.with("file_path", &r.display);
-            let (bytes, perms, lock) = if r.exists {
-                let mut lock = LockedFile::open(&r.real).map_err(with_path)?;
-                let bytes = lock.read_all(max_bytes).map_err(with_path)?;
-                (Some(bytes), Some(lock.permissions()), Some(lock))
-            } else {
-                if let Some(parent) = r.real.parent().filter(|p| p.is_dir()) {
-                    if !locked_dirs.iter().any(|d| d == parent) {
-                        dir_locks.push(DirLock::acquire(parent).map_err(with_path)?);
-                        locked_dirs.push(parent.to_path_buf());
-                    }
-                    if r.real.exists() {
-                        return Err(with_path(Failure::new(
-                            Code::StaleFile,
-                            format!(
-                                "{} was created by someone else meanwhile; re-read and try again.",
-                                r.display
-                            ),
-                        )));
-                    }
+        for (path, on) in &locks {
+            match on {
+                LockOn::Dir => dir_locks.push(DirLock::acquire(&sandbox, path, &deadline)?),
+                LockOn::File(i) => {
+                    let (user_path, r) = &resolved[*i];
+                    let with_path = |f: Failure| f.with("file_path", &r.display);
+                    let mut lock =
+                        LockedFile::open(&sandbox, &r.real, &deadline).map_err(with_path)?;
+                    let bytes = lock.read_all(max_bytes).map_err(with_path)?;
+                    files[*i] = Some(TxFile {
+                        user_path: user_path.clone(),
+                        real: r.real.clone(),
+                        display: r.display.clone(),
+                        bytes: Some(bytes),
+                        existed: true,
+                        action: Action::Keep,
+                        kept: Some(lock.kept()),
+                        writable: lock.writable(),
+                        _lock: Some(lock),
+                    });
                 }
-                (None, None, None)
-            };
+            }
+        }
+        for &i in &order {
+            let (user_path, r) = &resolved[i];
+            if r.exists {
+                continue;
+            }
+            if sandbox.exists(&r.real) {
+                return Err(Failure::new(
+                    Code::StaleFile,
+                    format!(
+                        "{} was created by someone else meanwhile; re-read and try again.",
+                        r.display
+                    ),
+                )
+                .with("file_path", &r.display));
+            }
             files[i] = Some(TxFile {
                 user_path: user_path.clone(),
                 real: r.real.clone(),
                 display: r.display.clone(),
-                existed: bytes.is_some(),
-                bytes,
+                bytes: None,
+                existed: false,
                 action: Action::Keep,
-                perms,
-                _lock: lock,
+                kept: None,
+                writable: true,
+                _lock: None,
             });
         }
-        let root = ws.root().to_path_buf();
         Ok(Txn {
-            root,
+            sandbox,
             files: files.into_iter().flatten().collect(),
             _dir_locks: dir_locks,
         })
@@ -154,14 +204,24 @@ impl Txn {
     }
 
     /// Writes every planned change; on any failure restores what was already changed and returns the
-    /// failure. Writes happen before deletes.
+    /// failure. Writes happen before deletes. A change to an existing file this process may not
+    /// write ([`fsio`]'s rule: read-only mode, or no write access) → `PERMISSION_DENIED` before
+    /// anything is written.
     pub fn commit(mut self) -> Result<Vec<Committed>> {
+        if let Some(f) = self
+            .files
+            .iter()
+            .find(|f| f.existed && !f.writable && f.action != Action::Keep)
+        {
+            return Err(fsio::not_writable(&f.display));
+        }
         let mut done: Vec<Committed> = Vec::new();
         let mut order: Vec<usize> = (0..self.files.len())
             .filter(|&i| matches!(self.files[i].action, Action::Write(_) | Action::Splice(_)))
             .collect();
         order.extend((0..self.files.len()).filter(|&i| self.files[i].action == Action::Delete));
         for i in order {
+            let sb = &self.sandbox;
             let f = &mut self.files[i];
             let action = std::mem::replace(&mut f.action, Action::Keep);
             let step = match &action {
@@ -170,14 +230,16 @@ impl Txn {
                         Failure::new(Code::InternalError, "a splice of a file that was not read")
                     });
                     let r = match f.real.parent() {
-                        Some(parent) if !f.existed && !parent.is_dir() => {
-                            fsio::create_dirs_within(&self.root, parent)
-                        }
+                        Some(parent) if !f.existed => sb.create_dirs(parent),
                         _ => Ok(()),
+                    };
+                    let put = match &f.kept {
+                        Some(k) => Put::Replace(k),
+                        None => Put::CreateNew,
                     };
                     let written = parts.and_then(|parts| {
                         r?;
-                        let hash = write_and_hash(&f.real, &parts, f.perms.as_ref())?;
+                        let hash = write_and_hash(sb, &f.real, &parts, put)?;
                         Ok((hash, parts.iter().map(|p| p.len()).sum()))
                     });
                     written.map(|(hash, after_bytes)| Committed {
@@ -189,22 +251,20 @@ impl Txn {
                         after_bytes,
                     })
                 }
-                Action::Delete => std::fs::remove_file(&f.real)
-                    .map_err(|e| Failure::io(&e, false, &f.display))
-                    .map(|_| Committed {
-                        display: f.display.clone(),
-                        real: f.real.clone(),
-                        kind: "delete",
-                        before: f.bytes.take(),
-                        file_hash: None,
-                        after_bytes: 0,
-                    }),
+                Action::Delete => sb.remove_file(&f.real).map(|_| Committed {
+                    display: f.display.clone(),
+                    real: f.real.clone(),
+                    kind: "delete",
+                    before: f.bytes.take(),
+                    file_hash: None,
+                    after_bytes: 0,
+                }),
                 Action::Keep => continue,
             };
             match step {
                 Ok(c) => done.push(c),
                 Err(e) => {
-                    let restored = rollback(&done, &self.files);
+                    let restored = rollback(&self.sandbox, &done, &self.files);
                     let e = e
                         .with("file_path", &self.files[i].display)
                         .with("rolled_back", restored);
@@ -218,34 +278,33 @@ impl Txn {
 
 /// Writes the concatenation of `parts` atomically and returns its hash; for large files the hash is
 /// computed on a second thread while the write and its fsyncs wait on the disk.
-fn write_and_hash(
-    path: &std::path::Path,
-    parts: &[&[u8]],
-    perms: Option<&Permissions>,
-) -> Result<String> {
+fn write_and_hash(sb: &Sandbox, path: &Path, parts: &[&[u8]], put: Put<'_>) -> Result<String> {
     if parts.iter().map(|p| p.len()).sum::<usize>() < 1 << 20 {
-        fsio::write_atomic_parts(path, parts, perms)?;
+        sb.write(path, parts, put)?;
         return Ok(file_hash_parts(parts));
     }
     std::thread::scope(|s| {
         let hasher = s.spawn(|| file_hash_parts(parts));
-        let written = fsio::write_atomic_parts(path, parts, perms);
+        let written = sb.write(path, parts, put);
         let hash = hasher.join().unwrap_or_else(|_| file_hash_parts(parts));
         written.map(|_| hash)
     })
 }
 
-/// Puts back the files a failed commit already changed; returns their display paths.
-fn rollback(done: &[Committed], files: &[TxFile]) -> Vec<String> {
+/// Puts back the files a failed commit already changed, through the sandbox; returns their display
+/// paths.
+fn rollback(sb: &Sandbox, done: &[Committed], files: &[TxFile]) -> Vec<String> {
     let mut restored = Vec::new();
     for c in done.iter().rev() {
-        let perms = files
+        let kept = files
             .iter()
             .find(|f| f.real == c.real)
-            .and_then(|f| f.perms.clone());
+            .and_then(|f| f.kept.as_ref());
+        // An updated or deleted file is put back with its mode and owner.
+        let put = kept.map_or(Put::Any, Put::Replace);
         let ok = match (&c.before, c.kind) {
-            (Some(bytes), _) => fsio::write_atomic(&c.real, bytes, perms.as_ref()).is_ok(),
-            (None, "create") => std::fs::remove_file(&c.real).is_ok(),
+            (Some(bytes), _) => sb.write(&c.real, &[bytes], put).is_ok(),
+            (None, "create") => sb.remove_file(&c.real).is_ok(),
             (None, _) => false,
         };
         if ok {
