@@ -424,4 +424,88 @@ mod tests {
             .collect();
         assert_eq!(leftovers.len(), 4, "{leftovers:?}");
     }
+    /// Regression (issue #16, item 2): T1 = {create d/a, update d/b} and T2 = {update d/b, create
+    /// d/c} deadlocked: the directory lock of a creation was taken at the new name's place in path
+    /// order. Now every lock follows one order; 2 threads × 150 rounds finish with no timeout.
+    #[test]
+    fn creations_and_updates_in_one_directory_never_deadlock() {
+        use std::sync::{Arc, Barrier};
+        let d = tempfile::tempdir().unwrap();
+        fs::create_dir(d.path().join("d")).unwrap();
+        fs::write(d.path().join("d/b.txt"), "0").unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        const ROUNDS: usize = 150;
+        let barrier = Arc::new(Barrier::new(2));
+        let handles: Vec<_> = [("d/a", false), ("d/c", true)]
+            .into_iter()
+            .map(|(prefix, create_last)| {
+                let (ws, barrier) = (ws.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    fsio::set_lock_timeout(Some(std::time::Duration::from_secs(20)));
+                    barrier.wait();
+                    for n in 0..ROUNDS {
+                        let new = format!("{prefix}-{n}.txt");
+                        let mut paths = vec![("d/b.txt".to_string(), Resolve::Existing)];
+                        if create_last {
+                            paths.push((new.clone(), Resolve::MayCreate));
+                        } else {
+                            paths.insert(0, (new.clone(), Resolve::MayCreate));
+                        }
+                        let mut t = Txn::open(&ws, &paths, 1 << 20).unwrap();
+                        let b = t.index_of("d/b.txt").unwrap();
+                        let count: usize = String::from_utf8(t.files[b].bytes.clone().unwrap())
+                            .unwrap()
+                            .parse()
+                            .unwrap();
+                        t.files[b].action = Action::Write((count + 1).to_string().into_bytes());
+                        let i = t.index_of(&new).unwrap();
+                        t.files[i].action = Action::Write(b"n".to_vec());
+                        t.commit().unwrap();
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+        assert_eq!(
+            fs::read_to_string(d.path().join("d/b.txt")).unwrap(),
+            (2 * ROUNDS).to_string()
+        );
+        assert_eq!(
+            fs::read_dir(d.path().join("d")).unwrap().count(),
+            2 * ROUNDS + 1
+        );
+    }
+
+    /// A lock held elsewhere ends the wait with `LOCK_TIMEOUT`, nothing written.
+    #[test]
+    fn a_held_lock_times_out_cleanly() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join("a.txt"), "a").unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let held = Txn::open(&ws, &[("a.txt".to_string(), Resolve::Existing)], 1 << 20).unwrap();
+        let creating =
+            Txn::open(&ws, &[("new.txt".to_string(), Resolve::MayCreate)], 1 << 20).unwrap();
+        let err = std::thread::scope(|s| {
+            s.spawn(|| {
+                fsio::set_lock_timeout(Some(std::time::Duration::from_millis(100)));
+                let file = Txn::open(&ws, &[("a.txt".to_string(), Resolve::Existing)], 1 << 20);
+                let dir = Txn::open(
+                    &ws,
+                    &[("n/new.txt".to_string(), Resolve::MayCreate)],
+                    1 << 20,
+                );
+                (file.err().unwrap(), dir.err().unwrap())
+            })
+            .join()
+            .unwrap()
+        });
+        assert_eq!(err.0.code, Code::LockTimeout, "{}", err.0.message);
+        assert_eq!(err.0.detail("file_path").unwrap(), "a.txt");
+        assert_eq!(err.1.code, Code::LockTimeout, "{}", err.1.message);
+        drop((held, creating));
+        assert_eq!(fs::read_to_string(d.path().join("a.txt")).unwrap(), "a");
+        assert!(!d.path().join("n").exists());
+    }
 }
