@@ -304,6 +304,13 @@ impl Workspace {
                             missing = Some(next.clone());
                             real = next;
                         }
+                        Err(e) if e.kind() == std::io::ErrorKind::InvalidFilename => {
+                            return Err(invalid(format!(
+                                "a name in it is longer than the file system allows \
+                                 (255 bytes on most): {} bytes",
+                                name.len()
+                            )))
+                        }
                         Err(e) => return Err(io(&e, &next)),
                     }
                 }
