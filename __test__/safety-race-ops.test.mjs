@@ -56,6 +56,7 @@ async function race(t, label, op) {
         const key = r.ok ? 'ok' : r.reason ? `${r.code}/${r.reason}` : r.code
         outcomes[key] = (outcomes[key] || 0) + 1
         if (!r.ok) assert.notEqual(r.code, 'INTERNAL_ERROR', r.message)
+        if (!r.ok && process.env.SUREPATCH_DEBUG && r.code === 'FILE_READ_ERROR' && !r.reason) console.error(key, r.message)
         untouched()
       }
     }),

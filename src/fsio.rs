@@ -345,9 +345,13 @@ impl Sandbox {
                             ),
                         )
                         .with("path", lossy(real)),
-                        _ if is_loop(&e) => swapped_parent(real),
+                        // It was a symlink when opened (`O_NOFOLLOW|O_DIRECTORY` on a link
+                        // gives ENOTDIR or ELOOP) and is a directory again now: swapped.
+                        _ if is_loop(&e) || e.kind() == io::ErrorKind::NotADirectory => {
+                            swapped_parent(real)
+                        }
                         _ => Failure::io(&e, true, &lossy(real)).with("path", lossy(real)),
-                    })
+                    });
                 }
             };
         }
@@ -497,6 +501,9 @@ impl Sandbox {
                                 ),
                             )
                             .with("path", lossy(real_dir)))
+                        }
+                        Ok(_) if is_loop(&e) || e.kind() == io::ErrorKind::NotADirectory => {
+                            return Err(swapped_parent(real_dir))
                         }
                         Ok(_) => return Err(write_error(&e, real_dir)),
                         Err(_) => match dir.create_dir(name) {

@@ -287,7 +287,16 @@ impl Workspace {
                                     next.display()
                                 )));
                             }
-                            let target = fs::read_link(&next).map_err(|e| io(&e, &next))?;
+                            let target = match fs::read_link(&next) {
+                                Ok(t) => t,
+                                // No longer a link (swapped meanwhile): look at it again; the
+                                // link count bounds the retries.
+                                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                                    stack.push(Step::Name(name));
+                                    continue;
+                                }
+                                Err(e) => return Err(io(&e, &next)),
+                            };
                             // A relative target resolves from the link's directory: `real`.
                             push_steps(&mut stack, &target);
                         }
