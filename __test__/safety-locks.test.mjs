@@ -29,25 +29,30 @@ async function holdLock(t, path) {
 test('T1 = {Add d/a, Update d/b} and T2 = {Update d/b, Add d/c} in parallel never deadlock', async (t) => {
   const ws = workspace(t)
   mkdirSync(ws.path('d'))
-  ws.write('d/b.txt', 'x-0\ny-0\n')
-  const rounds = 60
+  // 4 calls at once (libuv's pool size), 2 shaped like T1 and 2 like T2, each editing its own line of
+  // d/b.txt; the file is large so that reading it under its lock widens the window.
+  const filler = 'z'.repeat(99) + '\n'
+  ws.write('d/b.txt', '0-0\n1-0\n2-0\n3-0\n' + filler.repeat(40000))
+  const rounds = 40
   const started = Date.now()
   const codes = {}
   for (let n = 0; n < rounds; n++) {
-    const t1 = `*** Begin Patch\n*** Add File: d/a-${n}.txt\n+a\n*** Update File: d/b.txt\n@@\n-x-${n}\n+x-${n + 1}\n*** End Patch\n`
-    const t2 = `*** Begin Patch\n*** Update File: d/b.txt\n@@\n-y-${n}\n+y-${n + 1}\n*** Add File: d/c-${n}.txt\n+c\n*** End Patch\n`
-    const rs = await Promise.all([sp.applyPatch(t1, ws.opts({ lock_timeout_ms: 5000 })), sp.applyPatch(t2, ws.opts({ lock_timeout_ms: 5000 }))])
-    for (const r of rs) {
+    const calls = [0, 1, 2, 3].map((k) => {
+      const add = `*** Add File: d/${k % 2 ? 'c' : 'a'}-${k}-${n}.txt\n+new\n`
+      const update = `*** Update File: d/b.txt\n@@\n-${k}-${n}\n+${k}-${n + 1}\n`
+      const body = k % 2 ? update + add : add + update
+      return sp.applyPatch(`*** Begin Patch\n${body}*** End Patch\n`, ws.opts({ lock_timeout_ms: 5000 }))
+    })
+    for (const r of await Promise.all(calls)) {
       codes[r.ok ? 'ok' : r.code] = (codes[r.ok ? 'ok' : r.code] || 0) + 1
       assert.equal(r.ok, true, JSON.stringify(r))
     }
   }
-  assert.equal(ws.text('d/b.txt'), `x-${rounds}\ny-${rounds}\n`)
+  assert.ok(ws.text('d/b.txt').startsWith(`0-${rounds}\n1-${rounds}\n2-${rounds}\n3-${rounds}\n`))
   for (let n = 0; n < rounds; n++) {
-    assert.equal(readFileSync(ws.path(`d/a-${n}.txt`), 'utf8'), 'a\n')
-    assert.equal(readFileSync(ws.path(`d/c-${n}.txt`), 'utf8'), 'c\n')
+    for (const k of [0, 1, 2, 3]) assert.equal(readFileSync(ws.path(`d/${k % 2 ? 'c' : 'a'}-${k}-${n}.txt`), 'utf8'), 'new\n')
   }
-  t.diagnostic(`${rounds} rounds of T1 ∥ T2 in ${Date.now() - started} ms: ${JSON.stringify(codes)}`)
+  t.diagnostic(`${rounds} rounds of 2 × T1 ∥ 2 × T2 in ${Date.now() - started} ms: ${JSON.stringify(codes)}`)
 })
 
 test('a file locked by another process: LOCK_TIMEOUT after lock_timeout_ms, retryable, bytes unchanged', { skip }, async (t) => {
