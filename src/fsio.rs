@@ -534,10 +534,7 @@ impl Sandbox {
     /// other file is touched. A hard link to the old file keeps the old content.
     pub fn write(&self, real: &Path, parts: &[&[u8]], put: Put<'_>) -> Result<()> {
         let (dir, name) = self.parent(real)?;
-        let dir = Pinned {
-            dir,
-            path: real.parent().unwrap_or(real).to_path_buf(),
-        };
+        let dir = Pinned { dir };
         let fail = |e: &io::Error| write_error(e, real);
         dir.sweep_stale_temps(&name);
 
@@ -961,8 +958,6 @@ fn fault_injected(path: &Path) -> bool {
 /// relative to it.
 struct Pinned {
     dir: Dir,
-    /// For messages.
-    path: PathBuf,
 }
 
 impl Pinned {
@@ -1055,7 +1050,6 @@ impl Pinned {
                 Err(e) => return Err(e),
             }
         }
-        let _ = &self.path;
         Err(last.unwrap_or_else(|| io::Error::other("no free temp file name")))
     }
 }
