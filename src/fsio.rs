@@ -90,6 +90,11 @@ impl Deadline {
         Deadline::after(LOCK_TIMEOUT.with(Cell::get))
     }
 
+    /// Whether the deadline has passed.
+    pub fn expired(&self) -> bool {
+        self.remaining().is_zero()
+    }
+
     fn remaining(&self) -> Duration {
         self.limit.saturating_sub(self.start.elapsed())
     }
@@ -533,45 +538,203 @@ impl Sandbox {
     /// our temp files for the same name older than 10 minutes (crash leftovers) are removed; no
     /// other file is touched. A hard link to the old file keeps the old content.
     pub fn write(&self, real: &Path, parts: &[&[u8]], put: Put<'_>) -> Result<()> {
+        self.prepare(real, parts, put, None)?.install()
+    }
+
+    /// [`Sandbox::write`] without the fsyncs: atomic for readers and across a killed process, but
+    /// not across a power loss (for records whose loss costs nothing but a leftover).
+    pub fn write_volatile(&self, real: &Path, bytes: &[u8]) -> Result<()> {
+        let mut p = self.prepare_with(real, &[bytes], Put::Any, None, false)?;
+        p.durable = false;
+        p.install()
+    }
+
+    /// The first half of [`Sandbox::write`]: the temp file, written, fsynced and given its metadata,
+    /// next to `real`, not yet in place. `tmp`: the temp name to use (see [`temp_name`]; it must be
+    /// free), else a fresh one. Dropping the result removes the temp file.
+    pub fn prepare(
+        &self,
+        real: &Path,
+        parts: &[&[u8]],
+        put: Put<'_>,
+        tmp: Option<&OsStr>,
+    ) -> Result<Prepared> {
+        self.prepare_with(real, parts, put, tmp, true)
+    }
+
+    fn prepare_with(
+        &self,
+        real: &Path,
+        parts: &[&[u8]],
+        put: Put<'_>,
+        tmp: Option<&OsStr>,
+        durable: bool,
+    ) -> Result<Prepared> {
         let (dir, name) = self.parent(real)?;
         let dir = Pinned { dir };
         let fail = |e: &io::Error| write_error(e, real);
         dir.sweep_stale_temps(&name);
-
-        let (tmp_name, mut file) = dir.create_temp(&name).map_err(|e| fail(&e))?;
-        let mut guard = TempGuard(&dir, Some(tmp_name.clone()));
-
-        if fault_injected(real) {
-            return Err(Failure::new(
-                Code::FileWriteError,
-                format!(
-                    "writing {} failed: injected fault (test hook); the file was not changed",
-                    real.display()
-                ),
-            )
-            .with("path", lossy(real)));
+        let (tmp, mut file) = match tmp {
+            Some(t) => dir.create_named(t).map(|f| (t.to_os_string(), f)),
+            None => dir.create_temp(&name),
         }
+        .map_err(|e| fail(&e))?;
+        let prepared = Prepared {
+            dir,
+            tmp,
+            name,
+            real: real.to_path_buf(),
+            create_new: matches!(put, Put::CreateNew),
+            armed: true,
+            durable,
+        };
         for part in parts {
             file.write_all(part).map_err(|e| fail(&e))?;
         }
         if let Put::Replace(kept) = put {
             kept.apply(&file).map_err(|e| fail(&e))?;
         }
-        file.sync_all().map_err(|e| fail(&e))?;
-        drop(file);
-        match put {
-            // Linked: the guard removes the temp name, the file stays at `name`.
-            Put::CreateNew => dir.link_new(&tmp_name, &name, real)?,
-            _ => {
-                dir.dir
-                    .rename(&tmp_name, &dir.dir, &name)
-                    .map_err(|e| fail(&e))?;
-                guard.1 = None;
-            }
+        if durable {
+            file.sync_all().map_err(|e| fail(&e))?;
         }
-        drop(guard);
-        dir.sync();
+        Ok(prepared)
+    }
+
+    /// Opens (creating it if `create`) the file `real` and takes its lock without waiting:
+    /// `Ok(None)` when another holds it.
+    pub fn try_lock_file(&self, real: &Path, create: bool) -> io::Result<Option<File>> {
+        let (dir, name) = self.parent(real).map_err(|f| io::Error::other(f.message))?;
+        let mut o = OpenOptions::new();
+        o.read(true).follow(FollowSymlinks::No);
+        if create {
+            o.write(true).create(true);
+        }
+        let file = dir.open_with(&name, &o)?.into_std();
+        match file.try_lock() {
+            Ok(()) => Ok(Some(file)),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+
+    /// Puts the temp file `tmp` (in the directory of `real`) in place at `real`, as a recovery does:
+    /// nothing when `tmp` is gone; only removes `tmp` when it already is `real` (linked in place
+    /// before a crash); else renames it over `real`. Then fsyncs the directory.
+    pub fn roll_forward(&self, real: &Path, tmp: &OsStr) -> Result<()> {
+        let (dir, name) = self.parent(real)?;
+        let Ok(t) = dir.symlink_metadata(tmp) else {
+            return Ok(());
+        };
+        let linked = dir
+            .symlink_metadata(&name)
+            .is_ok_and(|n| same_entry(&t, &n));
+        let r = if linked {
+            dir.remove_file(tmp)
+        } else {
+            dir.rename(tmp, &dir, &name)
+        };
+        r.map_err(|e| write_error(&e, real))?;
+        Pinned { dir }.sync();
         Ok(())
+    }
+
+    /// Removes `tmp` from the directory of `real` if it is there (a recovery's roll back).
+    pub fn remove_temp(&self, real: &Path, tmp: &OsStr) {
+        if let Ok((dir, _)) = self.parent(real) {
+            let _ = dir.remove_file(tmp);
+        }
+    }
+
+    /// Removes the directory `real_dir` if it is empty. Best effort.
+    pub fn remove_empty_dir(&self, real_dir: &Path) {
+        if let Ok((dir, name)) = self.parent(real_dir) {
+            let _ = dir.remove_dir(&name);
+        }
+    }
+}
+
+/// A fresh temp name for target `real` (see [`Sandbox::prepare`]).
+pub fn temp_name(real: &Path) -> OsString {
+    let name = real.file_name().unwrap_or(OsStr::new("file"));
+    let mut tmp = OsString::from(".");
+    tmp.push(temp_stem(name));
+    tmp.push(format!(
+        "{TEMP_MARK}{}-{:016x}.tmp",
+        std::process::id(),
+        random_u64()
+    ));
+    tmp
+}
+
+#[cfg(unix)]
+fn same_entry(a: &cap_std::fs::Metadata, b: &cap_std::fs::Metadata) -> bool {
+    use cap_std::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_entry(a: &cap_std::fs::Metadata, b: &cap_std::fs::Metadata) -> bool {
+    a.len() == b.len()
+        && a.modified().ok().map(|t| t.into_std()) == b.modified().ok().map(|t| t.into_std())
+        && a.created().ok().map(|t| t.into_std()) == b.created().ok().map(|t| t.into_std())
+}
+
+/// A temp file written next to its target, to be put in place by [`Prepared::install`]; removed
+/// if dropped before.
+pub struct Prepared {
+    dir: Pinned,
+    tmp: OsString,
+    name: OsString,
+    real: PathBuf,
+    create_new: bool,
+    armed: bool,
+    durable: bool,
+}
+
+impl Prepared {
+    /// The temp file's name (in the target's directory).
+    pub fn temp(&self) -> &OsStr {
+        &self.tmp
+    }
+
+    /// Renames the temp file over the target (a creation: links it in place, failing with
+    /// `STALE_FILE` if the name was taken) and fsyncs the directory.
+    pub fn install(mut self) -> Result<()> {
+        if fault_injected(&self.real) {
+            return Err(Failure::new(
+                Code::FileWriteError,
+                format!(
+                    "writing {} failed: injected fault (test hook); the file was not changed",
+                    self.real.display()
+                ),
+            )
+            .with("path", lossy(&self.real)));
+        }
+        if self.create_new {
+            // Linked: the temp name is removed below, the file stays at `name`.
+            self.dir.link_new(&self.tmp, &self.name, &self.real)?;
+        } else {
+            self.dir
+                .dir
+                .rename(&self.tmp, &self.dir.dir, &self.name)
+                .map_err(|e| write_error(&e, &self.real))?;
+            self.armed = false;
+        }
+        if std::mem::take(&mut self.armed) {
+            let _ = self.dir.remove(&self.tmp);
+        }
+        if self.durable {
+            self.dir.sync();
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = self.dir.remove(&self.tmp);
+        }
     }
 }
 
@@ -1029,21 +1192,15 @@ impl Pinned {
         }
     }
 
+    fn create_named(&self, tmp: &OsStr) -> io::Result<File> {
+        Ok(self.dir.open_with(tmp, &temp_options())?.into_std())
+    }
+
     fn create_temp(&self, name: &OsStr) -> io::Result<(OsString, File)> {
-        let pid = std::process::id();
-        let mut opts = OpenOptions::new();
-        opts.write(true).create_new(true).follow(FollowSymlinks::No);
-        #[cfg(unix)]
-        {
-            use cap_std::fs::OpenOptionsExt;
-            // A new file's mode: 0o644 less the umask (applied by the kernel).
-            opts.mode(0o644);
-        }
+        let opts = temp_options();
         let mut last = None;
         for _ in 0..100 {
-            let mut tmp = OsString::from(".");
-            tmp.push(temp_stem(name));
-            tmp.push(format!("{TEMP_MARK}{pid}-{:016x}.tmp", random_u64()));
+            let tmp = temp_name(Path::new(name));
             match self.dir.open_with(&tmp, &opts) {
                 Ok(f) => return Ok((tmp, f.into_std())),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
@@ -1054,15 +1211,16 @@ impl Pinned {
     }
 }
 
-/// Removes the temp file on drop unless disarmed.
-struct TempGuard<'a>(&'a Pinned, Option<OsString>);
-
-impl Drop for TempGuard<'_> {
-    fn drop(&mut self) {
-        if let Some(n) = self.1.take() {
-            let _ = self.0.remove(&n);
-        }
+fn temp_options() -> OpenOptions {
+    let mut opts = OpenOptions::new();
+    opts.write(true).create_new(true).follow(FollowSymlinks::No);
+    #[cfg(unix)]
+    {
+        use cap_std::fs::OpenOptionsExt;
+        // A new file's mode: 0o644 less the umask (applied by the kernel).
+        opts.mode(0o644);
     }
+    opts
 }
 
 fn random_u64() -> u64 {

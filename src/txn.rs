@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use crate::error::{Code, Failure, Result};
 use crate::fsio::{self, Deadline, DirLock, Kept, LockedFile, Put, Sandbox};
 use crate::hash::file_hash_parts;
-use crate::workspace::{Resolve, Workspace};
+use crate::workspace::{Resolve, Resolved, Workspace};
 
 /// What happens to a file at commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,6 +117,46 @@ impl Txn {
             resolved.push((p.clone(), r));
         }
         let sandbox = Sandbox::open(ws.root())?;
+        Self::lock_when_recovered(ws, sandbox, &resolved, max_bytes, &deadline)
+    }
+
+    /// Locks are taken only when no transaction that died midway touches the files: one found
+    /// before is recovered first; one found after (its owner died while we waited) makes us let go
+    /// and start again, so that it is recovered before anyone reads its files.
+    fn lock_when_recovered(
+        ws: &Workspace,
+        mut sandbox: Sandbox,
+        resolved: &[(String, Resolved)],
+        max_bytes: u64,
+        deadline: &Deadline,
+    ) -> Result<Txn> {
+        loop {
+            recover_dead_intents(&sandbox, deadline)?;
+            let txn = Self::lock_all(ws, sandbox, resolved, max_bytes, deadline)?;
+            let reals: Vec<&Path> = txn.files.iter().map(|f| f.real.as_path()).collect();
+            if !intents_touch(&txn.sandbox, &reals) {
+                return Ok(txn);
+            }
+            if deadline.expired() {
+                return Err(Failure::new(
+                    Code::LockTimeout,
+                    "a transaction that was interrupted (killed) is being recovered on these files; \
+                     nothing was written. Try again in a moment.",
+                ));
+            }
+            sandbox = txn.sandbox;
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Locks and reads every resolved path (see [`Txn::open`]).
+    fn lock_all(
+        ws: &Workspace,
+        sandbox: Sandbox,
+        resolved: &[(String, Resolved)],
+        max_bytes: u64,
+        deadline: &Deadline,
+    ) -> Result<Txn> {
         // The same real file twice is one entry (the first).
         let mut order: Vec<usize> = (0..resolved.len()).collect();
         order.sort_by(|&a, &b| resolved[a].1.real.cmp(&resolved[b].1.real));
@@ -143,12 +183,12 @@ impl Txn {
         let mut dir_locks = Vec::new();
         for (path, on) in &locks {
             match on {
-                LockOn::Dir => dir_locks.push(DirLock::acquire(&sandbox, path, &deadline)?),
+                LockOn::Dir => dir_locks.push(DirLock::acquire(&sandbox, path, deadline)?),
                 LockOn::File(i) => {
                     let (user_path, r) = &resolved[*i];
                     let with_path = |f: Failure| f.with("file_path", &r.display);
                     let mut lock =
-                        LockedFile::open(&sandbox, &r.real, &deadline).map_err(with_path)?;
+                        LockedFile::open(&sandbox, &r.real, deadline).map_err(with_path)?;
                     let bytes = lock.read_all(max_bytes).map_err(with_path)?;
                     files[*i] = Some(TxFile {
                         user_path: user_path.clone(),
@@ -215,11 +255,14 @@ impl Txn {
         {
             return Err(fsio::not_writable(&f.display));
         }
-        let mut done: Vec<Committed> = Vec::new();
         let mut order: Vec<usize> = (0..self.files.len())
             .filter(|&i| matches!(self.files[i].action, Action::Write(_) | Action::Splice(_)))
             .collect();
         order.extend((0..self.files.len()).filter(|&i| self.files[i].action == Action::Delete));
+        if order.len() >= 2 {
+            return self.commit_many(&order);
+        }
+        let mut done: Vec<Committed> = Vec::new();
         for i in order {
             let sb = &self.sandbox;
             let f = &mut self.files[i];
@@ -274,6 +317,125 @@ impl Txn {
         }
         Ok(done)
     }
+
+    /// A commit changing two files or more, atomic across a crash (see [`Intent`]): every new
+    /// content is written to its temp file first, under a `prepared` record; the record turns
+    /// `committed`; then the renames and deletes; then the record goes. A failure before the commit
+    /// point changes nothing; one after it restores the files already changed.
+    fn commit_many(mut self, order: &[usize]) -> Result<Vec<Committed>> {
+        let sb = &self.sandbox;
+        let fail_at = |e: Failure, i: usize, files: &[TxFile]| {
+            e.with("file_path", &files[i].display)
+                .with("rolled_back", Vec::<String>::new())
+        };
+        // Plan: the temp name of every write, known before anything is created.
+        let temps: Vec<Option<std::ffi::OsString>> = order
+            .iter()
+            .map(|&i| match self.files[i].action {
+                Action::Delete => None,
+                _ => Some(fsio::temp_name(&self.files[i].real)),
+            })
+            .collect();
+        let ops = order
+            .iter()
+            .zip(&temps)
+            .map(|(&i, t)| {
+                serde_json::json!({
+                    "path": self.files[i].display,
+                    "temp": t.as_ref().map(|t| t.to_string_lossy()),
+                })
+            })
+            .collect();
+        let intent = Intent::begin(sb, ops)?;
+        let mut intent = scopeguard(intent);
+        // Phase 1: every temp file, complete.
+        let mut prepared = Vec::new();
+        for (&i, t) in order.iter().zip(&temps) {
+            let Some(t) = t else { continue };
+            let f = &self.files[i];
+            let parts = match f.action.parts(f.bytes.as_deref()) {
+                Some(p) => p,
+                None => {
+                    return Err(Failure::new(
+                        Code::InternalError,
+                        "a splice of a file that was not read",
+                    ))
+                }
+            };
+            let put = match &f.kept {
+                Some(k) => Put::Replace(k),
+                None => Put::CreateNew,
+            };
+            let step = match f.real.parent() {
+                Some(parent) if !f.existed => sb.create_dirs(parent),
+                _ => Ok(()),
+            }
+            .and_then(|_| sb.prepare(&f.real, &parts, put, Some(t)));
+            match step {
+                Ok(p) => prepared.push((
+                    i,
+                    p,
+                    file_hash_parts(&parts),
+                    parts.iter().map(|p| p.len()).sum::<usize>(),
+                )),
+                Err(e) => return Err(fail_at(e, i, &self.files)),
+            }
+        }
+        // The commit point.
+        intent.0.as_mut().map_or(Ok(()), Intent::commit)?;
+        // Phase 2: in place.
+        let mut done: Vec<Committed> = Vec::new();
+        let mut prepared = prepared.into_iter();
+        for &i in order {
+            let step = if self.files[i].action == Action::Delete {
+                sb.remove_file(&self.files[i].real).map(|_| (None, 0))
+            } else {
+                let (j, p, hash, len) = prepared.next().expect("one prepared file per write");
+                debug_assert_eq!(i, j);
+                p.install().map(|_| (Some(hash), len))
+            };
+            let f = &mut self.files[i];
+            match step {
+                Ok((file_hash, after_bytes)) => done.push(Committed {
+                    display: f.display.clone(),
+                    real: f.real.clone(),
+                    kind: match (&f.action, f.existed) {
+                        (Action::Delete, _) => "delete",
+                        (_, true) => "update",
+                        (_, false) => "create",
+                    },
+                    before: f.bytes.take(),
+                    file_hash,
+                    after_bytes,
+                }),
+                Err(e) => {
+                    let restored = rollback(sb, &done, &self.files);
+                    return Err(e
+                        .with("file_path", &self.files[i].display)
+                        .with("rolled_back", restored));
+                }
+            }
+        }
+        for f in self.files.iter_mut() {
+            f.action = Action::Keep;
+        }
+        Ok(done)
+    }
+}
+
+/// Finishes (removes) an intent record when dropped, whatever path the commit took.
+struct IntentGuard<'a>(Option<Intent<'a>>);
+
+impl Drop for IntentGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(i) = self.0.take() {
+            i.finish();
+        }
+    }
+}
+
+fn scopeguard(i: Intent<'_>) -> IntentGuard<'_> {
+    IntentGuard(Some(i))
 }
 
 /// Writes the concatenation of `parts` atomically and returns its hash; for large files the hash is
@@ -312,6 +474,217 @@ fn rollback(sb: &Sandbox, done: &[Committed], files: &[TxFile]) -> Vec<String> {
         }
     }
     restored
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crash atomicity of multi-file commits
+
+/// Directory (in the workspace root) of the intent records of multi-file commits in progress; it
+/// exists only while one is.
+pub const INTENT_DIR: &str = ".surepatch-txn";
+const INTENT_FORMAT: &str = "surepatch-txn/1";
+
+/// The durable record of a multi-file commit: `<id>.json` lists every file it changes (its
+/// workspace-relative path, and the temp file holding its new bytes, or none for a delete), first in
+/// state `prepared` (the temp files are being written; nothing is in place), then `committed` (all
+/// temp files are complete: the commit point). `<id>.lock` is locked by the committing process for
+/// the whole commit, so a record whose lock is free belongs to a process that died: the next call
+/// recovers it — a `prepared` one is rolled back (its temp files removed, no file changed), a
+/// `committed` one is rolled forward (every remaining temp file renamed into place, every delete
+/// done).
+struct Intent<'a> {
+    sb: &'a Sandbox,
+    json: PathBuf,
+    lock_path: PathBuf,
+    lock: Option<std::fs::File>,
+    record: serde_json::Value,
+}
+
+fn intent_dir(sb: &Sandbox) -> PathBuf {
+    sb.root().join(INTENT_DIR)
+}
+
+impl<'a> Intent<'a> {
+    fn begin(sb: &'a Sandbox, ops: Vec<serde_json::Value>) -> Result<Intent<'a>> {
+        let dir = intent_dir(sb);
+        let id = crate::journal::new_edit_id();
+        let lock_path = dir.join(format!("{id}.lock"));
+        let io = |e: std::io::Error| Failure::io(&e, false, INTENT_DIR);
+        // Another commit may remove the (empty) directory between our mkdir and our create.
+        let mut tries = 0;
+        let lock = loop {
+            sb.create_dirs(&dir)?;
+            match sb.try_lock_file(&lock_path, true) {
+                Ok(Some(l)) => break l,
+                Ok(None) => {
+                    return Err(Failure::new(
+                        Code::FileWriteError,
+                        "a fresh intent lock was already held",
+                    ))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 8 => tries += 1,
+                Err(e) => return Err(io(e)),
+            }
+        };
+        let intent = Intent {
+            sb,
+            json: dir.join(format!("{id}.json")),
+            lock_path,
+            lock: Some(lock),
+            record: serde_json::json!({"format": INTENT_FORMAT, "state": "prepared", "ops": ops}),
+        };
+        if let Err(e) = intent.save() {
+            intent.finish();
+            return Err(e);
+        }
+        Ok(intent)
+    }
+
+    /// Writes the record: `prepared` without fsync (lost only in a power loss, which then leaves the
+    /// temp files as ordinary crash leftovers), `committed` durably before anything is renamed.
+    fn save(&self) -> Result<()> {
+        let text = self.record.to_string();
+        if self.record["state"] == "committed" {
+            self.sb.write(&self.json, &[text.as_bytes()], Put::Any)
+        } else {
+            self.sb.write_volatile(&self.json, text.as_bytes())
+        }
+    }
+
+    /// The commit point: every temp file is complete.
+    fn commit(&mut self) -> Result<()> {
+        self.record["state"] = "committed".into();
+        self.save()
+    }
+
+    /// Removes the record, then its lock, then the directory if empty.
+    fn finish(mut self) {
+        let _ = self.sb.remove_file(&self.json);
+        let _ = self.sb.remove_file(&self.lock_path);
+        drop(self.lock.take());
+        self.sb.remove_empty_dir(&intent_dir(self.sb));
+    }
+}
+
+/// The ids of the intent records (and orphan locks) in the intent directory.
+fn intent_ids(sb: &Sandbox) -> Vec<String> {
+    let mut ids: Vec<String> = sb
+        .list_dir(&intent_dir(sb))
+        .into_iter()
+        .filter_map(|(n, _)| n.into_string().ok())
+        .filter_map(|n| {
+            n.strip_suffix(".json")
+                .or_else(|| n.strip_suffix(".lock"))
+                .map(str::to_string)
+        })
+        .filter(|id| crate::journal::is_edit_id(id))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// `(state, [(real path, temp name or None for a delete)])` of a record.
+type Plan = (String, Vec<(PathBuf, Option<std::ffi::OsString>)>);
+
+fn read_intent(sb: &Sandbox, id: &str) -> Option<Plan> {
+    let bytes = sb.read_regular(&intent_dir(sb).join(format!("{id}.json")))?;
+    let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    if v["format"] != INTENT_FORMAT {
+        return None;
+    }
+    let state = v["state"].as_str()?.to_string();
+    let mut ops = Vec::new();
+    for op in v["ops"].as_array()? {
+        let path = op["path"].as_str()?;
+        let real = sb.root().join(path);
+        if !real.starts_with(sb.root()) || path.split('/').any(|c| c == "..") {
+            return None;
+        }
+        let temp = match &op["temp"] {
+            serde_json::Value::String(t) if !t.contains('/') && !t.contains('\\') => {
+                Some(std::ffi::OsString::from(t))
+            }
+            serde_json::Value::Null => None,
+            _ => return None,
+        };
+        ops.push((real, temp));
+    }
+    Some((state, ops))
+}
+
+/// Recovers every intent record whose owner died (its lock is free); see [`Intent`].
+fn recover_dead_intents(sb: &Sandbox, deadline: &Deadline) -> Result<()> {
+    if !sb.is_dir(&intent_dir(sb)) {
+        return Ok(());
+    }
+    for id in intent_ids(sb) {
+        let dir = intent_dir(sb);
+        let lock_path = dir.join(format!("{id}.lock"));
+        let json = dir.join(format!("{id}.json"));
+        let lock = match sb.try_lock_file(&lock_path, false) {
+            Ok(Some(l)) => l,
+            Ok(None) => continue, // its owner is alive
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // A record without its lock (removed by hand?): take a fresh one.
+                match sb.try_lock_file(&lock_path, true) {
+                    Ok(Some(l)) => l,
+                    _ => continue,
+                }
+            }
+            Err(_) => continue,
+        };
+        if let Some((state, ops)) = read_intent(sb, &id) {
+            // Hold the locks of its files while putting them right (in path order).
+            let mut reals: Vec<&PathBuf> = ops.iter().map(|(r, _)| r).collect();
+            reals.sort();
+            reals.dedup();
+            let mut held = Vec::new();
+            for real in reals {
+                if sb.exists(real) {
+                    held.push(LockedFile::open(sb, real, deadline)?);
+                }
+            }
+            for (real, temp) in &ops {
+                match (state.as_str(), temp) {
+                    ("committed", Some(t)) => sb.roll_forward(real, t)?,
+                    ("committed", None) => match sb.remove_file(real) {
+                        Err(f) if f.code != Code::FileNotFound => return Err(f),
+                        _ => {}
+                    },
+                    (_, Some(t)) => sb.remove_temp(real, t),
+                    (_, None) => {}
+                }
+            }
+            drop(held);
+        }
+        let _ = sb.remove_file(&json);
+        // A record being written when its owner died leaves its temp file.
+        let temp_prefix = format!(".{id}.json.surepatch-");
+        for (name, _) in sb.list_dir(&dir) {
+            if name.to_string_lossy().starts_with(&temp_prefix) {
+                let _ = sb.remove_file(&dir.join(name));
+            }
+        }
+        let _ = sb.remove_file(&lock_path);
+        drop(lock);
+    }
+    sb.remove_empty_dir(&intent_dir(sb));
+    Ok(())
+}
+
+/// Whether an intent record that is not being committed right now (its owner died, or a recovery
+/// waits for our locks) names one of `reals`.
+fn intents_touch(sb: &Sandbox, reals: &[&Path]) -> bool {
+    if !sb.is_dir(&intent_dir(sb)) {
+        return false;
+    }
+    intent_ids(sb).iter().any(|id| {
+        let Some((_, ops)) = read_intent(sb, id) else {
+            return false;
+        };
+        ops.iter().any(|(r, _)| reals.contains(&r.as_path()))
+    })
 }
 
 #[cfg(test)]
@@ -507,5 +880,162 @@ mod tests {
         drop((held, creating));
         assert_eq!(fs::read_to_string(d.path().join("a.txt")).unwrap(), "a");
         assert!(!d.path().join("n").exists());
+    }
+
+    fn plant_intent(root: &Path, state: &str, ops: serde_json::Value) -> String {
+        let id = crate::journal::new_edit_id();
+        let dir = root.join(INTENT_DIR);
+        fs::create_dir_all(&dir).unwrap();
+        let record = serde_json::json!({"format": INTENT_FORMAT, "state": state, "ops": ops});
+        fs::write(dir.join(format!("{id}.json")), record.to_string()).unwrap();
+        fs::write(dir.join(format!("{id}.lock")), "").unwrap();
+        id
+    }
+
+    fn listing(root: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Issue #16 item 7: a commit killed after its commit point (one file renamed, one temp file
+    /// still waiting, a delete not done) is rolled forward by the next call; one killed before it
+    /// (`prepared`) is rolled back. Either way no record or temp file is left.
+    #[test]
+    fn an_interrupted_commit_is_recovered_by_the_next_call() {
+        let d = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(d.path()).unwrap();
+        fs::write(root.join("a.txt"), "A1").unwrap();
+        fs::write(root.join("b.txt"), "B0").unwrap();
+        fs::write(root.join(".b.txt.surepatch-1-ab.tmp"), "B1").unwrap();
+        fs::write(root.join("c.txt"), "C0").unwrap();
+        fs::create_dir(root.join("n")).unwrap();
+        fs::write(root.join("n/.new.txt.surepatch-1-cd.tmp"), "N1").unwrap();
+        plant_intent(
+            &root,
+            "committed",
+            serde_json::json!([
+                {"path": "a.txt", "temp": ".a.txt.surepatch-1-aa.tmp"},
+                {"path": "b.txt", "temp": ".b.txt.surepatch-1-ab.tmp"},
+                {"path": "n/new.txt", "temp": ".new.txt.surepatch-1-cd.tmp"},
+                {"path": "c.txt", "temp": null},
+            ]),
+        );
+        let ws = Workspace::new(&root).unwrap();
+        let t = Txn::open(&ws, &[("b.txt".to_string(), Resolve::Existing)], 1 << 20).unwrap();
+        assert_eq!(t.files[0].bytes.as_deref(), Some(&b"B1"[..]));
+        drop(t);
+        assert_eq!(fs::read(root.join("a.txt")).unwrap(), b"A1");
+        assert_eq!(fs::read(root.join("n/new.txt")).unwrap(), b"N1");
+        assert_eq!(listing(&root), ["a.txt", "b.txt", "n"]);
+        assert_eq!(listing(&root.join("n")), ["new.txt"]);
+
+        // Killed before the commit point: the temp files go, no file changes.
+        fs::write(root.join(".a.txt.surepatch-2-aa.tmp"), "A2").unwrap();
+        plant_intent(
+            &root,
+            "prepared",
+            serde_json::json!([
+                {"path": "a.txt", "temp": ".a.txt.surepatch-2-aa.tmp"},
+                {"path": "b.txt", "temp": ".b.txt.surepatch-2-ab.tmp"},
+                {"path": "b.txt", "temp": null},
+            ]),
+        );
+        let t = Txn::open(&ws, &[("x.txt".to_string(), Resolve::MayCreate)], 1 << 20).unwrap();
+        drop(t);
+        assert_eq!(fs::read(root.join("a.txt")).unwrap(), b"A1");
+        assert_eq!(fs::read(root.join("b.txt")).unwrap(), b"B1");
+        assert_eq!(listing(&root), ["a.txt", "b.txt", "n"]);
+    }
+
+    /// A record whose lock is held belongs to a commit in progress: it is not recovered, and a call
+    /// on one of its files waits (here until its deadline) instead of reading a half-applied file.
+    #[test]
+    fn a_live_commit_record_is_left_alone() {
+        let d = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(d.path()).unwrap();
+        fs::write(root.join("a.txt"), "A0").unwrap();
+        fs::write(root.join(".a.txt.surepatch-1-aa.tmp"), "A1").unwrap();
+        let id = plant_intent(
+            &root,
+            "committed",
+            serde_json::json!([{"path": "a.txt", "temp": ".a.txt.surepatch-1-aa.tmp"}]),
+        );
+        let lock = fs::File::open(root.join(INTENT_DIR).join(format!("{id}.lock"))).unwrap();
+        lock.try_lock().unwrap();
+        let ws = Workspace::new(&root).unwrap();
+        let other = Txn::open(&ws, &[("x.txt".to_string(), Resolve::MayCreate)], 1 << 20);
+        assert!(other.is_ok());
+        drop(other);
+        let err = std::thread::scope(|s| {
+            s.spawn(|| {
+                fsio::set_lock_timeout(Some(std::time::Duration::from_millis(100)));
+                Txn::open(&ws, &[("a.txt".to_string(), Resolve::Existing)], 1 << 20)
+                    .err()
+                    .unwrap()
+            })
+            .join()
+            .unwrap()
+        });
+        assert_eq!(err.code, Code::LockTimeout, "{}", err.message);
+        assert_eq!(fs::read(root.join("a.txt")).unwrap(), b"A0");
+        assert!(root.join(INTENT_DIR).join(format!("{id}.json")).exists());
+        drop(lock);
+        let t = Txn::open(&ws, &[("a.txt".to_string(), Resolve::Existing)], 1 << 20).unwrap();
+        assert_eq!(t.files[0].bytes.as_deref(), Some(&b"A1"[..]));
+        drop(t);
+        assert_eq!(listing(&root), ["a.txt"]);
+    }
+
+    /// A multi-file commit leaves no record behind, and a failure before the commit point changes
+    /// nothing.
+    #[test]
+    fn multi_file_commits_leave_no_record() {
+        let d = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(d.path()).unwrap();
+        fs::write(root.join("a.txt"), "a").unwrap();
+        fs::write(root.join("b.txt"), "b").unwrap();
+        let ws = Workspace::new(&root).unwrap();
+        let paths = [
+            ("a.txt".to_string(), Resolve::Existing),
+            ("b.txt".to_string(), Resolve::Existing),
+            ("sub/c.txt".to_string(), Resolve::MayCreate),
+        ];
+        let mut t = Txn::open(&ws, &paths, 1 << 20).unwrap();
+        t.files[0].action = Action::Write(b"A".to_vec());
+        t.files[1].action = Action::Delete;
+        t.files[2].action = Action::Write(b"C".to_vec());
+        let done = t.commit().unwrap();
+        assert_eq!(
+            done.iter().map(|c| c.kind).collect::<Vec<_>>(),
+            ["update", "create", "delete"]
+        );
+        assert_eq!(listing(&root), ["a.txt", "sub"]);
+        assert_eq!(fs::read(root.join("sub/c.txt")).unwrap(), b"C");
+        // A new file whose name is taken meanwhile fails at the last step: the update is undone.
+        let mut t = Txn::open(
+            &ws,
+            &[
+                ("a.txt".to_string(), Resolve::Existing),
+                ("z.txt".to_string(), Resolve::MayCreate),
+            ],
+            1 << 20,
+        )
+        .unwrap();
+        t.files[0].action = Action::Write(b"AA".to_vec());
+        t.files[1].action = Action::Write(b"Z".to_vec());
+        fs::write(root.join("z.txt"), "theirs").unwrap();
+        let err = t.commit().unwrap_err();
+        assert_eq!(err.code, Code::StaleFile, "{}", err.message);
+        assert_eq!(
+            err.detail("rolled_back").unwrap(),
+            &serde_json::json!(["a.txt"])
+        );
+        assert_eq!(fs::read(root.join("a.txt")).unwrap(), b"A");
+        assert_eq!(fs::read(root.join("z.txt")).unwrap(), b"theirs");
+        assert_eq!(listing(&root), ["a.txt", "sub", "z.txt"]);
     }
 }
