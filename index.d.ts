@@ -46,6 +46,38 @@ export type Tier =
   | 'blank_edges'
 
 /**
+ * A liberty the engine took with the input's syntax; the edit still had to match exactly one place by
+ * content. Listed in the `dialect` array of a receipt (empty for textbook input).
+ * - `unescaped`: the text (or an edit's `old`) came on one line with literal `\n` escapes;
+ * - `no_end_marker`: `*** End Patch` was missing;
+ * - `add_prefix_missing`: `*** Add File:` lines without their `+` (all of them, or blank ones);
+ * - `unified_header`: an `@@ -l,c +l,c @@` header inside an `apply_patch` envelope (a line hint);
+ * - `context_prefix_missing`: context lines without their leading space;
+ * - `anchor_ignored` / `anchor_repeated`: an `@@` scope that is no line of the file, or occurs
+ *   several times; the content decided;
+ * - `hunk_counts`: a unified hunk header without numbers, or counts the body contradicts;
+ * - `header_variant`: `---a/x`, `x.orig`, `x (original)` or names of no file in a diff's headers;
+ * - `path_decorated`: a path with backticks, quotes, `./`, `a/`, bold or a trailing `:`;
+ * - `path_fallback`: the text named no usable file; the caller's `file_path` was used;
+ * - `prose_around`: prose before `*** Begin Patch` or after `*** End Patch`, passed over;
+ * - `marker_variant`: SEARCH/REPLACE markers of another length or spelling.
+ */
+export type Dialect =
+  | 'add_prefix_missing'
+  | 'anchor_ignored'
+  | 'anchor_repeated'
+  | 'context_prefix_missing'
+  | 'header_variant'
+  | 'hunk_counts'
+  | 'marker_variant'
+  | 'no_end_marker'
+  | 'path_decorated'
+  | 'path_fallback'
+  | 'prose_around'
+  | 'unescaped'
+  | 'unified_header'
+
+/**
  * Options shared by every edit entry point. Each key is accepted in snake_case or camelCase; giving
  * both spellings with different values is refused with `INVALID_INPUT`. Unknown keys are refused.
  */
@@ -204,7 +236,18 @@ export interface Failure {
   lines_removed?: number
   changed_ranges?: ChangedRange[]
   changed_ranges_truncated?: boolean
-  [detail: string]: unknown
+  /** The path as the caller wrote it (path errors), and what it resolved to (TARGET_IS_DIRECTORY). */
+  path?: string
+  resolved?: string
+  /** For ENCODING_UNSUPPORTED / BINARY_FILE_REJECTED: where the offending byte is. */
+  byte_offset?: number
+  /** For FILE_TOO_LARGE: the file's size and the limit, in bytes. */
+  size?: number
+  limit?: number
+  /** For an invalid workspace root. */
+  root?: string
+  /** Why a path was refused (e.g. `"symlink"`: a link swapped in after resolution). */
+  reason?: string
 }
 
 export interface PatchFileSuccess extends JournalFields {
@@ -214,6 +257,8 @@ export interface PatchFileSuccess extends JournalFields {
   replacements: number
   /** 1-based first line of the match. */
   line_number: number
+  /** Liberties taken with the input (`unescaped`); empty for textbook input. */
+  dialect: Dialect[]
   tier: Tier
   /** Length of the text before/after, in UTF-16 code units (as JavaScript counts). */
   before_chars: number
@@ -266,6 +311,8 @@ export interface ApplyEditsSuccess extends JournalFields {
   first_changed_line: number
   /** The loosest tier any edit needed. */
   tier: Tier
+  /** Liberties taken with the input (`unescaped`); empty for textbook input. */
+  dialect: Dialect[]
   matches: MatchInfo[]
   before_chars: number
   after_chars: number
@@ -372,12 +419,16 @@ export interface ApplyPatchSuccess {
   files: HunkFileReceipt[]
   /** False for a dry run. */
   written: boolean
+  /** Liberties taken with the patch's syntax (sorted, each once); empty for textbook input. */
+  dialect: Dialect[]
 }
 
 export interface ApplyBlocksSuccess {
   ok: true
   files: BlockFileReceipt[]
   written: boolean
+  /** Liberties taken with the blocks' syntax (sorted, each once); empty for textbook input. */
+  dialect: Dialect[]
 }
 
 /**
@@ -447,6 +498,26 @@ export declare function permissionScope(
   options?: Pick<EditOptions, 'workspace_root' | 'workspaceRoot'>,
 ): Promise<PermissionScopeSuccess | Failure>
 
+/** One file a call would touch, as the engine parses and resolves it (see `touchedFiles`). */
+export interface TouchedFile {
+  /** The path as written in the input (the key of `base_hashes` for the multi-file operations). */
+  path: string
+  /** Workspace-relative path of the real file (symlinks resolved): what results report as file_path. */
+  display: string
+  exists: boolean
+  /** Hash of the file on disk now (null when missing or unreadable within max_file_bytes). */
+  file_hash: string | null
+  role: 'file' | 'source' | 'move_target'
+  /** For patches, diffs and blocks: the 0-based operation. */
+  op_index: number | null
+}
+
+/**
+ * The files a call of engine operation `op` (snake_case: "apply_patch", "patch_file", "write_file", …)
+ * with argument list `args` would touch, from the engine's own parsers and sandbox. Writes nothing.
+ */
+export declare function touchedFiles(op: string, args: unknown[]): Promise<{ ok: true; targets: TouchedFile[] } | Failure>
+
 export interface OpStats {
   calls: number
   ok: number
@@ -464,6 +535,8 @@ export interface Stats {
   ops: Record<string, OpStats>
   failures_by_code: Partial<Record<ErrorCode, number>>
   successes_by_tier: Partial<Record<Tier, number>>
+  /** Successful calls that needed each dialect liberty. */
+  successes_by_dialect: Partial<Record<Dialect, number>>
   /** Failures on a file before its next successful change, averaged over successes. */
   retries_per_success: number
   /** Successful calls by lines added + removed: "0", "1", "2-5", "6-20", "21-100", "101+". */
@@ -750,8 +823,23 @@ export declare function applyPatch(patchText: string, options?: PatchOptions): P
  */
 export declare function applyBlocks(text: string, options?: BlocksOptions): Promise<ApplyBlocksResult>
 
-/** Apply a unified diff (plain or git; renames, new and deleted files) as one transaction (async). */
-export declare function applyUnifiedDiff(diffText: string, options?: PatchOptions): Promise<ApplyPatchResult>
+/** `applyUnifiedDiff` options. */
+export interface UnifiedDiffOptions extends PatchOptions {
+  /**
+   * The file the diff is for, used when its hunks come with no `---`/`+++` headers, or when no name
+   * in the headers (nor another spelling: `a/x` → `x`, `x.orig` → `x`) names an existing file.
+   * Without it such a diff is refused (`PARSE_ERROR`, or `FILE_NOT_FOUND`).
+   */
+  file_path?: string
+  filePath?: string
+}
+
+/**
+ * Apply a unified diff (plain or git; renames, new and deleted files) as one transaction (async).
+ * Hunk headers without numbers and wrong counts are read (counts come from the body; line numbers
+ * are hints that never choose between places).
+ */
+export declare function applyUnifiedDiff(diffText: string, options?: UnifiedDiffOptions): Promise<ApplyPatchResult>
 
 /** Parse SEARCH/REPLACE blocks into edits, ignoring path lines (synchronous; touches no files). */
 export declare function parseBlocks(text: string): ParseBlocksResult

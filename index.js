@@ -41,44 +41,104 @@ function failure(code, message, extra) {
   return Object.assign({ ok: false, code, message }, extra)
 }
 
-// Finds the first string that is not well-formed UTF-16 (a lone surrogate), which JSON would carry
-// as an escape the engine cannot decode, and which must never be written as U+FFFD.
+// Arguments cross into the engine as JSON. Before anything is serialized, the arguments are copied
+// once into plain data (strings, finite numbers, booleans, null, arrays, plain objects), reading each
+// property exactly once, so that what is checked is what is sent (a getter or Proxy cannot answer one
+// thing to the check and another to JSON.stringify). The copy refuses, with INVALID_INPUT:
+// - strings that are not well-formed UTF-16 (a lone surrogate, which must never be written as U+FFFD);
+// - numbers JSON cannot carry (NaN, ±Infinity: JSON.stringify would turn them into null, i.e. absent);
+// - BigInt, binary data (Buffer, typed arrays, ArrayBuffer), cycles, nesting deeper than MAX_DEPTH;
+// - arrays whose length is above MAX_ARRAY_LENGTH, checked before any element is read (a Proxy
+//   claiming 10⁹ elements, or `new Array(2 ** 32 - 1)`, is refused at once instead of iterated), and
+//   arrays with holes (JSON would send null for each).
+// Like JSON.stringify: toJSON is honoured, String/Number/Boolean objects are unwrapped, undefined is
+// null, functions and symbols are left out of objects (null in arrays); only own enumerable keys count.
+const MAX_DEPTH = 64
+const MAX_ARRAY_LENGTH = 1 << 24
 const hasWellFormed = typeof ''.isWellFormed === 'function'
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
-function illFormed(value, where, depth) {
-  if (typeof value === 'string') {
-    const ok = hasWellFormed ? value.isWellFormed() : !LONE.test(value)
-    return ok ? null : where
+
+class Refusal {
+  constructor(message) {
+    this.message = message
   }
-  if (depth > 64 || value === null || typeof value !== 'object') return null
+}
+
+function plain(value, where, key, depth, stack) {
+  // Binary data is not text (and a Buffer's toJSON would first copy it into an array of numbers).
+  if (value !== null && typeof value === 'object' && (ArrayBuffer.isView(value) || value instanceof ArrayBuffer)) {
+    throw new Refusal(`${where} is binary data (${Object.prototype.toString.call(value).slice(8, -1)}); send text as a string (nothing was written).`)
+  }
+  if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.toJSON === 'function') {
+    value = value.toJSON(key)
+  }
+  if (value instanceof String || value instanceof Number || value instanceof Boolean) value = value.valueOf()
+  switch (typeof value) {
+    case 'string':
+      if (hasWellFormed ? !value.isWellFormed() : LONE.test(value)) {
+        throw new Refusal(`${where} contains a lone UTF-16 surrogate; send well-formed text (nothing was written).`)
+      }
+      return value
+    case 'number':
+      if (!Number.isFinite(value)) {
+        throw new Refusal(`${where} is ${value}, which JSON cannot carry; send a finite number (nothing was written).`)
+      }
+      return value
+    case 'boolean':
+      return value
+    case 'undefined':
+      return null
+    case 'bigint':
+      throw new Refusal(`${where} is a BigInt, which JSON cannot carry; send a number (nothing was written).`)
+    case 'function':
+    case 'symbol':
+      return undefined
+  }
+  if (value === null) return null
+  if (depth >= MAX_DEPTH) throw new Refusal(`${where} is nested deeper than ${MAX_DEPTH} levels (nothing was written).`)
+  if (stack.includes(value)) throw new Refusal(`${where} refers back to itself (a circular structure cannot be sent; nothing was written).`)
+  stack.push(value)
+  let out
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const bad = illFormed(value[i], `${where}[${i}]`, depth + 1)
-      if (bad) return bad
+    const n = value.length
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0 || n > MAX_ARRAY_LENGTH) {
+      throw new Refusal(
+        Number.isSafeInteger(n) && n > MAX_ARRAY_LENGTH
+          ? `${where} claims ${n} elements, above the limit of ${MAX_ARRAY_LENGTH} (nothing was written).`
+          : `${where} claims a length of ${String(n)}, which no array has (nothing was written).`,
+      )
     }
-    return null
+    out = new Array(n)
+    for (let i = 0; i < n; i++) {
+      if (!(i in value)) throw new Refusal(`${where} has a hole at index ${i} (a sparse array); send every element (nothing was written).`)
+      const v = plain(value[i], `${where}[${i}]`, String(i), depth + 1, stack)
+      out[i] = v === undefined ? null : v
+    }
+  } else {
+    out = Object.create(null) // so that an own "__proto__" key stays a key
+    for (const k of Object.keys(value)) {
+      const v = plain(value[k], `${where}.${k}`, k, depth + 1, stack)
+      if (v !== undefined) out[k] = v
+    }
   }
-  for (const key of Object.keys(value)) {
-    const bad = illFormed(value[key], `${where}.${key}`, depth + 1)
-    if (bad) return bad
-  }
-  return null
+  stack.pop()
+  return out
 }
 
 function encode(names, args) {
+  let data
   try {
-    for (let i = 0; i < args.length; i++) {
-      const bad = illFormed(args[i], names[i] || `argument ${i + 1}`, 0)
-      if (bad) {
-        return { error: failure('INVALID_INPUT', `${bad} contains a lone UTF-16 surrogate; send well-formed text (nothing was written).`) }
-      }
-    }
+    data = args.map((a, i) => {
+      const v = plain(a, names[i] || `argument ${i + 1}`, String(i), 0, [])
+      return v === undefined ? null : v
+    })
   } catch (e) {
-    // A getter or Proxy trap that throws: refuse, never throw at the caller.
+    if (e instanceof Refusal) return { error: failure('INVALID_INPUT', e.message) }
+    // A getter, toJSON or Proxy trap that throws: refuse, never throw at the caller.
     return { error: failure('INVALID_INPUT', `arguments cannot be read: ${e && e.message ? e.message : e}`) }
   }
   try {
-    return { payload: JSON.stringify(args, (_k, v) => (v === undefined ? null : v)) }
+    return { payload: JSON.stringify(data) }
   } catch (e) {
     return { error: failure('INVALID_INPUT', `arguments cannot be serialized: ${e && e.message ? e.message : e}`) }
   }
@@ -135,6 +195,15 @@ function previewEdits(filePath, edits, options) {
  */
 function permissionScope(input, options) {
   return callAsync('permission_scope', ['input', 'options'], [input, options])
+}
+
+/**
+ * The files a call of engine operation `op` (e.g. "apply_patch") with argument list `args` would touch,
+ * as the engine parses and resolves them: `{ok, targets: [{path, display, exists, file_hash, role,
+ * op_index}]}`. Writes nothing. Read-before-edit in the tool runner keys on these.
+ */
+function touchedFiles(op, args) {
+  return callAsync('touched_files', ['op', 'args'], [op, args])
 }
 
 /** Counters since start (or since the last `{reset: true}`). Synchronous. */
@@ -225,12 +294,14 @@ module.exports = {
   parsePathBlocks,
   errorCodes,
   permissionScope,
+  touchedFiles,
   getStats,
   setEventLog,
-  // Internal, for the MCP server and tests: run any engine operation by name.
-  _callAsync: callAsync,
-  _callSync: callSync,
 }
+// Internal, for tests: run any engine operation by name. Not enumerable, not typed, not exported
+// under ESM: no part of the public surface.
+Object.defineProperty(module.exports, '_callAsync', { value: callAsync, enumerable: false })
+Object.defineProperty(module.exports, '_callSync', { value: callSync, enumerable: false })
 
 // Agent tools: ready-made definitions for harnesses that do not speak MCP, and a runner that calls
 // them with the workspace root fixed by the host. Both come from mcp/tools.cjs, the same source as the

@@ -92,7 +92,8 @@ test('applyPatch: every error class refuses with its code and writes nothing', a
   await refused(w, run(P('*** Update File: a.txt', ' one', '-two', '+2')), ErrorCode.SEARCH_BLOCK_AMBIGUOUS, { match_lines: [1, 3], hunk_index: 0, hunk_line: 3 })
   const nf = await refused(w, run(P('*** Update File: b.txt', '-c', '+d')), ErrorCode.SEARCH_BLOCK_NOT_FOUND, { op_index: 0, hunk_index: 0 })
   assert.ok(Array.isArray(nf.candidates))
-  await refused(w, run(P('*** Update File: b.txt', '@@ nowhere', '-b', '+c')), ErrorCode.SEARCH_BLOCK_NOT_FOUND, { anchor: 'nowhere' })
+  // A scope that names no line is ignored; the content still has to match.
+  await refused(w, run(P('*** Update File: b.txt', '@@ nowhere', '-zz', '+c')), ErrorCode.SEARCH_BLOCK_NOT_FOUND, { hunk_index: 0 })
   await refused(w, run(P('*** Update File: b.txt', '-b', '+b')), ErrorCode.NO_CHANGES)
   await refused(w, run(P('*** Add File: ../out.txt', '+x')), ErrorCode.PATH_OUTSIDE_WORKSPACE)
   await refused(w, run(P('*** Update File: b.txt', '-b', '+c'), { baseHashes: { 'b.txt': 'ffffffffffffffff' } }), ErrorCode.STALE_FILE)

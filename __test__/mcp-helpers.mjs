@@ -35,14 +35,18 @@ async function finish(t, client) {
   return { client, tools, call: (name, args) => client.callTool({ name, arguments: args }) }
 }
 
-/** The real server over stdio. `args` are extra command-line arguments; `env` extra environment. */
-export async function stdio(t, { args = [], env = {}, cwd } = {}) {
+/**
+ * The real server over stdio. `args` are extra command-line arguments; `env` extra environment;
+ * `maxBufferSize` the client's limit on one answer (the SDK's default is 10 MB).
+ */
+export async function stdio(t, { args = [], env = {}, cwd, maxBufferSize } = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, ...args],
     env: { ...getDefaultEnvironment(), ...env },
     cwd,
     stderr: 'pipe',
+    maxBufferSize,
   })
   let stderr = ''
   transport.stderr.on('data', (d) => (stderr += d))

@@ -39,6 +39,7 @@ function library(root) {
     ErrorCode: sp.ErrorCode,
     patchFile: sp.patchFile,
     applyEdits: sp.applyEdits,
+    touchedFiles: sp.touchedFiles,
     viewFile: record('viewFile', async (p) => {
       let content
       try {
@@ -227,12 +228,6 @@ test('read-before-edit: view, edit, chain; unviewed, changed or mismatched files
   const changed = await s.call('apply_patch', { patch })
   assert.equal(changed.structuredContent.code, 'STALE_FILE')
   assert.equal(changed.structuredContent.current_hash, await engineHash(root, 'p.txt'))
-})
-
-test('patchPaths finds every file an envelope names', () => {
-  const text = '*** Begin Patch\n*** Update File: a.txt\n*** Move to: b/c.txt\n@@\n-x\n+y\n*** Add File: d e.txt \r\n+z\n*** Delete File: f.txt\n*** End Patch\n'
-  assert.deepEqual(tools.patchPaths(text), ['a.txt', 'b/c.txt', 'd e.txt', 'f.txt'])
-  assert.deepEqual(tools.patchPaths(42), [])
 })
 
 test('toolDefinitions: OpenAI, Anthropic and Vercel shapes from the same schemas as MCP', () => {

@@ -171,3 +171,93 @@ test('100,000 edits in one call are refused; 10,000 (the limit) apply correctly'
   assert.equal(ok.edits_applied, 10_000)
   assert.equal(w.text('rows.txt'), lines.map((l) => l.replace('old', 'new')).join(''))
 })
+
+test('huge or hostile containers are refused by a length check before any element is read', async (t) => {
+  const w = workspace(t)
+  w.write('a.txt', 'alpha\n')
+  let reads = 0
+  const claiming = (n) =>
+    new Proxy([], {
+      get(target, key) {
+        if (key === 'length') return n
+        if (typeof key !== 'string' || !/^\d+$/.test(key)) return target[key]
+        reads++
+        return { old: 'alpha', new: 'beta' }
+      },
+      has() {
+        reads++
+        return true
+      },
+    })
+  const sparse = new Array(2 ** 32 - 1)
+  const cases = [
+    ['Proxy claiming 10^9 edits', () => applyEdits('a.txt', claiming(1e9), w.opts())],
+    ['Proxy claiming 2^53 edits', () => applyEdits('a.txt', claiming(2 ** 53), w.opts())],
+    ['Proxy claiming a fractional length', () => applyEdits('a.txt', claiming(2.5), w.opts())],
+    ['sparse array of length 2^32-1', () => applyEdits('a.txt', sparse, w.opts())],
+    ['sparse array nested in an edit', () => applyEdits('a.txt', [{ old: 'alpha', new: 'beta', extra: sparse }], w.opts())],
+    ['sparse array in options', () => patchFile({ file_path: 'a.txt', search_block: 'alpha', replace_block: 'b' }, { ...w.opts(), x: sparse })],
+    ['toJSON answering a sparse array', () => applyEdits('a.txt', { toJSON: () => sparse }, w.opts())],
+    ['array with one hole', () => applyEdits('a.txt', [{ old: 'alpha', new: 'beta' }, , { old: 'x', new: 'y' }], w.opts())],
+    ['a 64 MB Buffer as replace text', () => patchFile({ file_path: 'a.txt', search_block: 'alpha', replace_block: Buffer.alloc(64 * MB) }, w.opts())],
+    ['a typed array as edits', () => applyEdits('a.txt', new Uint8Array(2 ** 30), w.opts())],
+    ['nesting 100 deep', () => applyEdits('a.txt', [{ old: 'alpha', new: 'beta', deep: Array.from({ length: 100 }).reduce((a) => [a], []) }], w.opts())],
+  ]
+  for (const [name, fn] of cases) {
+    const started = process.hrtime.bigint()
+    const r = await settle(fn)
+    const ms = Number(process.hrtime.bigint() - started) / 1e6
+    assert.equal(r.code, 'INVALID_INPUT', `${name}: ${JSON.stringify(r)}`)
+    assert.equal(w.text('a.txt'), 'alpha\n', name)
+    t.diagnostic(`${name}: refused in ${ms.toFixed(2)} ms: ${r.message}`)
+  }
+  assert.equal(reads, 0, 'no element of an over-long array was read')
+  const big = await settle(() => applyEdits('a.txt', claiming(1e9), w.opts()))
+  assert.match(big.message, /edits claims 1000000000 elements, above the limit of 16777216/)
+  const hole = await settle(() => applyEdits('a.txt', [{ old: 'alpha', new: 'beta' }, , { old: 'x', new: 'y' }], w.opts()))
+  assert.match(hole.message, /edits has a hole at index 1/)
+})
+
+test('expected_replacements NaN, ±Infinity, negative, fractional or 0: INVALID_INPUT, file untouched', async (t) => {
+  const w = workspace(t)
+  w.write('a.txt', 'alpha\nalpha\n')
+  for (const n of [NaN, Infinity, -Infinity, -1, 1.5, 0, -0.5, Number.MIN_VALUE]) {
+    for (const fn of [
+      () => applyEdits('a.txt', [{ old: 'alpha', new: 'beta', expected_replacements: n }], w.opts()),
+      () => applyEdits('a.txt', [{ old: 'alpha', new: 'beta', expectedReplacements: n }], w.opts()),
+      () => previewEdits('a.txt', [{ old: 'alpha', new: 'beta', expected_replacements: n }], w.opts()),
+    ]) {
+      const r = await settle(fn)
+      assert.equal(r.code, 'INVALID_INPUT', `${n}: ${JSON.stringify(r)}`)
+      assert.match(r.message, /expected_?[rR]eplacements/)
+      assert.equal(w.text('a.txt'), 'alpha\nalpha\n', String(n))
+    }
+  }
+  // Any other number JSON cannot carry is refused too, wherever it is.
+  const r = await settle(() => patchFile({ file_path: 'a.txt', search_block: 'alpha', replace_block: 'b' }, w.opts({ max_file_bytes: NaN })))
+  assert.equal(r.code, 'INVALID_INPUT')
+  assert.match(r.message, /options\.max_file_bytes is NaN/)
+  // The valid count still applies.
+  const ok = await settle(() => applyEdits('a.txt', [{ old: 'alpha', new: 'beta', expected_replacements: 2 }], w.opts()))
+  assert.equal(ok.ok, true, ok.message)
+  assert.equal(w.text('a.txt'), 'beta\nbeta\n')
+})
+
+test('each argument property is read once: what is checked is what is sent', async (t) => {
+  const w = workspace(t)
+  w.write('a.txt', 'alpha\n')
+  let reads = 0
+  const input = {
+    search_block: 'alpha',
+    replace_block: 'beta',
+    get file_path() {
+      reads++
+      // A second read would answer a lone surrogate, which the check would never have seen.
+      return reads === 1 ? 'a.txt' : 'a.txt\uD800'
+    },
+  }
+  const r = await settle(() => patchFile(input, w.opts()))
+  assert.equal(r.ok, true, r.message)
+  assert.equal(reads, 1)
+  assert.equal(w.text('a.txt'), 'beta\n')
+})

@@ -5,6 +5,9 @@
 // garbage, so the scorer counts it as a false apply.
 //
 //   python3 ../shared/corpus/score.py ../shared/corpus/dialects-dev.jsonl --adapter "node bench/dialects-adapter.mjs"
+//
+// With SUREPATCH_BLOCKS_NO_FILE_PATH=1, SEARCH/REPLACE texts are applied without `file_path`, so the
+// path lines in the text name the file (the parser's path rules are then part of what is scored).
 import { createInterface } from 'node:readline'
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -31,6 +34,7 @@ async function call(c, dir) {
     case 'unified_diff':
       return applyUnifiedDiff(c.edit.patch, { ...opts, file_path: c.path })
     case 'search_replace':
+      if (process.env.SUREPATCH_BLOCKS_NO_FILE_PATH === '1') return applyBlocks(c.edit.patch, opts)
       return applyBlocks(c.edit.patch, { ...opts, file_path: c.path })
     default:
       throw new Error(`unknown format ${c.edit.format}`)

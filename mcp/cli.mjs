@@ -5,6 +5,7 @@
 export const FLAGS = [
   { flag: '--root', key: 'root', value: 'DIR', help: 'workspace root every path must stay inside (default: $SUREPATCH_WORKSPACE_ROOT, else the current directory)' },
   { flag: '--validate', key: 'validate', value: 'MODE', help: 'syntax gate for every edit: "report" (default: results carry syntax), "enforce" (refuse edits that introduce a syntax error) or "off" (default: $SUREPATCH_VALIDATE, else report)' },
+  { flag: '--max-message-bytes', key: 'maxMessageBytes', value: 'N', help: 'largest JSON-RPC message read from stdin, in bytes (default 402653184 = 384 MiB: a 256 MiB file sent whole, JSON-escaped); a longer one is answered with an error and skipped' },
   { flag: '--require-read', key: 'requireRead', help: 'refuse edits to files not viewed in this session, or changed since (STALE_FILE)' },
   { flag: '--version', key: 'version', help: 'print the version and exit' },
   { flag: '--help', key: 'help', help: 'print this help and exit' },

@@ -52,6 +52,9 @@ export function createServer(config = {}) {
     }
   })
 
+  if (config.requireRead && typeof library.touchedFiles !== 'function') {
+    log('warning: --require-read is on but this library has no touchedFiles, so every edit is refused (INTERNAL_ERROR).')
+  }
   if (config.requireRead && !names.has('view_file')) {
     log('warning: --require-read is on but this build has no view_file tool, so existing files cannot be edited.')
   }

@@ -15,7 +15,6 @@
 // Schemas use only keywords that mean the same in JSON Schema draft-07 and 2020-12 (the SDK's client
 // validates with Ajv's draft-07 default; MCP documents 2020-12), and carry no `$schema` key.
 
-const fs = require('node:fs')
 const path = require('node:path')
 
 // The failure codes, from the library's ErrorCode (so a new code shows up in the schemas by itself).
@@ -42,6 +41,15 @@ const TIER = {
   enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'line_prefix', 'blank_edges'],
 }
 const HASH = { type: 'string', description: 'Hash of the file content now on disk; pass it as base_hash to chain edits.' }
+// Liberties the engine took with the input's syntax (the content still matched exactly one place).
+const DIALECT = {
+  type: 'array',
+  description: 'Liberties taken with the input\'s syntax (e.g. an @@ line that is no line of the file); empty for textbook input.',
+  items: {
+    type: 'string',
+    enum: ['add_prefix_missing', 'anchor_ignored', 'anchor_repeated', 'context_prefix_missing', 'header_variant', 'hunk_counts', 'marker_variant', 'no_end_marker', 'path_decorated', 'path_fallback', 'prose_around', 'unescaped', 'unified_header'],
+  },
+}
 const EDIT_ID = { type: ['string', 'null'], description: 'Identifies this write for undo_edit (null for a dry run, or when the journal could not keep it).' }
 
 // The syntax gate's report, in the success shape of every editing tool (the server's --validate mode
@@ -139,8 +147,10 @@ function outputSchema(success, codes) {
 // Each entry:
 //   name, lib (the library function it needs), title, description, input (JSON Schema),
 //   success ({properties, required}: the ok:true shape), annotations,
-//   run(lib, args, root): the library call, args already normalized to snake_case,
+//   op: the engine operation (the library function `lib` calls it),
+//   args(args, root, validate): the library call's argument list, from args normalized to snake_case,
 //   touches: 'file' (args.file_path) | 'patch' (paths inside args.patch) | 'undo' | null (read-only).
+// Which files a call touches is never worked out here: read-before-edit asks the engine (touchedFiles).
 const TOOLS = [
   {
     name: 'view_file',
@@ -176,14 +186,17 @@ const TOOLS = [
       required: ['file_path', 'content', 'start_line', 'end_line', 'total_lines', 'file_hash', 'encoding', 'line_ending', 'truncated'],
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (lib, a, root) =>
-      lib.viewFile(a.file_path, {
+    op: 'view_file',
+    args: (a, root) => [
+      a.file_path,
+      {
         workspace_root: root,
         format: a.format,
         start_line: a.start_line,
         end_line: a.end_line,
         max_bytes: a.max_bytes,
-      }),
+      },
+    ],
     touches: null,
   },
   {
@@ -214,17 +227,18 @@ const TOOLS = [
           replacements: { type: 'integer', const: 1 },
           line_number: int('1-based first line of the match.', 1),
           tier: TIER,
+          dialect: DIALECT,
         },
         RECEIPT,
       ),
       required: ['file_path', 'replacements', 'line_number', 'tier', 'before_chars', 'after_chars', 'before_bytes', 'after_bytes', 'diff', 'written', 'file_hash'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (lib, a, root, validate) =>
-      lib.patchFile(
-        { file_path: a.file_path, search_block: a.search_block, replace_block: a.replace_block },
-        { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, tolerance: a.tolerance, validate },
-      ),
+    op: 'patch_file',
+    args: (a, root, validate) => [
+      { file_path: a.file_path, search_block: a.search_block, replace_block: a.replace_block },
+      { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, tolerance: a.tolerance, validate },
+    ],
     touches: 'file',
   },
   {
@@ -285,14 +299,18 @@ const TOOLS = [
       required: ['file_path', 'edits_applied', 'first_changed_line', 'tier', 'matches', 'before_chars', 'after_chars', 'before_bytes', 'after_bytes', 'diff', 'written', 'file_hash'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (lib, a, root, validate) =>
-      lib.applyEdits(a.file_path, a.edits, {
+    op: 'apply_edits',
+    args: (a, root, validate) => [
+      a.file_path,
+      a.edits,
+      {
         workspace_root: root,
         base_hash: a.base_hash,
         dry_run: a.dry_run,
         tolerance: a.tolerance,
         validate,
-      }),
+      },
+    ],
     touches: 'file',
   },
   {
@@ -322,11 +340,21 @@ const TOOLS = [
         },
         written: bool('false for a dry run.'),
         edit_id: EDIT_ID,
+        dialect: DIALECT,
       },
       required: ['files', 'written'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (lib, a, root, validate) => lib.applyPatch(a.patch, { workspace_root: root, dry_run: a.dry_run, overwrite: a.overwrite, validate }),
+    op: 'apply_patch',
+    // base_hashes is never a model argument (the schema has none): read-before-edit sets it to the
+    // hashes this session saw, keyed by each path as the engine's parser read it.
+    args: (a, root, validate) => [
+      a.patch,
+      Object.assign(
+        { workspace_root: root, dry_run: a.dry_run, overwrite: a.overwrite, validate },
+        a.base_hashes === undefined ? {} : { base_hashes: a.base_hashes },
+      ),
+    ],
     touches: 'patch',
   },
   {
@@ -372,7 +400,8 @@ const TOOLS = [
       required: ['file_path'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (lib, a, root, validate) => lib.editLines(a.file_path, a.ops, { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, validate }),
+    op: 'edit_lines',
+    args: (a, root, validate) => [a.file_path, a.ops, { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, validate }],
     touches: 'file',
   },
   {
@@ -418,17 +447,22 @@ const TOOLS = [
       required: ['file_path'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (lib, a, root, validate) =>
-      // Create or replace: createFile with overwrite is a whole rewrite of an existing file (encoding and line
-      // endings kept, placeholders checked, base_hash and max_changed_lines honoured) and a creation otherwise.
-      lib.createFile(a.file_path, a.content, {
+    // Create or replace: createFile with overwrite is a whole rewrite of an existing file (encoding and line
+    // endings kept, placeholders checked, base_hash and max_changed_lines honoured) and a creation otherwise.
+    op: 'create_file',
+    args: (a, root, validate) => [
+      a.file_path,
+      a.content,
+      {
         workspace_root: root,
-        overwrite: true,
+        // Read-before-edit found no file here: create only, so one that appears meanwhile is refused.
+        overwrite: a.create_only !== true,
         base_hash: a.base_hash,
         allow_placeholders: a.allow_placeholders,
         max_changed_lines: a.max_changed_lines,
         validate,
-      }),
+      },
+    ],
     touches: 'file',
   },
   {
@@ -447,7 +481,8 @@ const TOOLS = [
       required: ['file_path'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    run: (lib, a, root) => lib.deleteFile(a.file_path, { workspace_root: root, base_hash: a.base_hash }),
+    op: 'delete_file',
+    args: (a, root) => [a.file_path, { workspace_root: root, base_hash: a.base_hash }],
     touches: 'file',
   },
   {
@@ -484,7 +519,8 @@ const TOOLS = [
       required: ['edit_id', 'files'],
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (lib, a, root) => lib.undoEdit(a.edit_id !== undefined ? a.edit_id : a.file_path, { workspace_root: root }),
+    op: 'undo_edit',
+    args: (a, root) => [a.edit_id !== undefined ? a.edit_id : a.file_path, { workspace_root: root }],
     check: (a) =>
       (a.edit_id === undefined) === (a.file_path === undefined)
         ? 'undo_edit needs exactly one of edit_id or file_path.'
@@ -600,41 +636,24 @@ function normalize(tool, args) {
   return { args: out }
 }
 
-// --require-read bookkeeping: the file_hash last seen by this runner for each real path.
+// --require-read bookkeeping: the file_hash last seen by this runner for each file, keyed by the
+// engine's name for it (`display`: the workspace-relative path of the real file, symlinks resolved),
+// the same string every result reports as file_path. No path is resolved or parsed here.
 class ReadLedger {
-  constructor(root) {
-    this.root = root
+  constructor() {
     this.hashes = new Map()
   }
 
-  key(p) {
-    const abs = path.resolve(this.root, p)
-    try {
-      return fs.realpathSync.native(abs)
-    } catch {
-      return abs
-    }
+  get(display) {
+    return this.hashes.get(display)
   }
 
-  exists(p) {
-    try {
-      fs.statSync(path.resolve(this.root, p))
-      return true
-    } catch {
-      return false
-    }
+  set(display, hash) {
+    if (typeof display === 'string' && typeof hash === 'string') this.hashes.set(display, hash)
   }
 
-  get(p) {
-    return this.hashes.get(this.key(p))
-  }
-
-  set(p, hash) {
-    if (typeof p === 'string' && typeof hash === 'string') this.hashes.set(this.key(p), hash)
-  }
-
-  forget(p) {
-    if (typeof p === 'string') this.hashes.delete(this.key(p))
+  forget(display) {
+    if (typeof display === 'string') this.hashes.delete(display)
   }
 }
 
@@ -664,16 +683,6 @@ function changed(filePath, seen, now) {
 
 const sameHash = (a, b) => typeof a === 'string' && typeof b === 'string' && a.toLowerCase() === b.toLowerCase()
 
-// Paths named by an apply_patch envelope (the files it may change).
-function patchPaths(text) {
-  if (typeof text !== 'string') return []
-  const out = []
-  const re = /^\*\*\* (?:(?:Add|Delete|Update) File|Move to):[ \t]*(.+?)[ \t]*\r?$/gm
-  let m
-  while ((m = re.exec(text))) out.push(m[1])
-  return out
-}
-
 /** The syntax gate modes, and the one tools use unless the host says otherwise. */
 const VALIDATE_MODES = ['off', 'report', 'enforce']
 const DEFAULT_VALIDATE = 'report'
@@ -694,44 +703,64 @@ function createToolRunner(lib, options) {
     throw new TypeError(`validate must be one of ${VALIDATE_MODES.join(', ')}; got ${JSON.stringify(validate)}`)
   }
   const tools = new Map(availableTools(lib).map((t) => [t.name, t]))
-  const ledger = new ReadLedger(root)
+  const ledger = new ReadLedger()
 
-  // Before an edit, in read-before-edit mode: null to go ahead (args may gain a base_hash), or a failure.
+  // Before an edit, in read-before-edit mode: null to go ahead (args may gain base_hash or
+  // base_hashes), or a failure. The files come from the engine (touchedFiles): the same parsers and
+  // sandbox resolution as the write, so no spelling of a path names another file here than there.
   async function guard(tool, a) {
-    if (tool.touches === 'file') {
-      if (typeof a.file_path !== 'string' || !ledger.exists(a.file_path)) return null // engine reports it
-      const seen = ledger.get(a.file_path)
-      if (seen === undefined) return unread(a.file_path)
-      if (a.base_hash === undefined) a.base_hash = seen
-      else if (typeof a.base_hash === 'string' && !sameHash(a.base_hash, seen)) return mismatch(a.file_path, a.base_hash, seen)
-      return null
+    if (tool.touches !== 'file' && tool.touches !== 'patch') return null
+    if (typeof lib.touchedFiles !== 'function') {
+      return failure('INTERNAL_ERROR', `${tool.name}: read-before-edit needs the library's touchedFiles, which this build lacks; nothing was written.`)
     }
-    if (tool.touches === 'patch') {
-      for (const p of patchPaths(a.patch)) {
-        if (!ledger.exists(p)) continue
-        const seen = ledger.get(p)
-        if (seen === undefined) return unread(p)
-        // The envelope carries no base hash, so compare with the file as it is now.
-        if (typeof lib.viewFile !== 'function') return changed(p, seen, 'unknown')
-        const now = await lib.viewFile(p, { workspace_root: root })
-        if (!now || now.ok !== true) return now && now.ok === false ? now : changed(p, seen, 'unknown')
-        if (!sameHash(now.file_hash, seen)) return changed(p, seen, now.file_hash)
+    const t = await lib.touchedFiles(tool.op, tool.args(a, root, validate))
+    if (!t || t.ok !== true || !Array.isArray(t.targets)) {
+      return t && t.ok === false ? t : failure('INTERNAL_ERROR', `${tool.name}: touchedFiles returned no target list; nothing was written. Please report this.`)
+    }
+    for (const x of t.targets) {
+      if (x && x.role === 'file' && !x.exists && tool.name === 'write_file') a.create_only = true
+      if (!x || !x.exists) continue // a new file needs no view; a missing one is the engine's to report
+      const seen = ledger.get(x.display)
+      if (seen === undefined) return unread(x.display)
+      if (x.role === 'file') {
+        // Single-file tools: the engine checks base_hash under the file lock.
+        if (a.base_hash === undefined) a.base_hash = seen
+        else if (!sameHash(a.base_hash, seen)) return mismatch(x.display, a.base_hash, seen)
+        continue
+      }
+      // Patches: compare now, and pin each changed file to the hash seen (checked again by the
+      // engine under the lock; a move target is checked here only).
+      if (!sameHash(x.file_hash, seen)) return changed(x.display, seen, typeof x.file_hash === 'string' ? x.file_hash : 'unknown')
+      if (x.role === 'source') {
+        if (!a.base_hashes) a.base_hashes = {}
+        a.base_hashes[x.path] = seen
       }
     }
     return null
   }
 
-  // After a call: remember what this session now knows about each file.
+  // After a call: remember what this session now knows about each file (by the names results give).
   function record(tool, a, r) {
     if (!r || r.ok !== true) return
     if (tool.name === 'view_file') return ledger.set(r.file_path, r.file_hash)
-    if (r.written === false) return
-    if (tool.name === 'delete_file') return ledger.forget(r.file_path || a.file_path)
-    if (tool.touches === 'patch') {
-      for (const f of Array.isArray(r.files) ? r.files : []) {
+    const files = Array.isArray(r.files) ? r.files : []
+    if (tool.name === 'undo_edit') {
+      for (const f of files) {
         if (!f || typeof f.file_path !== 'string') continue
-        if (typeof f.file_hash === 'string') ledger.set(f.file_path, f.file_hash)
+        if (f.action !== 'deleted' && typeof f.file_hash === 'string') ledger.set(f.file_path, f.file_hash)
         else ledger.forget(f.file_path)
+      }
+      return
+    }
+    if (r.written === false) return
+    if (tool.name === 'delete_file') return ledger.forget(r.file_path)
+    if (tool.touches === 'patch') {
+      for (const f of files) {
+        if (!f || typeof f.file_path !== 'string') continue
+        const at = typeof f.moved_to === 'string' ? f.moved_to : f.file_path
+        if (at !== f.file_path) ledger.forget(f.file_path)
+        if (typeof f.file_hash === 'string') ledger.set(at, f.file_hash)
+        else ledger.forget(at)
       }
       return
     }
@@ -755,7 +784,7 @@ function createToolRunner(lib, options) {
         const refused = await guard(tool, args)
         if (refused) return refused
       }
-      const r = await tool.run(lib, args, root, validate)
+      const r = await lib[tool.lib](...tool.args(args, root, validate))
       if (!r || typeof r !== 'object' || Array.isArray(r) || typeof r.ok !== 'boolean') {
         return failure('INTERNAL_ERROR', `${name}: the engine returned no result object. Please report this.`)
       }
@@ -780,7 +809,6 @@ module.exports = {
   inputSchemaOf,
   outputSchemaOf,
   createToolRunner,
-  patchPaths,
   VALIDATE_MODES,
   DEFAULT_VALIDATE,
 }

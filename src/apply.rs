@@ -11,7 +11,8 @@
 use serde::Serialize;
 
 use crate::error::{Code, Failure};
-use crate::ir::Edit;
+use crate::formats::unescape_once;
+use crate::ir::{Dialect, Edit};
 use crate::matcher::{candidates, locate, Haystack, Miss, Tier, Tolerance, MAX_LISTED};
 
 /// Where one edit landed.
@@ -39,6 +40,8 @@ pub struct Applied {
     pub tier: Tier,
     /// Line numbers of the original text counted so far (hand it to [`crate::diff::unified_with`]).
     pub lines: crate::text::LineCounter,
+    /// Liberties taken with the input (`unescaped`: an edit's `old` was unescaped once).
+    pub dialect: Vec<Dialect>,
 }
 
 /// A batch located and checked, the new text not yet built: see [`plan_edits`].
@@ -56,6 +59,8 @@ pub struct Planned {
     pub tier: Tier,
     /// Line numbers of the original text counted so far (hand it to [`crate::diff::unified_with`]).
     pub lines: crate::text::LineCounter,
+    /// Liberties taken with the input (`unescaped`: an edit's `old` was unescaped once).
+    pub dialect: Vec<Dialect>,
 }
 
 struct Span {
@@ -94,6 +99,7 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
     }
     let h = Haystack::new(text);
     let mut spans: Vec<Span> = Vec::new();
+    let mut dialect = Vec::new();
     for (i, e) in edits.iter().enumerate() {
         if e.old.is_empty() {
             return Err(Failure::new(
@@ -117,8 +123,22 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
             )
             .with("edit_index", i));
         }
-        let found = locate(&h, &e.old, &e.new, expected, tol)
-            .map_err(|m| miss_failure(&h, m, i, edits.len()))?;
+        let found = match locate(&h, &e.old, &e.new, expected, tol) {
+            Err(Miss::NotFound { .. })
+                if tol == Tolerance::Safe && !e.old.contains('\n') && e.old.contains("\\n") =>
+            {
+                // `old` escaped once too often (literal `\n` on one line): the escaped form matched
+                // nowhere, so the unescaped one may, when it is unique.
+                let (old, new) = (unescape_once(&e.old), unescape_once(&e.new));
+                let again = locate(&h, &old, &new, expected, tol);
+                if again.is_ok() {
+                    crate::ir::note(&mut dialect, Dialect::Unescaped);
+                }
+                again
+            }
+            other => other,
+        }
+        .map_err(|m| miss_failure(&h, m, i, edits.len()))?;
         if found.iter().all(|m| text[m.start..m.end] == m.replacement) {
             let m = &found[0];
             return Err(Failure::new(
@@ -195,6 +215,7 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
         first_changed_line: first_changed.unwrap_or(1),
         tier,
         lines: h.into_counter(),
+        dialect,
     })
 }
 
@@ -232,6 +253,7 @@ impl Planned {
             first_changed_line: self.first_changed_line,
             tier: self.tier,
             lines: self.lines,
+            dialect: self.dialect,
         }
     }
 }
@@ -410,6 +432,30 @@ mod tests {
     }
 
     #[test]
+    fn an_old_escaped_once_too_often_is_unescaped_when_unique() {
+        let text = "def f():\n    return 1\n";
+        let e = Edit::new("def f():\\n    return 1", "def f():\\n    return 2");
+        let a = apply_edits(text, &[e], Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "def f():\n    return 2\n");
+        assert_eq!(a.dialect, vec![Dialect::Unescaped]);
+        // The escaped form comes first: a file holding the literal `\n` is edited as written.
+        let text = "s = \"a\\nb\"\ns = 'a\nb'\n";
+        let a = apply_edits(text, &[Edit::new("\"a\\nb\"", "\"c\"")], Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "s = \"c\"\ns = 'a\nb'\n");
+        assert!(a.dialect.is_empty());
+        // Under exact tolerance nothing is unescaped.
+        let e = Edit::new("def f():\\n    return 1", "x");
+        assert_eq!(
+            codes(apply_edits(
+                "def f():\n    return 1\n",
+                &[e],
+                Tolerance::Exact
+            )),
+            Code::SearchBlockNotFound
+        );
+    }
+
+    #[test]
     fn batch_matches_against_the_original() {
         let out = apply_edits(
             "x\ny\n",
@@ -490,6 +536,25 @@ mod tests {
             .unwrap()
             .contains("retries = 3"));
         assert!(f.message.contains("lines 2-3"));
+    }
+
+    #[test]
+    fn a_line_tier_ambiguity_lists_the_first_hundred_and_counts_all() {
+        // 1,000 indented lines, an unindented needle of two: 999 regions at the indentation tier.
+        let text = "    x = 1\n".repeat(1000);
+        let f = apply_edits(
+            &text,
+            &[Edit::new("x = 1\nx = 1\n", "y\n")],
+            Tolerance::Safe,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        assert_eq!(f.detail("match_count").unwrap(), &serde_json::json!(999));
+        assert_eq!(f.detail("truncated").unwrap(), &serde_json::json!(true));
+        assert_eq!(f.detail("tier").unwrap(), &serde_json::json!("indentation"));
+        let lines = f.detail("match_lines").unwrap().as_array().unwrap();
+        assert_eq!(lines.len(), crate::matcher::MAX_LISTED);
+        assert_eq!((&lines[0], &lines[99]), (&1.into(), &100.into()));
     }
 
     #[test]

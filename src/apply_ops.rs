@@ -8,9 +8,18 @@
 //!   must start at the start of a line of the file. The text is searched with one extra line in front
 //!   (the file's own terminator) and the needle starts with a line break, so a body can not match
 //!   the tail of a longer line.
-//! - **Anchors.** `@@ scope` lines are found first, in order, each one below the previous one, each
-//!   unique: as a whole line (whitespace-tolerant tiers), else as the unique line that contains it
-//!   (`@@ def f` names `def f(x):`). The body is then searched below the last anchor line.
+//! - **Scopes narrow, content decides.** `@@ scope` lines are found first, in order, each one at or
+//!   below the previous one: the first whole line that matches it (whitespace-tolerant tiers), else
+//!   the one line that contains it (`@@ def f` names `def f(x):`). A scope that names no line there
+//!   (prose such as `@@ fix the retry loop`, or text several lines contain) is ignored
+//!   ([`Dialect::AnchorIgnored`]); one that occurs several times narrows from its first occurrence
+//!   ([`Dialect::AnchorRepeated`]). The body is then searched from the last scope line itself (a
+//!   scope may name the line the chunk changes) and must be unique there; when it occurs nowhere
+//!   below the scopes, it is searched without them and must be unique in the whole file (the scope
+//!   is then ignored). So a scope can only choose among several places the content matches, never
+//!   make content that matches nowhere (or twice, without a scope that tells them apart) land.
+//! - **Two readings.** A body whose context lines lost their ` ` prefix carries a second reading
+//!   ([`Hunk::alt_lines`]); it is tried only when the first matches nowhere.
 //! - **Order.** Hunks of one file must be in file order and must not overlap. A body is searched
 //!   below the previous hunk (text above it can not be meant, since hunks are in file order); one
 //!   that only occurs above or inside the previous hunk is refused with `OVERLAPPING_EDITS`.
@@ -44,10 +53,13 @@
 //! assert_eq!(out.matches[0].start_line, 4);
 //! ```
 
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Serialize;
 
 use crate::error::{Code, Failure};
-use crate::ir::Hunk;
+use crate::ir::{note, Dialect, Hunk};
 use crate::matcher::{self, candidates, Haystack, Miss, Tier, Tolerance};
 use crate::text;
 
@@ -71,6 +83,8 @@ pub struct AppliedHunks {
     pub changes: Vec<(usize, usize, usize, usize)>,
     /// The loosest tier any hunk (or anchor) needed.
     pub tier: Tier,
+    /// Liberties taken with `@@` scopes (sorted, each once).
+    pub dialect: Vec<Dialect>,
 }
 
 /// The original text with one terminator line in front (and one at the end when the text lacks a
@@ -104,6 +118,67 @@ impl<'a> Padded<'a> {
             term,
         }
     }
+}
+
+/// Where each needle a patch will search for occurs exactly in the padded text: every hunk body
+/// (`"\n" + lines + "\n"`, both readings) and every `@@` scope, found in one Aho-Corasick pass
+/// over the file instead of one pass per hunk. Starts are sorted; overlapping occurrences count,
+/// as they do for the matcher's exact tier.
+struct ExactIndex {
+    starts: HashMap<String, Vec<usize>>,
+}
+
+impl ExactIndex {
+    fn new(padded: &str, hunks: &[Hunk]) -> Self {
+        let mut needles: Vec<String> = Vec::new();
+        for hk in hunks {
+            for a in &hk.anchors {
+                needles.push(format!("\n{a}\n"));
+            }
+            needles.push(needle_of(&hk.old_lines()));
+            if let Some(alt) = &hk.alt_lines {
+                let alt = Hunk {
+                    lines: alt.clone(),
+                    ..Hunk::default()
+                };
+                needles.push(needle_of(&alt.old_lines()));
+            }
+        }
+        needles.retain(|n| n.len() > 2 || n == "\n\n");
+        needles.sort();
+        needles.dedup();
+        let mut starts: HashMap<String, Vec<usize>> = HashMap::new();
+        if let Ok(ac) = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&needles)
+        {
+            for m in ac.find_overlapping_iter(padded) {
+                starts
+                    .entry(needles[m.pattern().as_usize()].clone())
+                    .or_default()
+                    .push(m.start());
+            }
+            for n in needles {
+                starts.entry(n).or_default();
+            }
+        }
+        ExactIndex { starts }
+    }
+
+    /// The exact occurrences of `needle` (sorted starts), when it was indexed.
+    fn get(&self, needle: &str) -> Option<&[usize]> {
+        self.starts.get(needle).map(Vec::as_slice)
+    }
+}
+
+/// `"\n" + lines + "\n"`: a body as the exact tier searches it in the padded text.
+fn needle_of(lines: &[&str]) -> String {
+    let mut s = String::from("\n");
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
 }
 
 /// A located region in original-text offsets.
@@ -223,25 +298,19 @@ fn map_match(pd: &Padded, m: matcher::Match, o: LineOpts) -> Option<Region> {
 }
 
 /// Locates whole lines `old` (replaced by `new`) at or below original offset `lo`.
+#[allow(clippy::too_many_arguments)]
 fn locate_lines(
     pd: &Padded,
     hp: &Haystack,
+    ix: &ExactIndex,
     old: &[&str],
     new: &[&str],
     o: LineOpts,
     tol: Tolerance,
     lo: usize,
 ) -> Result<Region, LineMiss> {
-    let mut old_s = String::from("\n");
-    for l in old {
-        old_s.push_str(l);
-        old_s.push('\n');
-    }
-    let mut new_s = String::from("\n");
-    for l in new {
-        new_s.push_str(l);
-        new_s.push('\n');
-    }
+    let old_s = needle_of(old);
+    let new_s = needle_of(new);
     let lines = hp.lines();
     // The search starts on the line whose terminator precedes offset `lo`.
     let at = (lo + pd.p).clamp(1, pd.padded.len());
@@ -253,14 +322,43 @@ fn locate_lines(
         }
         lo_p = lo_p.max(lines.start(n - old.len() - 1));
     }
-    let within = lo_p..pd.padded.len();
+    let mut within = lo_p..pd.padded.len();
+    if let Some(starts) = ix.get(&old_s) {
+        // The exact tier decides whenever it finds anything: count from the index, and hand the
+        // matcher only the one span it has to rebuild.
+        let first = starts.partition_point(|&s| s < lo_p);
+        let hits: Vec<(usize, usize)> = starts[first..]
+            .iter()
+            .map(|&s| (s, s + old_s.len()))
+            .filter(|&(_, e)| !o.eof_only || e == pd.padded.len())
+            .collect();
+        match hits.len() {
+            0 => {}
+            1 => within = hits[0].0..hits[0].1,
+            count => {
+                return Err(LineMiss::Many {
+                    tier: Tier::Exact,
+                    count,
+                    lines: hits
+                        .iter()
+                        .take(matcher::MAX_LISTED)
+                        .map(|&(s, e)| orig_lines(hp, s, e))
+                        .collect(),
+                })
+            }
+        }
+    }
     match matcher::locate_in(hp, &old_s, &new_s, 1, tol, within) {
         Ok(mut ms) => {
             let m = ms.remove(0);
             if o.eof_only && m.end != pd.padded.len() {
                 return Err(LineMiss::NotFound);
             }
-            map_match(pd, m, o).ok_or(LineMiss::NotFound)
+            // A form of the needle without its leading break can start on the line that ends at
+            // `lo`, inside the previous region: that is no match below `lo`.
+            map_match(pd, m, o)
+                .filter(|r| r.start >= lo)
+                .ok_or(LineMiss::NotFound)
         }
         Err(Miss::Count {
             tier, count, spans, ..
@@ -285,100 +383,93 @@ fn locate_lines(
 struct AnchorHit {
     /// 1-based line.
     line: usize,
+    /// Original offset of the line's start.
+    start: usize,
     /// Original offset just past the line (its terminator included).
     end: usize,
     tier: Tier,
+    /// The line occurs more than once at or below where it was searched (this is the first).
+    repeated: bool,
 }
 
+/// Finds an `@@` scope line at or below original offset `lo`: the first whole line that matches it
+/// (at the first tier that finds any), else the one line that contains it. `None` when neither
+/// exists: the scope is prose, or names text that is not there (or only above `lo`).
 fn find_anchor(
     pd: &Padded,
     hp: &Haystack,
+    ix: &ExactIndex,
     h: &Haystack,
     anchor: &str,
     lo: usize,
     tol: Tolerance,
-    at: &str,
-) -> Result<AnchorHit, Failure> {
-    let below = if lo == 0 {
-        String::new()
-    } else {
-        format!(" below line {}", h.line_of(lo - 1))
+) -> Option<AnchorHit> {
+    let lines = h.lines();
+    let hit = |line: usize, tier: Tier, repeated: bool| AnchorHit {
+        line,
+        start: lines.start(line - 1),
+        end: lines.end(line - 1),
+        tier,
+        repeated,
     };
-    let what = format!("the @@ scope line {}", crate::formats::shown(anchor));
-    // A whole line first.
-    match locate_lines(pd, hp, &[anchor], &[anchor], LineOpts::default(), tol, lo) {
-        Ok(r) => {
-            return Ok(AnchorHit {
-                line: h.line_of(r.start),
-                end: r.end,
-                tier: r.tier,
-            })
-        }
-        Err(LineMiss::Many { tier, count, lines }) => {
-            return Err(
-                ambiguous(at, &format!("{what}{below}"), tier, count, &lines, None)
-                    .with("anchor", anchor),
-            )
+    match locate_lines(
+        pd,
+        hp,
+        ix,
+        &[anchor],
+        &[anchor],
+        LineOpts::default(),
+        tol,
+        lo,
+    ) {
+        Ok(r) => return Some(hit(h.line_of(r.start), r.tier, false)),
+        Err(LineMiss::Many { tier, lines, .. }) => {
+            let first = lines.iter().map(|l| l.0).min()?;
+            return Some(hit(first, tier, true));
         }
         Err(_) => {}
     }
-    // Else the unique line that contains it.
+    // Else the unique line that contains it (`@@ def f` names `def f(x):`). A text found in
+    // several lines is too vague to narrow anything, and is ignored like prose.
     let needle = anchor.trim();
-    if !needle.is_empty() {
-        match matcher::locate_in(h, needle, needle, 1, tol, lo..h.text.len()) {
-            Ok(ms) => {
-                let lines = h.lines();
-                let i = lines.index_of(ms[0].start);
-                return Ok(AnchorHit {
-                    line: i + 1,
-                    end: lines.end(i),
-                    tier: ms[0].tier,
-                });
-            }
-            Err(Miss::Count {
-                tier, count, spans, ..
-            }) => {
-                let lines: Vec<_> = spans
-                    .iter()
-                    .map(|&(s, e)| (h.line_of(s), h.end_line_of(s, e)))
-                    .collect();
-                return Err(ambiguous(
-                    at,
-                    &format!("{what}{below} (as part of a line)"),
-                    tier,
-                    count,
-                    &lines,
-                    None,
-                )
-                .with("anchor", anchor));
-            }
-            Err(_) => {}
-        }
+    if needle.is_empty() {
+        return None;
     }
-    Err(not_found(h, anchor, at, &format!("{what}{below}")).with("anchor", anchor))
+    let ms = matcher::locate_in(h, needle, needle, 1, tol, lo..h.text.len()).ok()?;
+    Some(hit(lines.index_of(ms[0].start) + 1, ms[0].tier, false))
 }
 
 /// Applies `hunks` (of one file) to `text`, all or nothing.
 pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<AppliedHunks, Failure> {
     let pd = Padded::new(text);
     let hp = Haystack::new(&pd.padded);
+    let ix = ExactIndex::new(&pd.padded, hunks);
     let h = Haystack::new(text);
     let n_lines = h.lines().len();
     let mut regions: Vec<Region> = Vec::with_capacity(hunks.len());
     let mut matches = Vec::with_capacity(hunks.len());
     let mut prev_end = 0usize;
     let mut loosest = Tier::Exact;
+    let mut dialect = Vec::new();
     for (i, hk) in hunks.iter().enumerate() {
         let at = format!("hunks[{i}] (patch line {}): ", hk.source_line);
         let tag = |f: Failure| f.with("hunk_index", i).with("hunk_line", hk.source_line);
+        // Scopes narrow the search; one that names no line below the previous one is ignored.
         let mut lo = 0;
         let mut tier = Tier::Exact;
         let mut last_anchor: Option<AnchorHit> = None;
         for a in &hk.anchors {
-            let hit = find_anchor(&pd, &hp, &h, a, lo, tol, &at).map_err(tag)?;
-            lo = hit.end;
-            tier = tier.max(hit.tier);
-            last_anchor = Some(hit);
+            match find_anchor(&pd, &hp, &ix, &h, a, lo, tol) {
+                Some(hit) => {
+                    if hit.repeated {
+                        note(&mut dialect, Dialect::AnchorRepeated);
+                    }
+                    lo = hit.end;
+                    tier = tier.max(hit.tier);
+                    last_anchor = Some(hit);
+                }
+                None => note(&mut dialect, Dialect::AnchorIgnored),
+            }
         }
         let old = hk.old_lines();
         let new = hk.new_lines();
@@ -439,7 +530,9 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 (after, after),
             )
         } else {
-            let body_lo = lo.max(prev_end);
+            // The body may start on the scope line itself (`@@` naming the line it changes).
+            let scope_lo = last_anchor.as_ref().map_or(0, |a| a.start);
+            let body_lo = scope_lo.max(prev_end);
             let below = match &last_anchor {
                 Some(a) => format!(" below the @@ scope line at line {}", a.line),
                 None => String::new(),
@@ -450,15 +543,46 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 ""
             };
             let what = format!("the hunk's context and removed lines{below}{eof}");
-            match locate_lines(&pd, &hp, &old, &new, o, tol, body_lo) {
+            let mut scope_ignored = false;
+            let mut locate = |old: &[&str], new: &[&str]| {
+                let found = locate_lines(&pd, &hp, &ix, old, new, o, tol, body_lo);
+                if matches!(found, Err(LineMiss::NotFound)) && body_lo > prev_end {
+                    // Nothing under the scope: the content alone decides, if it is unique.
+                    let anywhere = locate_lines(&pd, &hp, &ix, old, new, o, tol, prev_end);
+                    if !matches!(anywhere, Err(LineMiss::NotFound)) {
+                        scope_ignored = true;
+                        return anywhere;
+                    }
+                }
+                found
+            };
+            let mut found = locate(&old, &new);
+            if let (Err(LineMiss::NotFound | LineMiss::Uneven { .. }), Some(alt)) =
+                (&found, &hk.alt_lines)
+            {
+                // The other reading of a body whose context lines lost their prefix.
+                let alt = Hunk {
+                    lines: alt.clone(),
+                    ..Hunk::default()
+                };
+                let again = locate(&alt.old_lines(), &alt.new_lines());
+                if !matches!(again, Err(LineMiss::NotFound)) {
+                    found = again;
+                }
+            }
+            if scope_ignored {
+                note(&mut dialect, Dialect::AnchorIgnored);
+                tier = Tier::Exact;
+            }
+            match found {
                 Ok(mut r) => {
                     r.tier = r.tier.max(tier);
                     let lines = (h.line_of(r.start), h.end_line_of(r.start, r.end));
                     (r, lines)
                 }
                 Err(LineMiss::NotFound) => {
-                    if body_lo > lo {
-                        if let Ok(r) = locate_lines(&pd, &hp, &old, &new, o, tol, lo) {
+                    if prev_end > 0 {
+                        if let Ok(r) = locate_lines(&pd, &hp, &ix, &old, &new, o, tol, 0) {
                             let (s, e) = (h.line_of(r.start), h.end_line_of(r.start, r.end));
                             return Err(tag(Failure::new(
                                 Code::OverlappingEdits,
@@ -505,6 +629,12 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 }
             }
         };
+        if region.start < prev_end {
+            return Err(tag(Failure::new(
+                Code::OverlappingEdits,
+                format!("{at}this hunk lands on lines {}-{}, inside the previous hunk, which ends at line {}; hunks must be in file order and must not overlap. Merge the two hunks.", lines.0, lines.1, h.line_of(prev_end.saturating_sub(1))),
+            )));
+        }
         prev_end = region.end;
         loosest = loosest.max(region.tier);
         matches.push(HunkMatch {
@@ -534,6 +664,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         matches,
         changes,
         tier: loosest,
+        dialect,
     })
 }
 
@@ -652,6 +783,93 @@ mod tests {
         assert_eq!(out.text, "a = “x”\r\n\tif y:\r\n\t\treturn\r\n");
         assert_eq!(out.matches[0].start_line, 1);
         assert_eq!(out.matches[0].end_line, 3);
+    }
+
+    #[test]
+    fn many_hunks_take_work_linear_in_the_file() {
+        // 2,000 hunks over a 20,000-line file: one pass finds every body, and the matcher only
+        // rebuilds each hunk's own span (before, each hunk searched the rest of the file).
+        let text: String = (0..20_000)
+            .map(|i| format!("line {i} = {}\n", i * 7))
+            .collect();
+        let hunks: Vec<Hunk> = (0..2_000)
+            .map(|k| {
+                let i = k * 10 + 5;
+                hunk(vec![
+                    ctx(&format!("line {} = {}", i - 1, (i - 1) * 7)),
+                    Remove(format!("line {i} = {}", i * 7)),
+                    Add(format!("line {i} = changed")),
+                ])
+            })
+            .collect();
+        crate::matcher::search_work();
+        let out = apply_hunks(&text, &hunks, Tolerance::Safe).unwrap();
+        let work = crate::matcher::search_work();
+        assert_eq!(out.matches.len(), 2_000);
+        assert!(out.text.contains("line 19995 = changed\n"));
+        assert!(
+            work < 4 * text.len() as u64,
+            "work {work} for {} bytes",
+            text.len()
+        );
+    }
+
+    #[test]
+    fn the_same_chunk_twice_overlaps() {
+        let h = hunk(vec![Remove("b".into()), Add("B".into())]);
+        let f = apply_hunks("a\nb\nc\n", &[h.clone(), h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+        assert_eq!(f.detail("hunk_index"), Some(&1.into()));
+        // Also when the blank-edge form of the body is what matches.
+        let h = hunk(vec![ctx(""), Remove("b".into()), Add("B".into())]);
+        let f = apply_hunks("a\n\nb\nc\n", &[h.clone(), h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+    }
+
+    #[test]
+    fn scopes_narrow_but_never_refuse_unique_content() {
+        let text = "def f():\n    x = 1\ndef g():\n    x = 1\n    y = 2\n";
+        let with = |anchors: &[&str], lines| {
+            let mut h = hunk(lines);
+            h.anchors = anchors.iter().map(|a| a.to_string()).collect();
+            apply_hunks(text, &[h], Tolerance::Safe)
+        };
+        // Prose scope, unique content: applied, the scope ignored.
+        let out = with(
+            &["fix the y"],
+            vec![Remove("    y = 2".into()), Add("    y = 3".into())],
+        )
+        .unwrap();
+        assert_eq!(out.dialect, vec![Dialect::AnchorIgnored]);
+        assert!(out.text.ends_with("    y = 3\n"));
+        // The scope picks one of two content matches.
+        let out = with(
+            &["def g():"],
+            vec![Remove("    x = 1".into()), Add("    x = 9".into())],
+        )
+        .unwrap();
+        assert_eq!(out.matches[0].start_line, 4);
+        assert!(out.dialect.is_empty());
+        // A scope that is the changed line itself.
+        let out = with(
+            &["def g():"],
+            vec![Remove("def g():".into()), Add("def h():".into())],
+        )
+        .unwrap();
+        assert_eq!(out.matches[0].start_line, 3);
+        // A prose scope and content that occurs twice: refused, never guessed.
+        let f = with(
+            &["the x"],
+            vec![Remove("    x = 1".into()), Add("    x = 9".into())],
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        // A repeated scope that does not single one out: refused.
+        let text2 = "def f():\n    x = 1\ndef f():\n    x = 1\n";
+        let mut h = hunk(vec![Remove("    x = 1".into()), Add("    x = 9".into())]);
+        h.anchors = vec!["def f():".into()];
+        let f = apply_hunks(text2, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
     }
 
     #[test]

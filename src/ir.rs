@@ -57,6 +57,10 @@ pub struct Hunk {
     /// Unified diff `\ No newline at end of file` after the old side / the new side.
     pub old_no_eol: bool,
     pub new_no_eol: bool,
+    /// When some context lines came without their ` ` prefix, the lines read the other way: each
+    /// context line written with a leading space kept whole (that space was the file's, not a
+    /// prefix). Tried only when `lines` matches nowhere.
+    pub alt_lines: Option<Vec<HunkLine>>,
 }
 
 impl Hunk {
@@ -153,3 +157,92 @@ impl std::fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
+
+/// A liberty a parser or an applier took with the textbook grammar of a format: the input was read
+/// anyway, and the edit still had to match its file by content alone. Receipts list them as
+/// `dialect: [...]` (string forms below, in alphabetical order), so a harness can see which
+/// spellings its model uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dialect {
+    /// `*** Add File:` content whose lines (some or all) came without their `+`.
+    AddPrefixMissing,
+    /// An `@@` scope line that is not a line of the file (or not above the content), ignored because
+    /// the content alone was unique.
+    AnchorIgnored,
+    /// An `@@` scope line that occurs several times in the file; the content decided.
+    AnchorRepeated,
+    /// A chunk body line with no ` `/`-`/`+` prefix, read as context.
+    ContextPrefixMissing,
+    /// A file header written without its space (`---a/x`), or whose names are another spelling of
+    /// the file (`x.orig`, `x (original)`, `old/x`).
+    HeaderVariant,
+    /// A unified-diff hunk header without line numbers (`@@`, `@@ ... @@`), or counts that disagree
+    /// with the body: the counts were recomputed from the body.
+    HunkCounts,
+    /// A SEARCH/REPLACE marker of another length or spelling (`<<< SEARCH`, `------- SEARCH`,
+    /// `+++++++ REPLACE`, `<<<<<<< SEARCH>`).
+    MarkerVariant,
+    /// `*** End Patch` was missing at the end of the text.
+    NoEndMarker,
+    /// A path written with decoration: `a/`/`b/` prefixes, `./`, backticks, quotes, bold, a `:`.
+    PathDecorated,
+    /// The file was not named usably by the text; the caller's `file_path` was used.
+    PathFallback,
+    /// Prose before `*** Begin Patch` or after `*** End Patch`, passed over.
+    ProseAround,
+    /// The whole patch (or an edit's `old`) came on one line with literal `\n` escapes, and was
+    /// unescaped once.
+    Unescaped,
+    /// An `@@ -l,c +l,c @@` unified-diff header inside an `apply_patch` envelope, read as a chunk
+    /// header with a line hint.
+    UnifiedHeader,
+}
+
+impl Dialect {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Unescaped => "unescaped",
+            Dialect::NoEndMarker => "no_end_marker",
+            Dialect::UnifiedHeader => "unified_header",
+            Dialect::ContextPrefixMissing => "context_prefix_missing",
+            Dialect::AddPrefixMissing => "add_prefix_missing",
+            Dialect::AnchorIgnored => "anchor_ignored",
+            Dialect::AnchorRepeated => "anchor_repeated",
+            Dialect::HunkCounts => "hunk_counts",
+            Dialect::HeaderVariant => "header_variant",
+            Dialect::PathDecorated => "path_decorated",
+            Dialect::PathFallback => "path_fallback",
+            Dialect::ProseAround => "prose_around",
+            Dialect::MarkerVariant => "marker_variant",
+        }
+    }
+}
+
+/// What a parser read: the operations, the liberties it took (sorted, each once), and for each
+/// operation the other spellings its path may stand for (tried in order when the path as written
+/// names no file; `a/x` → `x`, `x.orig` → `x`, …).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Parsed {
+    pub ops: Vec<FileOp>,
+    pub dialect: Vec<Dialect>,
+    pub alternatives: Vec<Vec<String>>,
+}
+
+impl Parsed {
+    /// Records a liberty (kept sorted and unique).
+    pub fn note(&mut self, d: Dialect) {
+        note(&mut self.dialect, d);
+    }
+}
+
+/// Adds `d` to a sorted list of liberties, once.
+pub fn note(dialect: &mut Vec<Dialect>, d: Dialect) {
+    if let Err(at) = dialect.binary_search(&d) {
+        dialect.insert(at, d);
+    }
+}
+
+/// The string forms of `dialect`, for receipts.
+pub fn dialect_names(dialect: &[Dialect]) -> Vec<&'static str> {
+    dialect.iter().map(|d| d.as_str()).collect()
+}

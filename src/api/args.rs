@@ -216,4 +216,44 @@ mod tests {
         assert!(Obj::new("options", Some(&Value::Null), true).is_ok());
         assert!(Obj::new("input", Some(&json!(5)), false).is_err());
     }
+
+    #[test]
+    fn uint_refuses_every_number_that_is_not_a_whole_count() {
+        for v in [
+            json!(-1),
+            json!(1.5),
+            json!(-0.5),
+            json!(1e300),
+            json!(2.0),
+            json!(-1e-300),
+        ] {
+            let m = json!({ "n": v });
+            let mut o = Obj::new("options", Some(&m), false).unwrap();
+            let e = o.uint(&["n"]).unwrap_err();
+            assert_eq!(e.code, Code::InvalidInput, "{v}");
+            assert!(
+                e.message.contains("non-negative whole number"),
+                "{}",
+                e.message
+            );
+        }
+        let m = json!({ "n": 7 });
+        assert_eq!(
+            Obj::new("o", Some(&m), false)
+                .unwrap()
+                .uint(&["n"])
+                .unwrap(),
+            Some(7)
+        );
+        // NaN and Infinity have no JSON spelling: a payload naming them is not JSON, so INVALID_INPUT.
+        for n in ["NaN", "Infinity", "-Infinity", "1e400"] {
+            let out = crate::api::call(
+                "preview_edits",
+                &format!(
+                    r#"["a.txt", [{{"old": "a", "new": "b", "expected_replacements": {n}}}]]"#
+                ),
+            );
+            assert!(out.contains(r#""code":"INVALID_INPUT""#), "{n}: {out}");
+        }
+    }
 }

@@ -13,8 +13,10 @@ mod args;
 mod edit;
 mod lines;
 mod observe;
+mod panics;
 mod patch;
 mod scope;
+mod targets;
 mod view;
 mod whole;
 
@@ -42,7 +44,10 @@ pub const OPS: &[&str] = &[
     "apply_unified_diff",
     "parse_blocks",
     "parse_path_blocks",
+    "touched_files",
 ];
+
+pub use panics::install_hook as install_panic_hook;
 
 /// Runs one operation. `payload` is a JSON array of the arguments as the caller passed them.
 pub fn call(op: &str, payload: &str) -> String {
@@ -51,14 +56,11 @@ pub fn call(op: &str, payload: &str) -> String {
     let mut value = match result {
         Ok(v) => v,
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
+            // Never the raw payload: it may quote file content (see `panics`).
+            let what = panics::describe(panic.as_ref());
             failure_value(&Failure::new(
                 Code::InternalError,
-                format!("internal error in surepatch ({what}); nothing was written. Please report this."),
+                format!("internal error in surepatch ({what}); nothing was written. Please report this at https://github.com/surepatch/surepatch/issues."),
             ))
         }
     };
@@ -95,6 +97,8 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "apply_unified_diff" => patch::apply_unified_diff(&args),
         "parse_blocks" => patch::parse_blocks(&args),
         "parse_path_blocks" => patch::parse_path_blocks(&args),
+        "touched_files" => targets::touched_files(&args),
+        "__test_panic" => panics::test_panic(&args),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),
@@ -117,7 +121,10 @@ fn get_stats(args: &[Value]) -> Res {
 fn set_event_log(args: &[Value]) -> Res {
     match arg(args, 0) {
         None | Some(Value::Null) => observe::set_event_log(None),
-        Some(Value::String(p)) if !p.is_empty() => observe::set_event_log(Some(p.clone())),
+        Some(Value::String(p)) if !p.is_empty() => {
+            observe::check_log_path(p)?;
+            observe::set_event_log(Some(p.clone()))
+        }
         Some(v) => {
             return Err(args::bad(format!(
                 "setEventLog takes a file path or null, got {}.",

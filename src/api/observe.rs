@@ -64,6 +64,8 @@ struct State {
     ops: BTreeMap<String, OpStats>,
     failures_by_code: BTreeMap<String, u64>,
     successes_by_tier: BTreeMap<String, u64>,
+    /// Successful calls that needed each dialect liberty (see `crate::ir::Dialect`).
+    successes_by_dialect: BTreeMap<String, u64>,
     changed_lines: [u64; 6],
     retries_total: u64,
     successes_counted: u64,
@@ -73,6 +75,8 @@ struct State {
     stuck_loops: u64,
     since: u64,
     log_path: Option<Option<String>>,
+    /// The event log path whose failure was last reported on stderr (each is reported once).
+    log_reported: Option<String>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -142,12 +146,16 @@ fn is_write(op: &str) -> bool {
             | "permission_scope"
             | "parse_blocks"
             | "parse_path_blocks"
+            | "touched_files"
     )
 }
 
 /// Operations counted in the statistics and the event log.
 fn is_counted(op: &str) -> bool {
-    !matches!(op, "codes" | "get_stats" | "set_event_log")
+    !matches!(
+        op,
+        "codes" | "get_stats" | "set_event_log" | "touched_files"
+    )
 }
 
 pub struct Call {
@@ -178,6 +186,16 @@ pub fn finish(call: Call, op: &str, payload: &str, result: &mut Value) {
         .and_then(Value::as_str)
         .map(str::to_string);
     let changed = if ok { lines_changed(result) } else { 0 };
+    let dialect: Vec<String> = result
+        .get("dialect")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
     let dry = result.get("written").and_then(Value::as_bool) == Some(false);
     let key = touched.first().cloned().unwrap_or_default();
     let phash = payload_hash(op, payload);
@@ -199,6 +217,9 @@ pub fn finish(call: Call, op: &str, payload: &str, result: &mut Value) {
             st.ok += 1;
             if let Some(t) = &tier {
                 *s.successes_by_tier.entry(t.clone()).or_default() += 1;
+            }
+            for d in &dialect {
+                *s.successes_by_dialect.entry(d.clone()).or_default() += 1;
             }
             let b = BUCKETS
                 .iter()
@@ -293,18 +314,67 @@ pub fn finish(call: Call, op: &str, payload: &str, result: &mut Value) {
         if let Some(t) = &tier {
             line.insert("tier".into(), json!(t));
         }
+        if !dialect.is_empty() {
+            line.insert("dialect".into(), json!(dialect));
+        }
         line.insert("ms".into(), json!((ms * 1000.0).round() / 1000.0));
         line.insert("lines_changed".into(), json!(changed));
         if let Some(a) = attempt_out {
             line.insert("attempt".into(), json!(a));
         }
-        if let Ok(mut f) = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(&path)
-        {
-            let _ = writeln!(f, "{}", Value::Object(line));
+        let mut text = Value::Object(line).to_string();
+        text.push('\n');
+        if let Err(why) = append_line(&path, text.as_bytes()) {
+            let first = with_state(|s| {
+                let first = s.log_reported.as_deref() != Some(path.as_str());
+                s.log_reported = Some(path.clone());
+                first
+            });
+            if first {
+                eprintln!(
+                    "surepatch: event log {path:?}: {why}; events are not being logged (reported once for this path)."
+                );
+            }
         }
+    }
+}
+
+/// Opens `path` for appending without ever blocking: `O_NONBLOCK` (a FIFO without a reader fails at
+/// once instead of waiting for one; on a regular file the flag changes nothing) and `O_NOCTTY`.
+fn open_log(path: &str) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_CLOEXEC);
+    }
+    o.open(path)
+}
+
+/// Appends one line to the event log, which must be a regular file (checked on the open handle, so a
+/// FIFO, socket or device swapped in is refused too): a log must never block or fail a call.
+fn append_line(path: &str, line: &[u8]) -> std::result::Result<(), String> {
+    let mut f = open_log(path).map_err(|e| format!("cannot be opened ({e})"))?;
+    let meta = f
+        .metadata()
+        .map_err(|e| format!("cannot be inspected ({e})"))?;
+    if !meta.is_file() {
+        return Err("is not a regular file".into());
+    }
+    f.write_all(line)
+        .map_err(|e| format!("cannot be written ({e})"))
+}
+
+/// Refuses an event log path that names something other than a regular file (a FIFO would block
+/// every later call; a directory or device is no log). A missing file is created on the first event.
+pub fn check_log_path(path: &str) -> crate::error::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() => Err(crate::error::Failure::new(
+            crate::error::Code::InvalidInput,
+            format!("setEventLog: {path:?} is not a regular file (a FIFO, socket, device or directory); give the path of a regular file, or null to turn the log off."),
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -405,6 +475,7 @@ pub fn stats(reset: bool) -> Value {
             "ops": ops,
             "failures_by_code": s.failures_by_code,
             "successes_by_tier": s.successes_by_tier,
+            "successes_by_dialect": s.successes_by_dialect,
             "retries_per_success": (rps * 1000.0).round() / 1000.0,
             "changed_lines_histogram": hist,
             "transactions_rolled_back": s.rolled_back,
@@ -414,9 +485,11 @@ pub fn stats(reset: bool) -> Value {
         });
         if reset {
             let log = s.log_path.take();
+            let reported = s.log_reported.take();
             *s = State {
                 since: now_ms(),
                 log_path: log,
+                log_reported: reported,
                 ..State::default()
             };
         }
@@ -426,5 +499,8 @@ pub fn stats(reset: bool) -> Value {
 
 /// `setEventLog(path | null)`.
 pub fn set_event_log(path: Option<String>) {
-    with_state(|s| s.log_path = Some(path));
+    with_state(|s| {
+        s.log_path = Some(path);
+        s.log_reported = None;
+    });
 }

@@ -28,7 +28,7 @@ use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
-use crate::ir::{Change, Edit, FileOp, ParseError};
+use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
 use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -43,13 +43,16 @@ struct PatchOptions {
     overwrite: bool,
     /// `{path as written in the patch: file_hash}`.
     base_hashes: Vec<(String, String)>,
-    /// `applyBlocks` only: apply every block to this file, ignoring paths in the text.
+    /// `applyBlocks`: apply every block to this file, ignoring paths in the text.
+    /// `applyUnifiedDiff`: the file for hunks whose headers name no file (or none that exists).
     file_path: Option<String>,
     /// The syntax gate, checked for every written file before anything is committed.
     validate: Validate,
+    /// Set by [`touched`] only: stop once every path is chosen and resolved, and list them.
+    targets_only: bool,
 }
 
-fn read_options(v: Option<&Value>, blocks: bool) -> Result<PatchOptions> {
+fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions> {
     let mut o = Obj::new("options", v, true)?;
     let root = super::edit::read_root(&mut o)?;
     let dry_run = o.boolean(&["dry_run", "dryRun"])?.unwrap_or(false);
@@ -80,7 +83,7 @@ fn read_options(v: Option<&Value>, blocks: bool) -> Result<PatchOptions> {
             )))
         }
     };
-    let file_path = if blocks {
+    let file_path = if with_file_path {
         match o.string(&["file_path", "filePath"])? {
             Some("") => return Err(bad("options.file_path is empty.")),
             p => p.map(str::to_string),
@@ -99,6 +102,7 @@ fn read_options(v: Option<&Value>, blocks: bool) -> Result<PatchOptions> {
         base_hashes,
         file_path,
         validate,
+        targets_only: false,
     })
 }
 
@@ -155,40 +159,112 @@ pub fn parse_path_blocks(args: &[Value]) -> Res {
     Ok(ok_object(json!({ "files": m })))
 }
 
+/// Most hunks (or SEARCH/REPLACE blocks) one call may carry, as `applyEdits` caps its edits.
+pub const MAX_HUNKS: usize = 10_000;
+
+/// Refuses a parsed input with more than [`MAX_HUNKS`] hunks or blocks in all.
+fn check_hunk_count(ops: &[FileOp]) -> Result<()> {
+    let n: usize = ops
+        .iter()
+        .map(|op| match op {
+            FileOp::Update {
+                change: Change::Hunks(h),
+                ..
+            } => h.len(),
+            FileOp::Update {
+                change: Change::Edits(e),
+                ..
+            } => e.len(),
+            _ => 1,
+        })
+        .sum();
+    if n > MAX_HUNKS {
+        return Err(bad(format!(
+            "the input holds {n} hunks or blocks; at most {MAX_HUNKS} are accepted in one call. Split it into several calls."
+        )));
+    }
+    Ok(())
+}
+
+/// The files a call of `op` (`apply_patch`, `apply_unified_diff` or `apply_blocks`) with `args` would
+/// touch: the call itself, stopped once every path is chosen among its spellings and resolved (same
+/// refusals), with nothing read or written. `{targets: [{path, display, exists, role, op_index}]}`;
+/// `path` is the key of `base_hashes`. Used by `touchedFiles` ([`super::targets`]).
+pub(super) fn touched(op: &str, args: &[Value]) -> Res {
+    match op {
+        "apply_patch" => apply_patch_as(args, true),
+        "apply_unified_diff" => apply_unified_diff_as(args, true),
+        _ => apply_blocks_as(args, true),
+    }
+}
+
 /// `applyPatch(patchText, options)`.
 pub fn apply_patch(args: &[Value]) -> Res {
+    apply_patch_as(args, false)
+}
+
+fn apply_patch_as(args: &[Value], targets_only: bool) -> Res {
     let text = text_arg(args, "patchText")?;
-    let opts = read_options(arg(args, 1), false)?;
-    let ops = formats::parse_patch(text).map_err(|e| parse_failure(e, "apply_patch envelope"))?;
-    run(ops, &opts, false)
+    let mut opts = read_options(arg(args, 1), false)?;
+    opts.targets_only = targets_only;
+    let parsed =
+        formats::parse_patch_dialect(text).map_err(|e| parse_failure(e, "apply_patch envelope"))?;
+    run(parsed, &opts, Format::ApplyPatch)
 }
 
 /// `applyUnifiedDiff(diffText, options)`.
 pub fn apply_unified_diff(args: &[Value]) -> Res {
+    apply_unified_diff_as(args, false)
+}
+
+fn apply_unified_diff_as(args: &[Value], targets_only: bool) -> Res {
     let text = text_arg(args, "diffText")?;
-    let opts = read_options(arg(args, 1), false)?;
-    let ops = formats::parse_unified_diff(text).map_err(|e| parse_failure(e, "unified diff"))?;
-    if ops.is_empty() {
+    let mut opts = read_options(arg(args, 1), true)?;
+    opts.targets_only = targets_only;
+    let mut parsed =
+        formats::parse_unified_diff_dialect(text).map_err(|e| parse_failure(e, "unified diff"))?;
+    if parsed.ops.is_empty() {
         return Err(Failure::new(
             Code::NoChanges,
             "the diff changes no file content (only modes, which surepatch does not change); nothing to do.",
         ));
     }
-    run(ops, &opts, false)
+    // Hunks with no file header are for the caller's file.
+    for op in &mut parsed.ops {
+        if let FileOp::Update { path, .. } = op {
+            if path.is_empty() {
+                match &opts.file_path {
+                    Some(p) => p.clone_into(path),
+                    None => {
+                        return Err(Failure::new(
+                            Code::ParseError,
+                            "the diff's hunks come with no `--- `/`+++ ` file headers, so it does not say which file they change. Nothing was written; pass file_path (the file the diff is for), or add `--- a/<path>` and `+++ b/<path>` lines.",
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    run(parsed, &opts, Format::UnifiedDiff)
 }
 
 /// `applyBlocks(text, options)`.
 pub fn apply_blocks(args: &[Value]) -> Res {
+    apply_blocks_as(args, false)
+}
+
+fn apply_blocks_as(args: &[Value], targets_only: bool) -> Res {
     let text = text_arg(args, "text")?;
-    let opts = read_options(arg(args, 1), true)?;
-    let groups = match &opts.file_path {
-        Some(p) => vec![(
-            p.clone(),
-            formats::parse_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?,
-        )],
-        None => {
-            formats::parse_path_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?
+    let mut opts = read_options(arg(args, 1), true)?;
+    opts.targets_only = targets_only;
+    let (groups, dialect) = match &opts.file_path {
+        Some(p) => {
+            let (edits, dialect) = formats::parse_blocks_dialect(text)
+                .map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?;
+            (vec![(p.clone(), edits)], dialect)
         }
+        None => formats::parse_path_blocks_dialect(text)
+            .map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?,
     };
     let mut ops = Vec::with_capacity(groups.len());
     for (i, (path, edits)) in groups.into_iter().enumerate() {
@@ -210,7 +286,16 @@ pub fn apply_blocks(args: &[Value]) -> Res {
             .with("file_path", path));
         }
     }
-    run(ops, &opts, true)
+    let alternatives = ops
+        .iter()
+        .map(|op| formats::clean_path(op.path()).1)
+        .collect();
+    let parsed = Parsed {
+        ops,
+        dialect,
+        alternatives,
+    };
+    run(parsed, &opts, Format::Blocks)
 }
 
 /// One planned file operation, computed before anything is written.
@@ -235,12 +320,85 @@ fn tag(f: Failure, i: usize, op: &FileOp, display: Option<&str>) -> Failure {
     f
 }
 
-fn run(ops: Vec<FileOp>, opts: &PatchOptions, blocks: bool) -> Res {
+/// The path an operation names, among its spellings: as written if that resolves to an existing
+/// file (or, for a creation, to a place whose directory exists), else the first other spelling
+/// that does, else the caller's `file_path` for a unified diff whose names are none of these.
+/// The path as written otherwise, so that its own error is reported.
+fn choose_path(
+    ws: &Workspace,
+    op: &FileOp,
+    alternatives: &[String],
+    fallback: Option<&str>,
+    alt_note: Dialect,
+    dialect: &mut Vec<Dialect>,
+) -> String {
+    let path = op.path();
+    let exists = |p: &str| ws.resolve(p, Resolve::Existing).is_ok();
+    let creatable = |p: &str| {
+        ws.resolve(p, Resolve::MayCreate).is_ok()
+            && match p.rsplit_once('/') {
+                Some((dir, _)) => ws.root().join(dir).is_dir(),
+                None => true,
+            }
+    };
+    let usable = |p: &str| match op {
+        FileOp::Add { .. } => creatable(p),
+        _ => exists(p),
+    };
+    if (alternatives.is_empty() && fallback.is_none()) || usable(path) {
+        return path.to_string();
+    }
+    if let Some(alt) = alternatives.iter().find(|a| usable(a)) {
+        note(dialect, alt_note);
+        return alt.clone();
+    }
+    match fallback {
+        Some(f) if !matches!(op, FileOp::Add { .. }) => {
+            note(dialect, Dialect::PathFallback);
+            f.to_string()
+        }
+        _ => path.to_string(),
+    }
+}
+
+/// Which entry point a parsed input came through.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Format {
+    ApplyPatch,
+    UnifiedDiff,
+    Blocks,
+}
+
+fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
+    let Parsed {
+        mut ops,
+        mut dialect,
+        alternatives,
+    } = parsed;
+    check_hunk_count(&ops)?;
     let ws = Workspace::new(&opts.root)?;
+    // 0. Pick each operation's path among its spellings (unified diffs: and the caller's file).
+    let blocks = format == Format::Blocks;
+    let (fallback, alt_note) = match format {
+        Format::UnifiedDiff => (opts.file_path.as_deref(), Dialect::HeaderVariant),
+        _ => (None, Dialect::PathDecorated),
+    };
+    for (i, op) in ops.iter_mut().enumerate() {
+        let alts = alternatives.get(i).map_or(&[][..], Vec::as_slice);
+        let chosen = choose_path(&ws, op, alts, fallback, alt_note, &mut dialect);
+        if chosen != op.path() {
+            match op {
+                FileOp::Add { path, .. }
+                | FileOp::Delete { path }
+                | FileOp::Update { path, .. } => *path = chosen,
+            }
+        }
+    }
     // 1. Resolve every path; refuse two operations on one file and unwanted overwrites.
     let mut paths: Vec<(String, Resolve)> = Vec::new();
     let mut owner: HashMap<PathBuf, usize> = HashMap::new();
     let mut displays: Vec<(String, Option<String>)> = Vec::with_capacity(ops.len());
+    let mut targets: Vec<Value> = Vec::new();
     for (i, op) in ops.iter().enumerate() {
         let t = |f: Failure| tag(f, i, op, None);
         let mut claim = |real: &PathBuf, display: &str| -> Result<()> {
@@ -259,7 +417,8 @@ fn run(ops: Vec<FileOp>, opts: &PatchOptions, blocks: bool) -> Res {
         };
         let r = ws.resolve(op.path(), src_mode).map_err(t)?;
         if let FileOp::Add { .. } = op {
-            if r.exists && !opts.overwrite {
+            // An empty SEARCH block may fill an empty file: decided once the file is read.
+            if r.exists && !opts.overwrite && !blocks {
                 return Err(t(Failure::new(
                     Code::FileExists,
                     format!(
@@ -272,6 +431,9 @@ fn run(ops: Vec<FileOp>, opts: &PatchOptions, blocks: bool) -> Res {
         }
         claim(&r.real, &r.display)?;
         paths.push((op.path().to_string(), src_mode));
+        if opts.targets_only {
+            targets.push(json!({"path": op.path(), "display": r.display, "exists": r.exists, "role": "source", "op_index": i}));
+        }
         let moved = match target {
             Some(to) => {
                 let rt = ws.resolve(to, Resolve::MayCreate).map_err(t)?;
@@ -294,6 +456,9 @@ fn run(ops: Vec<FileOp>, opts: &PatchOptions, blocks: bool) -> Res {
                 }
                 claim(&rt.real, &rt.display)?;
                 paths.push((to.to_string(), Resolve::MayCreate));
+                if opts.targets_only {
+                    targets.push(json!({"path": to, "display": rt.display, "exists": rt.exists, "role": "move_target", "op_index": i}));
+                }
                 Some(rt.display)
             }
             None => None,
@@ -307,6 +472,9 @@ fn run(ops: Vec<FileOp>, opts: &PatchOptions, blocks: bool) -> Res {
                 "options.base_hashes names {p:?}, which no operation touches; the paths are {named:?} (as written in the input)."
             )));
         }
+    }
+    if opts.targets_only {
+        return Ok(ok_object(json!({ "targets": targets })));
     }
 
     // 2. Lock and read every file.
@@ -326,7 +494,7 @@ fn run(ops: Vec<FileOp>, opts: &PatchOptions, blocks: bool) -> Res {
     let mut planned = Vec::with_capacity(ops.len());
     for (i, op) in ops.iter().enumerate() {
         let display = displays[i].0.as_str();
-        let p = plan(&mut txn, op, &displays[i], opts, blocks)
+        let p = plan(&mut txn, op, &displays[i], opts, blocks, &mut dialect)
             .map_err(|f| tag(f, i, op, Some(display)))?;
         planned.push(p);
     }
@@ -358,7 +526,10 @@ fn run(ops: Vec<FileOp>, opts: &PatchOptions, blocks: bool) -> Res {
         .into_iter()
         .map(|p| Value::Object(p.entry))
         .collect();
-    Ok(ok_object(json!({ "files": files, "written": written })))
+    let dialect = dialect_names(&dialect);
+    Ok(ok_object(
+        json!({ "files": files, "written": written, "dialect": dialect }),
+    ))
 }
 
 fn base_for<'a>(opts: &'a PatchOptions, path: &str) -> Option<&'a str> {
@@ -389,6 +560,7 @@ fn plan(
     names: &(String, Option<String>),
     opts: &PatchOptions,
     blocks: bool,
+    dialect: &mut Vec<Dialect>,
 ) -> Result<Planned> {
     let (display, moved_to) = (names.0.as_str(), names.1.as_deref());
     let src = txn.index_of(op.path()).ok_or_else(|| {
@@ -427,6 +599,20 @@ fn plan(
     };
     match op {
         FileOp::Add { content, .. } => {
+            if let (Some(b), false) = (&before, opts.overwrite) {
+                // Only an empty SEARCH block gets here with an existing file (see `run`): it may
+                // fill a file that holds nothing but whitespace, never replace content.
+                let blank = codec::decode(b.clone()).is_ok_and(|d| d.text.trim().is_empty());
+                if !blank {
+                    return Err(Failure::new(
+                        Code::FileExists,
+                        format!(
+                            "{display} already exists and is not empty, and an empty SEARCH section would replace all of it. Nothing was written. To insert text, put a unique existing line in SEARCH and write it again in REPLACE with the new lines before or after it (or use editLines with an insert); to replace the whole file, use writeFile or pass overwrite: true."
+                        ),
+                    )
+                    .with("file_path", display));
+                }
+            }
             // Overwriting keeps the replaced file's encoding and dominant line terminator.
             let (old_text, new_text, enc) = match before.map(codec::decode) {
                 Some(Ok(d)) => {
@@ -486,6 +672,9 @@ fn plan(
                     }
                     Change::Hunks(hunks) => {
                         let a = apply_ops::apply_hunks(&decoded.text, hunks, opts.tolerance)?;
+                        for d in a.dialect {
+                            note(dialect, d);
+                        }
                         (a.text, hunks.len(), json!(a.matches), a.changes)
                     }
                 };

@@ -8,7 +8,8 @@
 //! input         = { blank } , [ fence-open ] , { blank } , [ heredoc-open ] ,
 //!                 patch ,
 //!                 [ heredoc-close ] , { blank } , [ fence-close ] , { blank } ;
-//! patch         = { blank } , begin , { blank | operation } , end , { blank } ;
+//! patch         = { blank } , begin , { blank | operation } , [ end ] , { blank } ;
+//!                                                       (* no end: only after an operation *)
 //! begin         = pad , "*** Begin Patch" , pad ;
 //! end           = pad , "*** End Patch" , pad ;
 //! operation     = add | delete | update ;
@@ -21,20 +22,24 @@
 //!                 ( first-chunk , { chunk } | (* nothing, only with Move to *) ) ;
 //! first-chunk   = chunk | chunk-body ;                  (* the first chunk may omit "@@" *)
 //! chunk         = chunk-header , { chunk-header } , chunk-body ;
-//! chunk-header  = "@@" , pad | "@@ " , anchor-text ;    (* column 0 *)
+//! chunk-header  = "@@" , pad | "@@" , [ " " ] , anchor-text     (* column 0 *)
+//!               | "@@ " , unified-range , [ anchor-text ] ;   (* -12,3 +12,4 @@: a line hint *)
 //! chunk-body    = body-line , { body-line } , [ pad , "*** End of File" , pad , { blank } ] ;
 //! body-line     = " " , text      (* context *)
 //!               | "-" , text      (* remove  *)
 //!               | "+" , text      (* add     *)
 //!               | "" ;            (* a completely empty line: empty context *)
-//! path          = pad , one or more characters , pad ;  (* surrounding whitespace trimmed *)
+//!               | other , text ;  (* any other first character: context that lost its " " *)
+//! path          = pad , [ decoration ] , one or more characters , [ decoration ] , pad ;
+//! decoration    = "`" | '"' | "'" | "**" ;              (* a matching pair, removed *)
 //! pad           = { ws } ;
 //! blank         = { ws } ;                              (* a blank line *)
 //!
 //! fence-open    = pad , "```" , { any character } ;     (* e.g. ```bash *)
 //! fence-close   = pad , "```" , pad ;
 //! heredoc-open  = pad , launcher , pad , "<<" , pad , delimiter , pad
-//!               | pad , "cat" , pad , "<<" , pad , delimiter , pad , "|" , pad , launcher , pad ;
+//!               | pad , "cat" , pad , "<<" , pad , delimiter , pad , "|" , pad , launcher , pad
+//!               | pad , "<<" , pad , delimiter , pad ;      (* the heredoc alone *)
 //! launcher      = "apply_patch" | "applypatch" ;
 //! delimiter     = "'" , word , "'" | '"' , word , '"' | word ;   (* word = [A-Za-z0-9_]+ *)
 //! heredoc-close = pad , word , pad ;                    (* the same word, unquoted *)
@@ -50,12 +55,15 @@
 //! marker, even inside a chunk body: a file line reading `*** End Patch` can not be given as context.
 //!
 //! `@@` chunk headers must start in column 0 (a line starting with a space is a context line);
-//! trailing whitespace after them is ignored. `@@ text` adds `text` (trailing whitespace removed,
-//! leading whitespace after the one separating space kept) to [`Hunk::anchors`]; several header
-//! lines in a row name nested scopes, outermost first; a bare `@@` among them adds nothing. A header
-//! that looks like a unified-diff range (`@@ -12,5 +12,6 @@`) is refused: this format has no line
-//! numbers. [`Hunk::source_line`] is the line of the chunk's first header (or of its first body line
-//! when the first chunk omits `@@`); `line_hint` and the `no_eol` flags are never set.
+//! trailing whitespace after them is ignored. `@@ text` (or `@@text`) adds `text` (trailing
+//! whitespace removed, leading whitespace after the one separating space kept) to [`Hunk::anchors`];
+//! several header lines in a row name nested scopes, outermost first; a bare `@@` among them adds
+//! nothing. A scope is a hint: how the applier uses it, and ignores one that names no line, is
+//! described in [`crate::apply_ops`]. A header that is a unified-diff range (`@@ -12,5 +12,6 @@`,
+//! numbers right or wrong, closing `@@` optional) sets [`Hunk::line_hint`] to its old-side line
+//! ([`Dialect::UnifiedHeader`]), and text after its closing `@@` is a scope. [`Hunk::source_line`] is
+//! the line of the chunk's first header (or of its first body line when the first chunk omits `@@`);
+//! the `no_eol` flags are never set.
 //!
 //! # Blank lines
 //!
@@ -65,8 +73,8 @@
 //!   space of ` `). Completely empty lines at the *end* of a chunk body are separators and dropped,
 //!   unless the chunk ends with `*** End of File`, where they are kept as context. Dropping a
 //!   trailing context line never changes what the chunk writes; it only loosens where it matches.
-//! - In Add File content, empty lines are only allowed after the last `+` line (as separators);
-//!   an empty content line is written `+`.
+//! - In Add File content, blank lines after the last content line are separators; blank lines
+//!   among `+` lines are empty lines (see "Dialects"); an empty content line is written `+`.
 //!
 //! # Operations
 //!
@@ -89,6 +97,24 @@
 //! (inside the fence) must be the delimiter, and the lines between are parsed as the patch. A fence
 //! may also wrap a bare patch. Line numbers in errors always count from the original input.
 //!
+//! # Dialects
+//!
+//! Models write this format loosely. [`parse_patch_dialect`] reads these spellings and lists each
+//! liberty it took in [`Parsed::dialect`]; what it reads must still match the file by content:
+//!
+//! | spelling | read as | noted |
+//! |---|---|---|
+//! | the whole patch on one line with literal `\n` escapes (no real line break after `*** Begin Patch`) | unescaped once (`\n`, `\r`, `\t`, `\"`, `\'`, `\\`), then parsed | `unescaped` |
+//! | no `*** End Patch` after the last operation | the operations read so far | `no_end_marker` |
+//! | prose before `*** Begin Patch` or after `*** End Patch` (holding no `***` marker) | passed over | `prose_around` |
+//! | `*** Add File:` content with no `+` on any line, or blank lines among `+` lines | the lines as they are; blank lines as empty lines | `add_prefix_missing` |
+//! | `@@ -12,3 +12,4 @@ [scope]` | a chunk header with a line hint (and a scope) | `unified_header` |
+//! | a body line with no ` `/`-`/`+` prefix | a context line, the whole line its text; when some context lines of a chunk lost their prefix, [`Hunk::alt_lines`] also holds the reading in which the ` `-prefixed ones kept their space (tried only when the first reading matches nowhere) | `context_prefix_missing` |
+//! | a path in backticks, quotes or `**`, or after `./` | the path without them | `path_decorated` |
+//! | `a/x` or `b/x` | `a/x`, or `x` when only that names a file ([`Parsed::alternatives`]) | `path_decorated` (by the caller) |
+//!
+//! `+` and `-` lines are never guessed: a line with either prefix is an added or removed line.
+//!
 //! # Errors
 //!
 //! Every error is a [`ParseError`] with the 1-based input line:
@@ -96,10 +122,10 @@
 //! | situation | line reported |
 //! |---|---|
 //! | empty input | 1 |
-//! | first non-blank line is not `*** Begin Patch` | that line |
+//! | first non-blank line is not `*** Begin Patch`, and no `*** Begin Patch` follows before another marker | that line |
 //! | a fence or heredoc that is not closed by the last non-blank line | the opening line |
-//! | end of input before `*** End Patch` | the last line |
-//! | text after `*** End Patch` | that text |
+//! | end of input before `*** End Patch` with no operation read | the last line |
+//! | a `***` marker after `*** End Patch` (a second envelope) | that line |
 //! | a patch with no operation | the `*** Begin Patch` line |
 //! | unknown `***` header; nested `*** Begin Patch` | that line |
 //! | `*** Move to:` not right after `*** Update File:` | that line |
@@ -110,26 +136,35 @@
 //! | a Delete File followed by body lines; any other stray line between operations | that line |
 //! | an Update with no chunk (and no Move to) | the Update header |
 //! | a chunk header with no body line | the chunk header |
-//! | a body line starting with another character | that line |
-//! | a unified-diff range in a chunk header | that line |
 
 use std::collections::HashMap;
 
-use super::{shown, split_lines};
-use crate::ir::{Change, FileOp, Hunk, HunkLine, ParseError};
+use super::{alt_reading, clean_path, shown, split_lines, unescape_one_line};
+use crate::ir::{Change, Dialect, FileOp, Hunk, HunkLine, ParseError, Parsed};
 
 /// Parses an `apply_patch` envelope (optionally wrapped in a heredoc and/or a markdown fence) into
-/// file operations, in patch order.
+/// file operations, in patch order. See [`parse_patch_dialect`] for the liberties it takes.
 pub fn parse_patch(text: &str) -> Result<Vec<FileOp>, ParseError> {
-    let lines = split_lines(text);
+    parse_patch_dialect(text).map(|p| p.ops)
+}
+
+/// [`parse_patch`], also reporting the liberties taken with the grammar and the other spellings of
+/// each operation's path (see "Dialects" in the module documentation).
+pub fn parse_patch_dialect(text: &str) -> Result<Parsed, ParseError> {
+    let unescaped = unescape_one_line(text, "*** Begin Patch");
+    let lines = split_lines(unescaped.as_deref().unwrap_or(text));
     let (lo, hi) = unwrap(&lines)?;
-    Parser {
+    let mut parser = Parser {
         lines: &lines,
         i: lo,
         end: hi,
         claimed: HashMap::new(),
+        parsed: Parsed::default(),
+    };
+    if unescaped.is_some() {
+        parser.parsed.note(Dialect::Unescaped);
     }
-    .parse()
+    parser.parse()
 }
 
 fn is_blank(line: &str) -> bool {
@@ -206,6 +241,11 @@ fn heredoc_opener(line: &str) -> Option<&str> {
         ok.then_some((word, rest))
     }
     let s = line.trim();
+    // The heredoc alone, as models send it for the patch argument itself: `<<'EOF'`.
+    if s.starts_with("<<") {
+        let (word, rest) = redirect(s)?;
+        return rest.trim().is_empty().then_some(word);
+    }
     if let Some(rest) = launcher(s) {
         if !rest.starts_with(|c: char| c.is_whitespace() || c == '<') {
             return None;
@@ -263,8 +303,9 @@ fn header(line: &str) -> Option<Header<'_>> {
     Some(h)
 }
 
+/// `@@` in column 0 starts a chunk header (with or without a space before its scope).
 fn is_chunk_header(line: &str) -> bool {
-    line.starts_with("@@ ") || line.trim_end() == "@@"
+    line.starts_with("@@")
 }
 
 struct Parser<'a> {
@@ -272,29 +313,47 @@ struct Parser<'a> {
     i: usize,
     end: usize,
     /// Path → 1-based line of the operation that named it.
-    claimed: HashMap<&'a str, usize>,
+    claimed: HashMap<String, usize>,
+    parsed: Parsed,
 }
 
 impl<'a> Parser<'a> {
-    fn parse(mut self) -> Result<Vec<FileOp>, ParseError> {
-        let begin = self.i;
+    fn parse(mut self) -> Result<Parsed, ParseError> {
+        let mut begin = self.i;
         if header(self.lines[begin]) != Some(Header::Begin) {
-            return Err(ParseError::new(
-                begin + 1,
-                format!(
-                    "expected `*** Begin Patch` as the first line, found {}",
-                    shown(self.lines[begin])
-                ),
-            ));
+            // Prose before the envelope ("Here is the patch:") is passed over, as long as it holds
+            // no marker of the format.
+            let first_marker = (begin..self.end).find(|&j| header(self.lines[j]).is_some());
+            match first_marker {
+                Some(j) if header(self.lines[j]) == Some(Header::Begin) => {
+                    self.parsed.note(Dialect::ProseAround);
+                    begin = j;
+                    self.i = j;
+                }
+                _ => {
+                    return Err(ParseError::new(
+                        begin + 1,
+                        format!(
+                            "expected `*** Begin Patch` as the first line, found {}",
+                            shown(self.lines[begin])
+                        ),
+                    ))
+                }
+            }
         }
         self.i += 1;
         let mut ops = Vec::new();
         loop {
             if self.i >= self.end {
-                return Err(ParseError::new(
-                    self.end,
-                    "reached the end of the input; expected `*** End Patch`",
-                ));
+                if ops.is_empty() {
+                    return Err(ParseError::new(
+                        self.end,
+                        "reached the end of the input; expected `*** End Patch`",
+                    ));
+                }
+                // A reply that stops after its last operation: the operations are complete.
+                self.parsed.note(Dialect::NoEndMarker);
+                break;
             }
             let no = self.i + 1;
             let line = self.lines[self.i];
@@ -308,20 +367,15 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 Some(Header::Add(p)) => {
-                    self.claim(p, no, "*** Add File:")?;
+                    let path = self.claim(p, no, "*** Add File:")?;
                     self.i += 1;
                     let content = self.add_content()?;
-                    ops.push(FileOp::Add {
-                        path: p.to_string(),
-                        content,
-                    });
+                    ops.push(FileOp::Add { path, content });
                 }
                 Some(Header::Delete(p)) => {
-                    self.claim(p, no, "*** Delete File:")?;
+                    let path = self.claim(p, no, "*** Delete File:")?;
                     self.i += 1;
-                    ops.push(FileOp::Delete {
-                        path: p.to_string(),
-                    });
+                    ops.push(FileOp::Delete { path });
                 }
                 Some(Header::Update(p)) => ops.push(self.update(p)?),
                 Some(Header::Begin) => {
@@ -374,13 +428,21 @@ impl<'a> Parser<'a> {
             self.i += 1;
         }
         if self.i < self.end {
-            return Err(ParseError::new(
-                self.i + 1,
-                format!(
-                    "unexpected text after `*** End Patch`: {}",
-                    shown(self.lines[self.i])
-                ),
-            ));
+            // Prose after the envelope is passed over; another envelope or operation is not (its
+            // edits would be lost).
+            match (self.i..self.end).find(|&j| header(self.lines[j]).is_some()) {
+                None => self.parsed.note(Dialect::ProseAround),
+                Some(j) => {
+                    return Err(ParseError::new(
+                        j + 1,
+                        format!(
+                            "unexpected {} after `*** End Patch`; send one envelope with every \
+                             operation inside it",
+                            shown(self.lines[j])
+                        ),
+                    ))
+                }
+            }
         }
         if ops.is_empty() {
             return Err(ParseError::new(
@@ -389,17 +451,24 @@ impl<'a> Parser<'a> {
                  `*** Update File:` before `*** End Patch`",
             ));
         }
-        Ok(ops)
+        self.parsed.ops = ops;
+        Ok(self.parsed)
     }
 
-    fn claim(&mut self, path: &'a str, no: usize, what: &str) -> Result<(), ParseError> {
+    /// Cleans a path as written (see "Paths"), records its other spellings, and claims it. Returns
+    /// the path the operation names.
+    fn claim(&mut self, raw: &str, no: usize, what: &str) -> Result<String, ParseError> {
+        let (path, alternatives, decorated) = clean_path(raw);
         if path.is_empty() {
             return Err(ParseError::new(
                 no,
                 format!("empty path; expected `{what} <path>`"),
             ));
         }
-        if let Some(first) = self.claimed.insert(path, no) {
+        if decorated {
+            self.parsed.note(Dialect::PathDecorated);
+        }
+        if let Some(first) = self.claimed.insert(path.clone(), no) {
             return Err(ParseError::new(
                 no,
                 format!(
@@ -408,59 +477,76 @@ impl<'a> Parser<'a> {
                 ),
             ));
         }
-        Ok(())
+        // A `*** Move to:` target's spellings are not tried (it names a file that need not exist).
+        if what != "*** Move to:" {
+            self.parsed.alternatives.push(alternatives);
+        }
+        Ok(path)
     }
 
     /// The `+` lines after `*** Add File:`; leaves `i` on the first line after them.
     fn add_content(&mut self) -> Result<String, ParseError> {
+        // The content runs to the next marker; blank lines at its end are separators.
+        let start = self.i;
+        let mut stop = start;
+        while stop < self.end && header(self.lines[stop]).is_none() {
+            stop += 1;
+        }
+        let mut last = stop;
+        while last > start && is_blank(self.lines[last - 1]) {
+            last -= 1;
+        }
+        let body = &self.lines[start..last];
+        let prefixed = body.iter().filter(|l| l.starts_with('+')).count();
+        let bare = body
+            .iter()
+            .position(|l| !l.starts_with('+') && !is_blank(l));
         let mut content = String::new();
-        while self.i < self.end {
-            let line = self.lines[self.i];
-            if let Some(rest) = line.strip_prefix('+') {
-                content.push_str(rest);
-                content.push('\n');
-                self.i += 1;
-            } else if header(line).is_some() {
-                break;
-            } else if is_blank(line) {
-                // Blank lines may only separate the content from what follows.
-                let mut j = self.i;
-                while j < self.end && is_blank(self.lines[j]) {
-                    j += 1;
+        match bare {
+            // Every line has its `+`; a blank line among them is an empty line that lost it.
+            None => {
+                for l in body {
+                    content.push_str(l.strip_prefix('+').unwrap_or(""));
+                    content.push('\n');
                 }
-                if j < self.end && self.lines[j].starts_with('+') {
-                    return Err(ParseError::new(
-                        self.i + 1,
-                        "blank line inside `*** Add File:` content; every content line starts \
-                         with `+` (write a lone `+` for an empty line)",
-                    ));
+                if body.iter().any(|l| !l.starts_with('+')) {
+                    self.parsed.note(Dialect::AddPrefixMissing);
                 }
-                break;
-            } else {
+            }
+            // No line has its `+`: the model left the prefix out everywhere; the text is the file.
+            Some(_) if prefixed == 0 => {
+                for l in body {
+                    content.push_str(l);
+                    content.push('\n');
+                }
+                self.parsed.note(Dialect::AddPrefixMissing);
+            }
+            Some(k) => {
                 return Err(ParseError::new(
-                    self.i + 1,
+                    start + k + 1,
                     format!(
-                        "expected `+` at the start of every `*** Add File:` content line, found {}",
-                        shown(line)
+                        "expected `+` at the start of every `*** Add File:` content line, found {} \
+                         (other lines of this file have it, so which lines are content is unclear)",
+                        shown(body[k])
                     ),
-                ));
+                ))
             }
         }
+        self.i = last;
         Ok(content)
     }
 
-    fn update(&mut self, path: &'a str) -> Result<FileOp, ParseError> {
+    fn update(&mut self, raw: &str) -> Result<FileOp, ParseError> {
         let header_no = self.i + 1;
-        self.claim(path, header_no, "*** Update File:")?;
+        let path = self.claim(raw, header_no, "*** Update File:")?;
         self.i += 1;
         let mut move_to = None;
         let mut has_move = false;
         if self.i < self.end {
             if let Some(Header::MoveTo(to)) = header(self.lines[self.i]) {
                 // Moving onto the same path is no move (and claims nothing new).
-                if to != path {
-                    self.claim(to, self.i + 1, "*** Move to:")?;
-                    move_to = Some(to.to_string());
+                if clean_path(to).0 != path {
+                    move_to = Some(self.claim(to, self.i + 1, "*** Move to:")?);
                 }
                 has_move = true;
                 self.i += 1;
@@ -477,9 +563,15 @@ impl<'a> Parser<'a> {
             let line = self.lines[self.i];
             let source_line = self.i + 1;
             let mut anchors = Vec::new();
+            let mut line_hint = None;
             if is_chunk_header(line) {
                 while self.i < self.end && is_chunk_header(self.lines[self.i]) {
-                    if let Some(a) = anchor(self.lines[self.i], self.i + 1)? {
+                    let h = chunk_header(self.lines[self.i]);
+                    if let Some(l) = h.line_hint {
+                        self.parsed.note(Dialect::UnifiedHeader);
+                        line_hint = line_hint.or(Some(l));
+                    }
+                    if let Some(a) = h.anchor {
                         anchors.push(a.to_string());
                     }
                     self.i += 1;
@@ -487,8 +579,10 @@ impl<'a> Parser<'a> {
             } else if !hunks.is_empty() || header(line).is_some() {
                 break;
             }
-            // Otherwise the first chunk omits `@@`; `chunk_body` refuses a line that is no body line.
-            hunks.push(self.chunk_body(anchors, source_line)?);
+            // Otherwise the first chunk omits `@@`.
+            let mut hunk = self.chunk_body(anchors, source_line)?;
+            hunk.line_hint = line_hint;
+            hunks.push(hunk);
         }
         if hunks.is_empty() && !has_move {
             return Err(ParseError::new(
@@ -500,7 +594,7 @@ impl<'a> Parser<'a> {
             ));
         }
         Ok(FileOp::Update {
-            path: path.to_string(),
+            path,
             move_to,
             change: Change::Hunks(hunks),
         })
@@ -515,6 +609,9 @@ impl<'a> Parser<'a> {
         };
         // Completely empty lines at the current end of `hunk.lines`.
         let mut trailing_empty = 0;
+        // Context lines read from a ` ` prefix, and whether any came without one.
+        let mut spaced = Vec::new();
+        let mut unprefixed = false;
         while self.i < self.end {
             let line = self.lines[self.i];
             if is_chunk_header(line) {
@@ -552,23 +649,17 @@ impl<'a> Parser<'a> {
                     hunk.lines.push(HunkLine::Context(String::new()));
                     continue;
                 }
-                Some(b' ') => HunkLine::Context(line[1..].to_string()),
+                Some(b' ') => {
+                    spaced.push(hunk.lines.len());
+                    HunkLine::Context(line[1..].to_string())
+                }
                 Some(b'-') => HunkLine::Remove(line[1..].to_string()),
                 Some(b'+') => HunkLine::Add(line[1..].to_string()),
+                // A context line that lost its leading space (`+` and `-` lines are never guessed).
                 Some(_) => {
-                    let hint = if line.starts_with("@@") {
-                        " (a chunk header is `@@` or `@@ <context line>`, with a space)"
-                    } else {
-                        ""
-                    };
-                    return Err(ParseError::new(
-                        self.i + 1,
-                        format!(
-                            "expected a chunk body line starting with ` ` (context), `-` (remove) \
-                             or `+` (add), found {}{hint}",
-                            shown(line)
-                        ),
-                    ));
+                    self.parsed.note(Dialect::ContextPrefixMissing);
+                    unprefixed = true;
+                    HunkLine::Context(line.to_string())
                 }
             };
             trailing_empty = 0;
@@ -577,6 +668,9 @@ impl<'a> Parser<'a> {
         }
         if !hunk.at_eof {
             hunk.lines.truncate(hunk.lines.len() - trailing_empty);
+        }
+        if unprefixed {
+            hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
         }
         if hunk.lines.is_empty() {
             return Err(ParseError::new(
@@ -588,27 +682,29 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// The anchor text of a chunk header line, if any.
-fn anchor(line: &str, no: usize) -> Result<Option<&str>, ParseError> {
-    let text = line[2..].strip_prefix(' ').unwrap_or("").trim_end();
-    if text.is_empty() {
-        return Ok(None);
+/// What a chunk header line says.
+struct ChunkHeader<'a> {
+    /// `@@ <text>`: the scope text (trailing whitespace removed).
+    anchor: Option<&'a str>,
+    /// `@@ -12,3 +12,4 @@`: the old-side line number, a hint only.
+    line_hint: Option<usize>,
+}
+
+/// Reads a chunk header line: `@@`, `@@ <scope>`, or a unified-diff range `@@ -l[,c] +l[,c] @@
+/// [scope]` (numbers kept as a hint; the text after the second `@@`, if any, is a scope).
+fn chunk_header(line: &str) -> ChunkHeader<'_> {
+    let text = line[2..].strip_prefix(' ').unwrap_or(&line[2..]).trim_end();
+    if let Some((hint, rest)) = super::unified_range(text.trim_start()) {
+        let rest = rest.trim();
+        return ChunkHeader {
+            anchor: (!rest.is_empty()).then_some(rest),
+            line_hint: Some(hint),
+        };
     }
-    let unified = text.starts_with('-')
-        && text[1..].starts_with(|c: char| c.is_ascii_digit())
-        && text.contains(" +")
-        && text.contains("@@");
-    if unified {
-        return Err(ParseError::new(
-            no,
-            format!(
-                "{} is a unified-diff hunk header; `apply_patch` chunks use `@@` or \
-                 `@@ <context line>` without line numbers",
-                shown(line)
-            ),
-        ));
+    ChunkHeader {
+        anchor: (!text.is_empty()).then_some(text),
+        line_hint: None,
     }
-    Ok(Some(text))
 }
 
 #[cfg(test)]
@@ -874,6 +970,8 @@ mod tests {
             ("cat <<'EOF' | apply_patch", "EOF"),
             ("cat << EOF |apply_patch", "EOF"),
             ("  apply_patch <<'EOF'  ", "  EOF "),
+            ("<<'EOF'", "EOF"),
+            ("<< \"PATCH\"", "PATCH"),
         ] {
             let t = format!("{open}\n{INNER}{close}\n");
             assert_eq!(ok(&t).len(), 1, "{open}");
@@ -890,8 +988,8 @@ mod tests {
 
     #[test]
     fn error_lines_count_from_the_original_input() {
-        let t = "```bash\napply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a\n@@\n?x\n*** End Patch\nEOF\n```\n";
-        assert_eq!(err(t).line, 6);
+        let t = "```bash\napply_patch <<'EOF'\n*** Begin Patch\n*** Update File: a\n@@\n x\n*** Frob\n*** End Patch\nEOF\n```\n";
+        assert_eq!(err(t).line, 7);
     }
 
     #[test]
@@ -902,13 +1000,11 @@ mod tests {
             "apply_patch <<EOF extra",
             "apply_patch <<''",
         ] {
+            // Not a heredoc: the line is prose around the envelope, and so is `EOF`.
             let t = format!("{open}\n{INNER}EOF\n");
-            let e = err(&t);
-            assert_eq!(e.line, 1, "{open}");
-            assert!(
-                e.message.contains("expected `*** Begin Patch`"),
-                "{open}: {e}"
-            );
+            let p = parse_patch_dialect(&t).unwrap();
+            assert_eq!(p.ops.len(), 1, "{open}");
+            assert_eq!(p.dialect, vec![Dialect::ProseAround], "{open}");
         }
     }
 
@@ -922,25 +1018,51 @@ mod tests {
 
     #[test]
     fn missing_begin() {
-        let e = err("Here is the patch:\n*** Begin Patch\n*** Delete File: a\n*** End Patch\n");
-        assert_eq!(e.line, 1);
-        assert!(e.message.contains("expected `*** Begin Patch`"), "{e}");
+        for t in [
+            "*** Delete File: a\n*** End Patch\n",
+            "Here is no patch at all.\n",
+        ] {
+            let e = err(t);
+            assert_eq!(e.line, 1);
+            assert!(e.message.contains("expected `*** Begin Patch`"), "{e}");
+        }
     }
 
     #[test]
-    fn missing_end() {
-        let e = err("*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n");
-        assert_eq!(e.line, 5);
+    fn missing_end_after_complete_operations_is_accepted() {
+        for t in [
+            "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n",
+            "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y",
+            "*** Begin Patch\n*** Update File: a\n@@\n-x\n+y\n\n\n",
+        ] {
+            let p = parse_patch_dialect(t).unwrap();
+            assert_eq!(p.dialect, vec![Dialect::NoEndMarker], "{t:?}");
+            assert_eq!(hunks(&p.ops[0])[0].lines, vec![rm("x"), add("y")]);
+        }
+        let p =
+            parse_patch_dialect("apply_patch <<EOF\n*** Begin Patch\n*** Delete File: a\nEOF\n")
+                .unwrap();
+        assert_eq!(p.ops, vec![FileOp::Delete { path: "a".into() }]);
+        // With no operation at all it is still an error.
+        let e = err("*** Begin Patch\n\n");
         assert!(e.message.contains("expected `*** End Patch`"), "{e}");
-        let e = err("apply_patch <<EOF\n*** Begin Patch\n*** Delete File: a\nEOF\n");
-        assert_eq!(e.line, 3);
     }
 
     #[test]
-    fn text_after_end() {
-        let e = err(&format!("{INNER}\nDone!\n"));
-        assert_eq!(e.line, 5);
+    fn prose_around_the_envelope_is_passed_over() {
+        let p = parse_patch_dialect(&format!(
+            "Here is the patch:\n\n{INNER}\nDone! Let me know.\n"
+        ))
+        .unwrap();
+        assert_eq!(p.ops.len(), 1);
+        assert_eq!(p.dialect, vec![Dialect::ProseAround]);
+        // A second envelope (or a stray operation) after the end is refused, not dropped.
+        let e = err(&format!("{INNER}\nAnd also:\n{INNER}"));
+        assert_eq!(e.line, 6);
         assert!(e.message.contains("after `*** End Patch`"), "{e}");
+        // Prose holding a marker before the envelope is still an error.
+        let e = err(&format!("*** Update File: a\n{INNER}"));
+        assert_eq!(e.line, 1);
     }
 
     #[test]
@@ -1030,10 +1152,31 @@ mod tests {
     }
 
     #[test]
-    fn blank_line_inside_add_content() {
-        let e = err(&wrap("*** Add File: a\n+x\n\n+y\n"));
-        assert_eq!(e.line, 4);
-        assert!(e.message.contains("lone `+`"), "{e}");
+    fn add_content_that_lost_its_plus() {
+        // A blank line among `+` lines is an empty line.
+        let p = parse_patch_dialect(&wrap("*** Add File: a\n+x\n\n+y\n\n")).unwrap();
+        assert_eq!(
+            p.ops,
+            vec![FileOp::Add {
+                path: "a".into(),
+                content: "x\n\ny\n".into()
+            }]
+        );
+        assert_eq!(p.dialect, vec![Dialect::AddPrefixMissing]);
+        // No line has its `+`: the lines are the content.
+        let p = parse_patch_dialect(&wrap("*** Add File: a\ndef f():\n    return +1\n\nx = 2\n"))
+            .unwrap();
+        assert_eq!(
+            p.ops,
+            vec![FileOp::Add {
+                path: "a".into(),
+                content: "def f():\n    return +1\n\nx = 2\n".into()
+            }]
+        );
+        assert_eq!(p.dialect, vec![Dialect::AddPrefixMissing]);
+        // Textbook content notes nothing.
+        let p = parse_patch_dialect(&wrap("*** Add File: a\n+x\n+\n+y\n\n")).unwrap();
+        assert!(p.dialect.is_empty());
     }
 
     #[test]
@@ -1076,20 +1219,72 @@ mod tests {
     }
 
     #[test]
-    fn bad_body_line() {
-        let e = err(&wrap("*** Update File: a\n@@\n x\n\ty\n"));
-        assert_eq!(e.line, 5);
-        assert!(e.message.contains("expected a chunk body line"), "{e}");
-        let e = err(&wrap("*** Update File: a\n@@def f\n-x\n"));
-        assert_eq!(e.line, 3);
-        assert!(e.message.contains("with a space"), "{e}");
+    fn context_lines_without_their_space() {
+        let p = parse_patch_dialect(&wrap(
+            "*** Update File: a\n@@\n x\n\ty\ndef f():\n-    a\n+    b\n",
+        ))
+        .unwrap();
+        assert_eq!(
+            hunks(&p.ops[0])[0].lines,
+            vec![
+                ctx("x"),
+                ctx("\ty"),
+                ctx("def f():"),
+                rm("    a"),
+                add("    b")
+            ]
+        );
+        assert_eq!(p.dialect, vec![Dialect::ContextPrefixMissing]);
+        // `@@` glued to its scope is still a chunk header.
+        let p = parse_patch_dialect(&wrap("*** Update File: a\n@@def f\n-x\n")).unwrap();
+        assert_eq!(hunks(&p.ops[0])[0].anchors, vec!["def f".to_string()]);
     }
 
     #[test]
-    fn unified_range_in_chunk_header() {
-        let e = err(&wrap("*** Update File: a\n@@ -1,3 +1,4 @@\n-x\n"));
-        assert_eq!(e.line, 3);
-        assert!(e.message.contains("unified-diff"), "{e}");
+    fn unified_range_in_chunk_header_is_a_line_hint() {
+        for (header, anchors) in [
+            ("@@ -1,3 +1,4 @@", vec![]),
+            ("@@ -1 +1 @@", vec![]),
+            ("@@ -1,3 +1,4", vec![]),
+            ("@@ -1,3 +1,4 @@ def f():", vec!["def f():".to_string()]),
+        ] {
+            let p =
+                parse_patch_dialect(&wrap(&format!("*** Update File: a\n{header}\n-x\n"))).unwrap();
+            let h = &hunks(&p.ops[0])[0];
+            assert_eq!(h.line_hint, Some(1), "{header}");
+            assert_eq!(h.anchors, anchors, "{header}");
+            assert_eq!(p.dialect, vec![Dialect::UnifiedHeader]);
+        }
+    }
+
+    #[test]
+    fn escaped_patch_on_one_line_is_unescaped_once() {
+        let t = "*** Begin Patch\\n*** Update File: a.py\\n@@\\n-x = \\\"a\\\\nb\\\"\\n+y\\n*** End Patch";
+        let p = parse_patch_dialect(t).unwrap();
+        assert_eq!(p.dialect, vec![Dialect::Unescaped]);
+        assert_eq!(
+            hunks(&p.ops[0])[0].lines,
+            vec![rm("x = \"a\\nb\""), add("y")]
+        );
+        // A real line break after the first marker: parsed as it is.
+        assert!(parse_patch_dialect(
+            "*** Begin Patch\n*** Update File: a\n@@\n-x\\n\n+y\n*** End Patch\n"
+        )
+        .unwrap()
+        .dialect
+        .is_empty());
+    }
+
+    #[test]
+    fn decorated_paths() {
+        for raw in ["`src/a.py`", "\"src/a.py\"", "./src/a.py", "'src/a.py'"] {
+            let p = parse_patch_dialect(&wrap(&format!("*** Delete File: {raw}\n"))).unwrap();
+            assert_eq!(p.ops[0].path(), "src/a.py", "{raw}");
+            assert_eq!(p.dialect, vec![Dialect::PathDecorated]);
+        }
+        let p = parse_patch_dialect(&wrap("*** Delete File: a/src/a.py\n")).unwrap();
+        assert_eq!(p.ops[0].path(), "a/src/a.py");
+        assert_eq!(p.alternatives, vec![vec!["src/a.py".to_string()]]);
     }
 
     #[test]

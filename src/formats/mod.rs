@@ -20,13 +20,17 @@
 //! - **Cost.** Parsing is linear in the input. Lines are borrowed from the input; only the strings the
 //!   IR holds are allocated.
 
+use crate::ir::HunkLine;
+
 pub mod apply_patch;
 pub mod search_replace;
 pub mod unified_diff;
 
-pub use apply_patch::parse_patch;
-pub use search_replace::{parse_blocks, parse_path_blocks};
-pub use unified_diff::parse_unified_diff;
+pub use apply_patch::{parse_patch, parse_patch_dialect};
+pub use search_replace::{
+    parse_blocks, parse_blocks_dialect, parse_path_blocks, parse_path_blocks_dialect,
+};
+pub use unified_diff::{parse_unified_diff, parse_unified_diff_dialect};
 
 /// Splits `text` into lines as described in the module documentation. Line `n` (1-based) of the
 /// input is element `n - 1`.
@@ -39,6 +43,119 @@ pub(crate) fn split_lines(text: &str) -> Vec<&str> {
     body.split('\n')
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .collect()
+}
+
+/// The text to parse when a model escaped it once too often: when the line holding the first
+/// `marker` and everything after it hold no real line break but do hold literal `\n` escapes, that
+/// stretch is unescaped once (`\n`, `\r`, `\t`, `\"`, `\'`, `\\`; any other backslash is kept) and
+/// the result returned. `None` when the text is to be parsed as it is.
+pub(crate) fn unescape_one_line(text: &str, marker: &str) -> Option<String> {
+    let body = text.trim_end();
+    let at = body.find(marker)?;
+    let from = body[..at].rfind('\n').map_or(0, |i| i + 1);
+    let tail = &body[from..];
+    if tail.contains('\n') || !tail.contains("\\n") {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&body[..from]);
+    out.push_str(&unescape_once(tail));
+    out.push('\n');
+    Some(out)
+}
+
+/// `s` with one level of escapes removed: `\n`, `\r`, `\t`, `\"`, `\'` and `\\` become the characters
+/// they stand for; any other backslash is kept.
+pub fn unescape_once(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some(q @ ('"' | '\'' | '\\')) => out.push(q),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// A path as a model wrote it, cleaned: surrounding whitespace, one pair of backticks, quotes or
+/// `**` removed, and a leading `./` dropped. Returns the path, its other spellings to try when it
+/// names no file (`a/x` and `b/x` → `x`), and whether anything was removed.
+pub fn clean_path(raw: &str) -> (String, Vec<String>, bool) {
+    let mut p = raw.trim();
+    let mut decorated = false;
+    for (open, close) in [("**", "**"), ("`", "`"), ("\"", "\""), ("'", "'")] {
+        if p.len() > open.len() + close.len() && p.starts_with(open) && p.ends_with(close) {
+            p = p[open.len()..p.len() - close.len()].trim();
+            decorated = true;
+        }
+    }
+    while let Some(rest) = p.strip_prefix("./") {
+        if rest.is_empty() {
+            break;
+        }
+        p = rest;
+        decorated = true;
+    }
+    let mut alternatives = Vec::new();
+    for prefix in ["a/", "b/"] {
+        if let Some(rest) = p.strip_prefix(prefix) {
+            if !rest.is_empty() {
+                alternatives.push(rest.to_string());
+            }
+        }
+    }
+    (p.to_string(), alternatives, decorated)
+}
+
+/// Reads a unified-diff range after `@@ `: `-l[,c] +l[,c] @@ rest` (the closing `@@` may be
+/// missing). Returns the old-side line number and what follows the closing `@@`.
+pub(crate) fn unified_range(text: &str) -> Option<(usize, &str)> {
+    let rest = text.strip_prefix('-')?;
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    if digits == 0 {
+        return None;
+    }
+    let line: usize = rest[..digits].parse().ok()?;
+    let rest = &rest[digits..];
+    let rest = match rest.strip_prefix(',') {
+        Some(r) => r.trim_start_matches(|c: char| c.is_ascii_digit()),
+        None => rest,
+    };
+    let rest = rest.trim_start().strip_prefix('+')?;
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || c == ',');
+    let rest = rest.trim_start();
+    let rest = rest.strip_prefix("@@").unwrap_or(rest);
+    Some((line, rest))
+}
+
+/// The other reading of a hunk body in which some context lines came without their ` ` prefix:
+/// the context lines at `spaced` (read from a ` ` prefix) keep that space as part of their text.
+/// `None` when no line reads differently.
+pub(crate) fn alt_reading(lines: &[HunkLine], spaced: &[usize]) -> Option<Vec<HunkLine>> {
+    if spaced.is_empty() {
+        return None;
+    }
+    let mut alt = lines.to_vec();
+    for &i in spaced {
+        if let Some(HunkLine::Context(t)) = alt.get_mut(i) {
+            t.insert(0, ' ');
+        }
+    }
+    Some(alt)
 }
 
 /// A line as shown inside an error message: backquoted, cut to 60 characters.

@@ -9,60 +9,84 @@
 //! block          = search-marker , { body-line } ,      (* the search body  *)
 //!                  divider ,       { body-line } ,      (* the replace body *)
 //!                  replace-marker ;
-//! search-marker  = "<<<<<<< SEARCH"  , { ws } , EOL ;   (* exactly 7 '<', one space *)
-//! divider        = "======="         , { ws } , EOL ;   (* exactly 7 '=' *)
-//! replace-marker = ">>>>>>> REPLACE" , { ws } , EOL ;   (* exactly 7 '>', one space *)
-//! body-line      = any line that is not a marker line ;
-//! other-line     = any line that is not a marker line ;
+//! search-marker  = run("<") , [ " " ] , "SEARCH" , [ ">" ] , { ws } , EOL
+//!                | run("-") , " " , "SEARCH" , { ws } , EOL ;            (* ------- SEARCH *)
+//! divider        = run("=") , { ws } , EOL ;
+//! replace-marker = run(">") , [ " " ] , "REPLACE" , [ ">" ] , { ws } , EOL
+//!                | run("+") , " " , "REPLACE" , { ws } , EOL ;           (* +++++++ REPLACE *)
+//! run(c)         = 3 to 9 times c ;                     (* canonical: 7, with the space *)
+//! body-line      = any line that is not a block marker (see "Dividers") ;
+//! other-line     = any line that is not a search or replace marker ;
 //!
 //! (* parse_path_blocks only *)
 //! path-input     = { gap , block } , { other-line } ;
 //! gap            = { other-line } ;      (* the lines after the previous block, or from the start *)
-//! path-line      = { ws } , path-token , { ws } ;
+//! path-line      = { ws } , path-token , [ ":" ] , { ws } ;
 //! path-token     = path | "`" , path , "`" | "**" , path , "**" | "**`" , path , "`**" ;
-//! path           = one or more non-whitespace characters, the first not '`' or '*',
+//! path           = one or more non-whitespace characters, the first not '`' '*' '#' '>' '<' '=',
 //!                  the last not '`' '*' ':' '.' or ',' ;
-//! fence-line     = { ws } , "```" , { any character } ;
+//! fence-line     = { ws } , "```" , [ info ] ;          (* info: `py`, `py:path`, `py path`, `path` *)
 //! blank-line     = { ws } ;
 //! ```
 //!
 //! # Markers
 //!
-//! A marker line is one of the three markers above, starting in column 0, followed by nothing but
-//! optional trailing whitespace. Any other line is a body line or an other-line, even when it almost
-//! looks like a marker: `<<<<<<<< SEARCH` (eight `<`), `  =======` (indented), `<<<<<<< SEARCH foo`,
-//! git conflict markers such as `<<<<<<< HEAD` are all content. Because of this, a file line that is
-//! exactly `=======` can not be written inside a search body (it would end it) — a limit of the
-//! format itself.
+//! A marker line starts in column 0 and holds nothing else but optional trailing whitespace. Models
+//! write the markers with runs of 3 to 9 characters (`<<< SEARCH`, `=====`, `>>>>>>>>> REPLACE`), with
+//! `-------`/`+++++++` runs, or with a `>` after the word (`<<<<<<< SEARCH>`); all are read, and any
+//! spelling other than the canonical one is noted ([`Dialect::MarkerVariant`]). Still content:
+//! runs of 2 or of 10 and more, indented markers, a marker followed by another word
+//! (`<<<<<<< SEARCH foo`), and git conflict markers (`<<<<<<< HEAD`, `>>>>>>> feature`). A `=======`
+//! outside a block is prose (a heading rule).
+//!
+//! # Dividers
+//!
+//! A block ends at the first replace marker after its search marker; its divider is one of the
+//! divider lines between the two, chosen by this rule, so that files holding git conflict markers
+//! (or underlines of `=`) stay editable:
+//!
+//! 1. A divider line inside a git conflict region of the block's text — after a line
+//!    `<<<<<<< <label>` and before its `>>>>>>> <label>` — is content, not a divider.
+//! 2. Of the divider lines left, a single one is the divider.
+//! 3. Of several, the single one whose run is as long as the search marker's run is the divider
+//!    (a model writes its own markers alike; a file's `=====` underline rarely matches).
+//! 4. Otherwise where the search text ends is unclear, and the block is refused (a `PARSE_ERROR`
+//!    naming the lines): split the edit so the file's `=======` line is not inside it.
 //!
 //! # Bodies
 //!
 //! The search body becomes [`Edit::old`] and the replace body [`Edit::new`]: the body lines joined
 //! with LF, each terminated by LF, so a non-empty body ends with `"\n"` and an empty body is `""`.
 //! An empty replace body deletes the searched text. An empty search body is passed through as
-//! `old == ""`; what that means (creating a file, refusing) is decided by the layer that applies it.
-//! Inside a body every line is content, including lines that look like markdown fences or paths.
-//! [`Edit::expected_replacements`] is always `None`.
+//! `old == ""`; what that means (creating or filling a file, refusing) is decided by the layer that
+//! applies it. Inside a body every line is content, including lines that look like markdown fences
+//! or paths. [`Edit::expected_replacements`] is always `None`.
+//!
+//! A text whose line holding the first `SEARCH` and everything after hold no real line break but
+//! literal `\n` escapes is unescaped once before parsing ([`Dialect::Unescaped`]).
 //!
 //! # Paths ([`parse_path_blocks`])
 //!
 //! Each block's path is taken from its *gap*: the lines between the end of the previous block (or
-//! the start of the input) and its search marker. Blank lines and fence lines in the gap are skipped;
-//! the nearest remaining line above the block is the *candidate*:
+//! the start of the input) and its search marker, searched upwards from the block:
 //!
-//! - if the candidate is a `path-line`, its path (wrappers removed) is the block's path;
-//! - if there is no candidate (the gap holds only blank and fence lines), the block reuses the path
-//!   of the previous block — models often write several blocks for one file under one path line;
-//!   the first block has no previous path, so this is an error for it;
-//! - if the candidate is not a path-line it is prose (it contains whitespace, or ends with `:`, `.`
-//!   or `,`, e.g. `Now update the imports:`) and the block is refused, even when a previous path
-//!   exists: prose between blocks often names another file, and applying a block to the wrong file
-//!   is worse than asking for the path again. Only the nearest candidate is considered; a path two
-//!   lines above prose is not used.
+//! - blank lines are skipped; a fence line whose info string names a path (```` ```py:src/x.py ````,
+//!   ```` ```js src/x.js ````, ```` ```src/x.py ````) gives that path; other fence lines are skipped;
+//! - a path-line gives its path (backticks, bold and a trailing `:` removed: `**src/x.py**:`; also
+//!   after a markdown heading marker, `### src/x.py`, or a label, `File:` / `Path:`); a
+//!   bare word with no `.` or `/` (`Makefile`) counts only as the nearest line above the block, and
+//!   `Then:` is prose;
+//! - any other line is prose and is passed over.
 //!
-//! Paths are returned as written (no normalisation; `./a` and `a` are different paths). Paths that
-//! contain whitespace can not be written in this format. The result holds one entry per distinct
-//! path, in order of first appearance; the blocks of one path keep their input order.
+//! A gap that names no path gives the block the path of the previous block: models write several
+//! blocks for one file under one path line, with prose between them. The first block has no
+//! previous path, so for it this is an error (pass `file_path` to `applyBlocks` instead). Whether
+//! the block's text belongs to that file is then for its content to prove: a block whose SEARCH text
+//! is not in the file is refused.
+//!
+//! Paths are returned as written otherwise (no normalisation). Paths that contain whitespace can not
+//! be written in this format. The result holds one entry per distinct path, in order of first
+//! appearance; the blocks of one path keep their input order.
 //!
 //! [`parse_blocks`] ignores paths entirely: every line outside a block is skipped.
 //!
@@ -73,20 +97,17 @@
 //! | situation | line reported |
 //! |---|---|
 //! | no block in the input | 1 |
-//! | `=======` outside a block | that line |
-//! | `>>>>>>> REPLACE` outside a block (stray) | that line |
-//! | `>>>>>>> REPLACE` before the block's `=======` | that line |
-//! | `<<<<<<< SEARCH` inside a search body (nested) | the inner marker |
-//! | `<<<<<<< SEARCH` inside a replace body (block not closed) | the inner marker |
-//! | a second `=======` inside one block | the second divider |
-//! | end of input before `=======` | the block's search marker |
-//! | end of input before `>>>>>>> REPLACE` | the block's divider |
-//! | ([`parse_path_blocks`]) no path for a block | the block's search marker |
+//! | a replace marker outside a block (stray) | that line |
+//! | a block with no divider line before its replace marker | the replace marker |
+//! | a search marker before the block's replace marker (nested, or not closed) | the inner marker |
+//! | several divider lines the rule above can not tell apart | the second divider |
+//! | end of input before the block's replace marker (a truncated reply: the message names the block) | the block's search marker |
+//! | ([`parse_path_blocks`]) no path for the first block | the block's search marker |
 
 use std::collections::HashMap;
 
-use super::{join_lines, shown, split_lines};
-use crate::ir::{Edit, ParseError};
+use super::{join_lines, split_lines, unescape_one_line};
+use crate::ir::{Dialect, Edit, ParseError, Parsed};
 
 const SEARCH: &str = "<<<<<<< SEARCH";
 const DIVIDER: &str = "=======";
@@ -99,13 +120,52 @@ enum Marker {
     Replace,
 }
 
-fn marker(line: &str) -> Option<Marker> {
-    match line.trim_end() {
-        SEARCH => Some(Marker::Search),
-        DIVIDER => Some(Marker::Divider),
-        REPLACE => Some(Marker::Replace),
-        _ => None,
+/// A marker line: which marker, the length of its run of marker characters, and whether it is
+/// spelled otherwise than the canonical seven characters and word (see "Markers").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct MarkerLine {
+    kind: Marker,
+    run: usize,
+    variant: bool,
+}
+
+fn marker(line: &str) -> Option<MarkerLine> {
+    let t = line.trim_end();
+    let first = *t.as_bytes().first()?;
+    let run = t.bytes().take_while(|&b| b == first).count();
+    if !(3..=9).contains(&run) {
+        return None;
     }
+    let rest = &t[run..];
+    let (kind, word) = match first {
+        b'=' if rest.is_empty() => {
+            return Some(MarkerLine {
+                kind: Marker::Divider,
+                run,
+                variant: run != 7,
+            })
+        }
+        b'<' | b'-' => (Marker::Search, "SEARCH"),
+        b'>' | b'+' => (Marker::Replace, "REPLACE"),
+        _ => return None,
+    };
+    let spaced = rest.strip_prefix(' ');
+    let word_rest = spaced.unwrap_or(rest).strip_prefix(word)?;
+    // `-` and `+` runs need the space (`------- SEARCH`); a trailing `>` is a known slip.
+    if matches!(first, b'-' | b'+') && spaced.is_none() {
+        return None;
+    }
+    let gt = match word_rest {
+        "" => false,
+        ">" => true,
+        _ => return None,
+    };
+    let canonical = matches!(first, b'<' | b'>') && run == 7 && spaced.is_some() && !gt;
+    Some(MarkerLine {
+        kind,
+        run,
+        variant: !canonical,
+    })
 }
 
 /// One parsed block: 0-based indices of its search and replace marker lines, and its edit.
@@ -118,94 +178,258 @@ struct Block {
 /// Parses every SEARCH/REPLACE block in `text`, in order. Lines outside blocks (paths, prose, fences)
 /// are ignored.
 pub fn parse_blocks(text: &str) -> Result<Vec<Edit>, ParseError> {
-    let lines = split_lines(text);
-    Ok(scan(&lines)?.into_iter().map(|b| b.edit).collect())
+    parse_blocks_dialect(text).map(|(edits, _)| edits)
 }
+
+/// [`parse_blocks`], also reporting the liberties taken with the markers.
+pub fn parse_blocks_dialect(text: &str) -> Result<(Vec<Edit>, Vec<Dialect>), ParseError> {
+    let unescaped = unescape_one_line(text, "SEARCH");
+    let lines = split_lines(unescaped.as_deref().unwrap_or(text));
+    let mut notes = Parsed::default();
+    if unescaped.is_some() {
+        notes.note(Dialect::Unescaped);
+    }
+    let blocks = scan(&lines, &mut notes)?;
+    Ok((blocks.into_iter().map(|b| b.edit).collect(), notes.dialect))
+}
+
+/// Blocks grouped by the path they name, in order of first appearance.
+pub type PathBlocks = Vec<(String, Vec<Edit>)>;
 
 /// Parses every SEARCH/REPLACE block in `text` with the file path written before it, grouped by path
 /// in order of first appearance.
-pub fn parse_path_blocks(text: &str) -> Result<Vec<(String, Vec<Edit>)>, ParseError> {
-    let lines = split_lines(text);
-    let blocks = scan(&lines)?;
+pub fn parse_path_blocks(text: &str) -> Result<PathBlocks, ParseError> {
+    parse_path_blocks_dialect(text).map(|(groups, _)| groups)
+}
+
+/// [`parse_path_blocks`], also reporting the liberties taken with the markers and paths.
+pub fn parse_path_blocks_dialect(text: &str) -> Result<(PathBlocks, Vec<Dialect>), ParseError> {
+    let unescaped = unescape_one_line(text, "SEARCH");
+    let lines = split_lines(unescaped.as_deref().unwrap_or(text));
+    let mut notes = Parsed::default();
+    if unescaped.is_some() {
+        notes.note(Dialect::Unescaped);
+    }
+    let blocks = scan(&lines, &mut notes)?;
     let mut out: Vec<(String, Vec<Edit>)> = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     let mut prev_end: Option<usize> = None;
-    let mut prev_path: Option<&str> = None;
-    for block in blocks {
+    let mut prev_path: Option<String> = None;
+    for (k, block) in blocks.into_iter().enumerate() {
         let gap_start = prev_end.map_or(0, |e| e + 1);
-        let path = match candidate(&lines[gap_start..block.start]) {
-            Some(line) => match path_of(line) {
-                Some(p) => p,
-                None => {
-                    return Err(ParseError::new(
-                        block.start + 1,
-                        format!(
-                            "expected a file path on its own line before `{SEARCH}`, \
-                             but the nearest line above, {}, reads as prose",
-                            shown(line.trim())
-                        ),
-                    ))
+        let path = match path_in_gap(&lines[gap_start..block.start]) {
+            Some((p, decorated)) => {
+                if decorated {
+                    notes.note(Dialect::PathDecorated);
                 }
-            },
-            None => prev_path.ok_or_else(|| {
+                p
+            }
+            None => prev_path.clone().ok_or_else(|| {
                 ParseError::new(
                     block.start + 1,
-                    format!("expected a file path on its own line before `{SEARCH}`"),
+                    format!(
+                        "block {} has no file path: expected the path on its own line above its \
+                         `{SEARCH}` line (or pass file_path)",
+                        k + 1
+                    ),
                 )
             })?,
         };
-        match index.get(path) {
+        match index.get(&path) {
             Some(&i) => out[i].1.push(block.edit),
             None => {
-                index.insert(path, out.len());
-                out.push((path.to_string(), vec![block.edit]));
+                index.insert(path.clone(), out.len());
+                out.push((path.clone(), vec![block.edit]));
             }
         }
         prev_end = Some(block.end);
         prev_path = Some(path);
     }
-    Ok(out)
+    Ok((out, notes.dialect))
 }
 
-/// The nearest line of `gap` (searching upwards) that is neither blank nor a fence line.
-fn candidate<'a>(gap: &[&'a str]) -> Option<&'a str> {
-    gap.iter().rev().copied().find(|l| {
-        let t = l.trim();
-        !t.is_empty() && !t.starts_with("```")
-    })
-}
-
-/// The path a path-line names, or `None` when the line is prose.
-fn path_of(line: &str) -> Option<&str> {
-    let mut s = line.trim();
-    if let Some(inner) = s.strip_prefix("**").and_then(|x| x.strip_suffix("**")) {
-        s = inner;
+/// The path named in the lines above a block (`gap`: since the previous block), searching upwards:
+/// the nearest fence line whose info string names a path (```` ```py:src/x.py ````, ```` ```js src/x.js ````),
+/// or path-line (see "Paths"). A bare word with no `.` or `/` counts only as the nearest line.
+/// `None` when the gap names none (the block then belongs to the previous block's path). Also
+/// says whether the path was decorated (backticks, bold, a trailing `:`).
+fn path_in_gap(gap: &[&str]) -> Option<(String, bool)> {
+    let mut nearest = true;
+    for line in gap.iter().rev() {
+        let t = line.trim();
+        if t.is_empty() {
+            continue;
+        }
+        if let Some(info) = t.strip_prefix("```") {
+            let info = info.trim();
+            let named = info
+                .split_once(':')
+                .map(|(_, p)| p)
+                .or_else(|| info.split_once(char::is_whitespace).map(|(_, p)| p))
+                .or_else(|| info.contains(['.', '/']).then_some(info));
+            if let Some((p, _)) = named.and_then(path_of) {
+                return Some((p.to_string(), true));
+            }
+            continue;
+        }
+        if let Some((p, decorated)) = path_of(t) {
+            if nearest || p.contains(['.', '/']) {
+                return Some((p.to_string(), decorated));
+            }
+        }
+        nearest = false;
     }
-    if let Some(inner) = s.strip_prefix('`').and_then(|x| x.strip_suffix('`')) {
+    None
+}
+
+/// The path a path-line names, and whether it was decorated; `None` when the line is prose.
+fn path_of(line: &str) -> Option<(&str, bool)> {
+    let mut s = line.trim();
+    let mut decorated = false;
+    // A markdown heading (`### src/x.py`) and a label (`File: src/x.py`, `**Path:** src/x.py`).
+    let unheaded = s.trim_start_matches('#');
+    if unheaded.len() < s.len() && unheaded.starts_with(' ') {
+        s = unheaded.trim();
+        decorated = true;
+    }
+    for label in [
+        "file:",
+        "filename:",
+        "path:",
+        "file path:",
+        "**file:**",
+        "**filename:**",
+        "**path:**",
+    ] {
+        if s.len() > label.len()
+            && s.is_char_boundary(label.len())
+            && s[..label.len()].eq_ignore_ascii_case(label)
+        {
+            s = s[label.len()..].trim();
+            decorated = true;
+            break;
+        }
+    }
+    for (open, close) in [("**", "**"), ("`", "`"), ("**", "**")] {
+        if let Some(inner) = s.strip_prefix(open).and_then(|x| x.strip_suffix(close)) {
+            s = inner.trim();
+            decorated = true;
+        }
+    }
+    if let Some(inner) = s.strip_suffix(':') {
+        // `src/x.py:` names a file; `Then:` is prose.
+        if !inner.contains(['.', '/']) {
+            return None;
+        }
         s = inner;
+        decorated = true;
+        for (open, close) in [("**", "**"), ("`", "`")] {
+            if let Some(inner) = s.strip_prefix(open).and_then(|x| x.strip_suffix(close)) {
+                s = inner.trim();
+            }
+        }
     }
     let prose = s.is_empty()
         || s.chars().any(char::is_whitespace)
         || s.ends_with([':', '.', ','])
-        || s.starts_with(['`', '*'])
+        || s.starts_with(['`', '*', '#', '>', '<', '='])
         || s.ends_with(['`', '*']);
-    (!prose).then_some(s)
+    (!prose).then_some((s, decorated))
 }
 
-fn scan(lines: &[&str]) -> Result<Vec<Block>, ParseError> {
+/// Whether `line` is a git conflict marker that opens (`<<<<<<< label`) or closes
+/// (`>>>>>>> label`) a conflict region: `Some(true)` opens, `Some(false)` closes.
+fn conflict_edge(line: &str) -> Option<bool> {
+    if marker(line).is_some() {
+        return None;
+    }
+    let open = line
+        .strip_prefix("<<<<<<<")
+        .is_some_and(|r| r.is_empty() || r.starts_with(' '));
+    let close = line
+        .strip_prefix(">>>>>>>")
+        .is_some_and(|r| r.is_empty() || r.starts_with(' '));
+    if open {
+        Some(true)
+    } else if close {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Picks a block's divider among the divider lines between its markers (see "Dividers").
+fn pick_divider(
+    lines: &[&str],
+    start: usize,
+    end: usize,
+    search_run: usize,
+    k: usize,
+) -> Result<usize, ParseError> {
+    let mut depth = 0usize;
+    let mut outside = Vec::new();
+    for (i, line) in lines.iter().enumerate().take(end).skip(start + 1) {
+        match conflict_edge(line) {
+            Some(true) => depth += 1,
+            Some(false) => depth = depth.saturating_sub(1),
+            None => {}
+        }
+        if depth == 0 {
+            if let Some(m) = marker(line).filter(|m| m.kind == Marker::Divider) {
+                outside.push((i, m.run));
+            }
+        }
+    }
+    let same: Vec<usize> = outside
+        .iter()
+        .filter(|&&(_, run)| run == search_run)
+        .map(|&(i, _)| i)
+        .collect();
+    let pick = match (outside.len(), same.len()) {
+        (0, _) => {
+            return Err(ParseError::new(
+                end + 1,
+                format!(
+                    "block {k} (opened at line {}) has no `{DIVIDER}` line before its closing \
+                     marker; expected SEARCH text, `{DIVIDER}`, REPLACE text",
+                    start + 1
+                ),
+            ))
+        }
+        (1, _) => outside[0].0,
+        (_, 1) => same[0],
+        _ => {
+            let at: Vec<String> = outside.iter().map(|(i, _)| (i + 1).to_string()).collect();
+            return Err(ParseError::new(
+                outside[1].0 + 1,
+                format!(
+                    "block {k} (opened at line {}) has several divider lines (lines {}), so where \
+                     its SEARCH text ends is unclear; split it so that a `{DIVIDER}` line of the \
+                     file is not inside the SEARCH or REPLACE text, or edit that part with an \
+                     other format",
+                    start + 1,
+                    at.join(", ")
+                ),
+            ));
+        }
+    };
+    Ok(pick)
+}
+
+fn scan(lines: &[&str], notes: &mut Parsed) -> Result<Vec<Block>, ParseError> {
     let n = lines.len();
     let mut blocks = Vec::new();
     let mut i = 0;
     while i < n {
-        match marker(lines[i]) {
-            None => i += 1,
-            Some(Marker::Divider) => {
-                return Err(ParseError::new(
-                    i + 1,
-                    format!("`{DIVIDER}` outside a block; expected `{SEARCH}` before it"),
-                ))
-            }
-            Some(Marker::Replace) => {
+        let Some(m) = marker(lines[i]) else {
+            i += 1;
+            continue;
+        };
+        match m.kind {
+            // A divider outside a block is content of the surrounding prose (a rule, a heading
+            // underline): only the block markers open and close blocks.
+            Marker::Divider => i += 1,
+            Marker::Replace => {
                 return Err(ParseError::new(
                     i + 1,
                     format!(
@@ -213,80 +437,46 @@ fn scan(lines: &[&str]) -> Result<Vec<Block>, ParseError> {
                     ),
                 ))
             }
-            Some(Marker::Search) => {
+            Marker::Search => {
                 let start = i;
-                i += 1;
-                let divider = loop {
-                    if i == n {
+                let k = blocks.len() + 1;
+                let mut j = i + 1;
+                let end = loop {
+                    if j == n {
                         return Err(ParseError::new(
                             start + 1,
                             format!(
-                                "the block opened here is not finished: reached the end of the input; \
-                                 expected `{DIVIDER}` and then `{REPLACE}`"
-                            ),
-                        ));
-                    }
-                    match marker(lines[i]) {
-                        None => i += 1,
-                        Some(Marker::Divider) => break i,
-                        Some(Marker::Search) => {
-                            return Err(ParseError::new(
-                                i + 1,
-                                format!(
-                                    "nested `{SEARCH}`: the block opened at line {} needs `{DIVIDER}` \
-                                     and `{REPLACE}` before another block starts",
-                                    start + 1
-                                ),
-                            ))
-                        }
-                        Some(Marker::Replace) => {
-                            return Err(ParseError::new(
-                                i + 1,
-                                format!(
-                                    "expected `{DIVIDER}` before `{REPLACE}` in the block opened at line {}",
-                                    start + 1
-                                ),
-                            ))
-                        }
-                    }
-                };
-                i += 1;
-                let end = loop {
-                    if i == n {
-                        return Err(ParseError::new(
-                            divider + 1,
-                            format!(
-                                "the block opened at line {} is not finished: reached the end of the \
-                                 input; expected `{REPLACE}` after this `{DIVIDER}`",
+                                "block {k} (opened at line {}) is cut off: the text ends before its \
+                                 `{REPLACE}` line, so the reply was probably truncated; nothing \
+                                 was applied. Resend the whole block",
                                 start + 1
                             ),
                         ));
                     }
-                    match marker(lines[i]) {
-                        None => i += 1,
-                        Some(Marker::Replace) => break i,
-                        Some(Marker::Search) => {
+                    match marker(lines[j]).map(|m| (m.kind, m)) {
+                        Some((Marker::Replace, r)) => {
+                            if r.variant {
+                                notes.note(Dialect::MarkerVariant);
+                            }
+                            break j;
+                        }
+                        Some((Marker::Search, _)) => {
                             return Err(ParseError::new(
-                                i + 1,
+                                j + 1,
                                 format!(
-                                    "expected `{REPLACE}` to close the block opened at line {} \
-                                     before another `{SEARCH}`",
+                                    "block {k} (opened at line {}) is not closed: expected \
+                                     `{REPLACE}` before another `{SEARCH}`",
                                     start + 1
                                 ),
                             ))
                         }
-                        Some(Marker::Divider) => {
-                            return Err(ParseError::new(
-                                i + 1,
-                                format!(
-                                    "a second `{DIVIDER}` in the block opened at line {}; \
-                                     expected `{REPLACE}`",
-                                    start + 1
-                                ),
-                            ))
-                        }
+                        _ => j += 1,
                     }
                 };
+                let divider = pick_divider(lines, start, end, m.run, k)?;
+                if m.variant || marker(lines[divider]).is_some_and(|d| d.variant) {
+                    notes.note(Dialect::MarkerVariant);
+                }
                 blocks.push(Block {
                     start,
                     end,
@@ -295,7 +485,7 @@ fn scan(lines: &[&str]) -> Result<Vec<Block>, ParseError> {
                         join_lines(&lines[divider + 1..end]),
                     ),
                 });
-                i += 1;
+                i = end + 1;
             }
         }
     }
@@ -393,14 +583,57 @@ mod tests {
 
     #[test]
     fn near_markers_are_content() {
-        let t = "<<<<<<< SEARCH\n<<<<<<<< SEARCH\n  =======\n<<<<<<< SEARCH foo\n<<<<<<< HEAD\n\
-                 =======\n>>>>>>>> REPLACE\n======== \n>>>>>>> feature\n>>>>>>> REPLACE\n";
+        // Runs of 10 or more, indented markers and markers with other words are content.
+        let t = "<<<<<<< SEARCH\n<<<<<<<<<< SEARCH\n  =======\n<<<<<<<< SEARCH foo\n==========\n\
+                 =======\n>>>>>>>>>> REPLACE\n  ======= \n>>>>>>> REPLACE\n";
         assert_eq!(
             parse_blocks(t).unwrap(),
             vec![e(
-                "<<<<<<<< SEARCH\n  =======\n<<<<<<< SEARCH foo\n<<<<<<< HEAD\n",
-                ">>>>>>>> REPLACE\n======== \n>>>>>>> feature\n"
+                "<<<<<<<<<< SEARCH\n  =======\n<<<<<<<< SEARCH foo\n==========\n",
+                ">>>>>>>>>> REPLACE\n  ======= \n"
             )]
+        );
+    }
+
+    #[test]
+    fn marker_variants() {
+        for (s, d, r) in [
+            ("<<< SEARCH", "===", ">>> REPLACE"),
+            ("<<<<<<<<< SEARCH", "=========", ">>>>>>>>> REPLACE"),
+            ("<<<<< SEARCH", "====", ">>>>>>> REPLACE"),
+            ("------- SEARCH", "=======", "+++++++ REPLACE"),
+            ("<<<<<<< SEARCH>", "=======", ">>>>>>> REPLACE>"),
+            ("<<<<<<<SEARCH", "=======", ">>>>>>>REPLACE"),
+        ] {
+            let t = format!("{s}\nold\n{d}\nnew\n{r}\n");
+            let (edits, dialect) = parse_blocks_dialect(&t).unwrap();
+            assert_eq!(edits, vec![e("old\n", "new\n")], "{t}");
+            assert_eq!(dialect, vec![Dialect::MarkerVariant], "{t}");
+        }
+        let (_, dialect) = parse_blocks_dialect(ONE).unwrap();
+        assert!(dialect.is_empty());
+        // Not markers: a `-`/`+` run glued to its word, another word, a run of 2 or 10.
+        for t in [
+            "-------SEARCH\nold\n=======\nnew\n+++++++REPLACE\n",
+            "<< SEARCH\nold\n==\nnew\n>> REPLACE\n",
+        ] {
+            assert!(parse_blocks(t).is_err(), "{t}");
+        }
+    }
+
+    #[test]
+    fn git_conflict_markers_inside_a_block_are_content() {
+        // The file holds a conflict; its `=======` lies between `<<<<<<< HEAD` and `>>>>>>> x`.
+        let t = "<<<<<<< SEARCH\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> feature\n=======\na\n>>>>>>> REPLACE\n";
+        assert_eq!(
+            parse_blocks(t).unwrap(),
+            vec![e("<<<<<<< HEAD\na\n=======\nb\n>>>>>>> feature\n", "a\n")]
+        );
+        // Two dividers outside any conflict: the one as long as the SEARCH marker's run wins.
+        let t = "<<<<<<< SEARCH\nTitle\n=====\n=======\nTitle 2\n=====\n>>>>>>> REPLACE\n";
+        assert_eq!(
+            parse_blocks(t).unwrap(),
+            vec![e("Title\n=====\n", "Title 2\n=====\n")]
         );
     }
 
@@ -442,22 +675,25 @@ mod tests {
     fn search_without_divider_hits_replace() {
         let er = err("x\n<<<<<<< SEARCH\nold\n>>>>>>> REPLACE\n");
         assert_eq!(er.line, 4);
-        assert!(er.message.contains("expected `=======`"), "{er}");
+        assert!(er.message.contains("has no `=======` line"), "{er}");
     }
 
     #[test]
     fn search_without_divider_at_eof() {
         let er = err("x\n<<<<<<< SEARCH\nold\nnew\n");
         assert_eq!(er.line, 2);
-        assert!(er.message.contains("end of the input"), "{er}");
-        assert!(er.message.contains("expected `=======`"), "{er}");
+        assert!(er.message.contains("is cut off"), "{er}");
     }
 
     #[test]
     fn divider_without_replace_at_eof() {
         let er = err("<<<<<<< SEARCH\nold\n=======\nnew\n");
-        assert_eq!(er.line, 3);
-        assert!(er.message.contains("expected `>>>>>>> REPLACE`"), "{er}");
+        assert_eq!(er.line, 1);
+        assert!(
+            er.message.contains("block 1 (opened at line 1) is cut off"),
+            "{er}"
+        );
+        assert!(er.message.contains("truncated"), "{er}");
     }
 
     #[test]
@@ -472,7 +708,10 @@ mod tests {
     fn second_divider_in_block() {
         let er = err("<<<<<<< SEARCH\nold\n=======\nnew\n=======\n>>>>>>> REPLACE\n");
         assert_eq!(er.line, 5);
-        assert!(er.message.contains("second `=======`"), "{er}");
+        assert!(
+            er.message.contains("several divider lines (lines 3, 5)"),
+            "{er}"
+        );
     }
 
     #[test]
@@ -483,17 +722,23 @@ mod tests {
     }
 
     #[test]
-    fn stray_divider() {
+    fn a_divider_outside_blocks_is_prose() {
         let er = err("Title\n=======\n");
-        assert_eq!(er.line, 2);
-        assert!(er.message.contains("outside a block"), "{er}");
+        assert_eq!(er.line, 1);
+        assert!(er.message.contains("no SEARCH/REPLACE block"), "{er}");
+        assert_eq!(
+            parse_blocks(&format!("Title\n=======\n{ONE}"))
+                .unwrap()
+                .len(),
+            1
+        );
     }
 
     #[test]
     fn nested_search() {
         let er = err("<<<<<<< SEARCH\na\n<<<<<<< SEARCH\nb\n=======\n>>>>>>> REPLACE\n");
         assert_eq!(er.line, 3);
-        assert!(er.message.contains("nested"), "{er}");
+        assert!(er.message.contains("is not closed"), "{er}");
     }
 
     #[test]
@@ -544,7 +789,7 @@ mod tests {
     #[test]
     fn prose_is_not_a_path() {
         for line in [
-            "src/app.py:",
+            "Then:",
             "Update the file.",
             "first,",
             "Now update the imports",
@@ -557,21 +802,48 @@ mod tests {
             let t = format!("{line}\n{ONE}");
             let er = perr(&t);
             assert_eq!(er.line, 2, "{line}");
-            assert!(er.message.contains("reads as prose"), "{line}: {er}");
+            assert!(er.message.contains("no file path"), "{line}: {er}");
         }
     }
 
     #[test]
-    fn only_the_nearest_candidate_counts() {
-        let er = perr(&format!("src/a.py\nChange retries:\n{ONE}"));
-        assert_eq!(er.line, 3);
+    fn decorated_paths_and_paths_in_fences() {
+        for (gap, want) in [
+            ("src/app.py:\n", "src/app.py"),
+            ("**src/app.py**\n", "src/app.py"),
+            ("`src/app.py`:\n", "src/app.py"),
+            ("```python:src/app.py\n", "src/app.py"),
+            ("```js src/app.py\n", "src/app.py"),
+            ("```src/app.py\n", "src/app.py"),
+            ("```python\nsrc/app.py\n", "src/app.py"),
+            ("src/app.py\n```python\n", "src/app.py"),
+            ("### src/app.py\n", "src/app.py"),
+            ("## `src/app.py`\n", "src/app.py"),
+            ("File: src/app.py\n", "src/app.py"),
+            ("**File:** `src/app.py`\n", "src/app.py"),
+            ("Path: src/app.py\n", "src/app.py"),
+        ] {
+            let groups = parse_path_blocks(&format!("{gap}{ONE}```\n")).unwrap();
+            assert_eq!(groups[0].0, want, "{gap}");
+        }
+    }
+
+    #[test]
+    fn a_path_above_prose_counts() {
+        let groups = parse_path_blocks(&format!("src/a.py\nChange retries:\n{ONE}")).unwrap();
+        assert_eq!(groups[0].0, "src/a.py");
+        // A bare word counts only as the nearest line.
+        let er = perr(&format!("Makefile\nChange retries:\n{ONE}"));
+        assert!(er.message.contains("no file path"), "{er}");
+        let groups = parse_path_blocks(&format!("Makefile\n{ONE}")).unwrap();
+        assert_eq!(groups[0].0, "Makefile");
     }
 
     #[test]
     fn first_block_without_path() {
         let er = perr(ONE);
         assert_eq!(er.line, 1);
-        assert!(er.message.contains("expected a file path"), "{er}");
+        assert!(er.message.contains("block 1 has no file path"), "{er}");
         let er = perr(&format!("\n```\n\n{ONE}"));
         assert_eq!(er.line, 4);
     }
@@ -595,11 +867,16 @@ mod tests {
     }
 
     #[test]
-    fn later_block_after_prose_is_refused() {
-        let t = format!("a.py\n{ONE}Then the tests:\n{ONE}");
-        let er = perr(&t);
-        assert_eq!(er.line, 8);
-        assert!(er.message.contains("Then the tests:"), "{er}");
+    fn later_block_after_prose_keeps_the_last_path() {
+        let t = format!("a.py\n{ONE}Then the tests:\nAnd one more change below.\n{ONE}");
+        let groups = parse_path_blocks(&t).unwrap();
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].0, "a.py");
+        assert_eq!(groups[0].1.len(), 2);
+        // A path named above the prose is the block's path.
+        let t = format!("a.py\n{ONE}b/c.py\nNow the helper:\n{ONE}");
+        let groups = parse_path_blocks(&t).unwrap();
+        assert_eq!(groups[1].0, "b/c.py");
     }
 
     #[test]

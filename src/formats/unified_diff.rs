@@ -11,21 +11,24 @@
 //!                 { extended-header } ,
 //!                 [ file-headers , hunk , { hunk | other-line } ] ;
 //! plain-file    = file-headers , hunk , { hunk | other-line } ;
-//! file-headers  = "--- " , header-path , [ TAB , { any } ] , EOL ,    (* e.g. a timestamp *)
-//!                 "+++ " , header-path , [ TAB , { any } ] , EOL ;
+//! headerless    = hunk , { hunk | other-line } ;     (* before any header: the caller's file *)
+//! file-headers  = "---" , [ " " ] , header-path , [ TAB , { any } ] , EOL ,  (* e.g. a timestamp *)
+//!                 "+++" , [ " " ] , header-path , [ TAB , { any } ] , EOL ;
 //! header-path   = "/dev/null" | path | c-quoted-path ;
 //! extended-header = "index " ... | "old mode " ... | "new mode " ...
 //!                 | "new file mode " ... | "deleted file mode " ...
 //!                 | "similarity index " ... | "dissimilarity index " ...
 //!                 | "rename from " , path | "rename to " , path ;
 //! hunk          = hunk-header , body ;
-//! hunk-header   = "@@ -" , range , " +" , range , " @@" , [ " " , section ] ;
+//! hunk-header   = "@@ -" , range , " +" , range , " @@" , [ " " , section ]
+//!               | "@@" , { any } ;                     (* no (usable) numbers: counts from the body *)
 //! range         = line-number , [ "," , count ] ;                    (* count defaults to 1 *)
-//! body          = { body-line | no-eol-marker } ;                    (* as many as the counts say *)
+//! body          = { body-line | no-eol-marker } ;   (* as the counts say, else to the next header *)
 //! body-line     = " " , text      (* context: one old and one new line *)
 //!               | "-" , text      (* remove:  one old line *)
 //!               | "+" , text      (* add:     one new line *)
 //!               | "" ;            (* a completely empty line: empty context *)
+//!               | other , text ;  (* inside a body: context that lost its " " *)
 //! no-eol-marker = "\" , { any } ;                                    (* "\ No newline at end of file" *)
 //! other-line    = any line that starts none of the above ;
 //! ```
@@ -51,9 +54,15 @@
 //! - `+++ /dev/null` → [`FileOp::Delete`] of the old path. Its hunks may hold only `-` lines (they are
 //!   checked, then dropped).
 //! - otherwise → [`FileOp::Update`] with [`Change::Hunks`]. With git `rename from`/`rename to`
-//!   headers, `path` is the rename source and `move_to` its target. Without them the old and new
-//!   paths must be equal (after prefix removal); a plain diff whose two paths differ is refused,
-//!   since guessing which one to edit (or whether to rename) is not safe.
+//!   headers, `path` is the rename source and `move_to` its target. Without them `path` is the new
+//!   name, and [`Parsed::alternatives`] lists the other spellings to try, in order, when it names no
+//!   file: each name without a ` (label)` suffix, without a `.orig`/`.rej`/`.bak`/`.old`/`.new`
+//!   suffix, and each of those without its first directory (`old/x`, `a/x` → `x`, as `patch -p1`
+//!   reads them), the new name's spellings first. The caller picks the first that names an existing
+//!   file, else its own `file_path` ([`Dialect::HeaderVariant`], [`Dialect::PathFallback`]).
+//! - Hunks before any file header (or after a `diff --git` section's end) → an Update with an empty
+//!   `path`: the caller names the file. A `diff --git` section whose `---`/`+++` lines are missing
+//!   takes its names from the `diff --git` line.
 //! - A git section without `---`/`+++`: `new file mode` → an empty [`FileOp::Add`] (of the `b/`
 //!   path of the `diff --git` line); `deleted file mode` → [`FileOp::Delete`]; a rename → a pure
 //!   move, `Update { move_to, change: Hunks(vec![]) }`; a mode change alone → no operation.
@@ -68,7 +77,13 @@
 //! constraint, and the IR has no place for a non-binding hint. [`Hunk::source_line`] is the line of
 //! the `@@` header; `anchors` and `at_eof` are never set.
 //!
-//! The body is read by counting: it ends when `c` old lines (context + remove) and `c'` new lines
+//! When the header has usable numbers and the body fits them (below), the body is read by counting.
+//! Otherwise — `@@`, `@@ @@`, `@@ ... @@`, a malformed range, or counts the body contradicts — the
+//! counts are recomputed from the body ([`Dialect::HunkCounts`]): it runs to the next hunk header,
+//! file header or `diff --git` line; the empty and unprefixed lines that trail its last ` `/`-`/`+`
+//! line are not part of it (separators, prose), and the line numbers stay a hint.
+//!
+//! Counted, the body ends when `c` old lines (context + remove) and `c'` new lines
 //! (context + add) have been read, or earlier at a line that is no body line or at a file header
 //! (a `--- ` line, a `+++ ` line and a `@@ -` line in a row; a diff of a diff whose body holds
 //! exactly that sequence can not be expressed). A `\` line sets [`Hunk::old_no_eol`] when the line before it was
@@ -81,11 +96,14 @@
 //!   one new line missing — is accepted as it is: that is the empty last context line that editors
 //!   and chat interfaces strip. The missing line is not invented; the hunk simply matches without it.
 //! - Any other shortfall, a body line that does not fit the remaining counts (e.g. a `+` line when
-//!   all new lines are read), or a ` `, `-` or `+` line *directly* after a complete body is an error:
-//!   the counts and the body disagree. Not counted as such a line: a `--- `/`+++ ` header pair, and
-//!   the `-- ` signature separator `git format-patch` writes after the last hunk. A blank line after
-//!   a complete body ends the hunk; whatever follows it is read afresh.
-//! - A hunk with no body line at all (`-l,0 +l,0`, or nothing after the header) is an error.
+//!   all new lines are read), or a ` `, `-` or `+` line *directly* after a complete body means the
+//!   counts and the body disagree: the body is read again without counts. Not counted as such a
+//!   line: a `--- `/`+++ ` header pair, and the `-- ` signature separator `git format-patch` writes
+//!   after the last hunk. A blank line after a complete body ends the hunk; whatever follows it is
+//!   read afresh.
+//! - While counted lines remain, a line with no ` `/`-`/`+` prefix is a context line that lost its
+//!   space ([`Dialect::ContextPrefixMissing`]; see [`Hunk::alt_lines`] for the other reading).
+//! - A hunk with no body line at all is an error.
 //!
 //! Lines between hunks and files that fit none of the rules (prose, `git format-patch` mail headers
 //! and signatures) are ignored.
@@ -100,30 +118,37 @@
 //! | `--- ` not followed by `+++ `; `+++ ` without `--- ` | that line |
 //! | an empty or badly quoted header path; unparsable `diff --git` paths when they are needed | that line |
 //! | `copy from`/`copy to`, binary patches | that line |
-//! | a hunk before any `---`/`+++` header | the hunk header |
-//! | a malformed hunk header | that line |
-//! | a body that does not match the header counts | the hunk header, or the offending line |
 //! | an empty hunk | the hunk header |
 //! | a `\` line with no body line before it | that line |
 //! | file headers without hunks (outside the git cases above) | the `---` line |
 //! | both sides `/dev/null` | the `---` line |
 //! | a new file's hunk with ` `/`-` lines, a deleted file's hunk with ` `/`+` lines | the hunk header |
-//! | a plain diff whose old and new paths differ | the `---` line |
 //! | only one of `rename from`/`rename to` | the `diff --git` line |
 //! | a second section on a path | that section's first line |
 
 use std::collections::HashMap;
 
-use super::{shown, split_lines};
-use crate::ir::{Change, FileOp, Hunk, HunkLine, ParseError};
+use super::{alt_reading, shown, split_lines, unescape_one_line};
+use crate::ir::{Change, Dialect, FileOp, Hunk, HunkLine, ParseError, Parsed};
 
 const DEV_NULL: &str = "/dev/null";
 
 /// Parses a unified diff (one or several files) into file operations, in diff order.
 pub fn parse_unified_diff(text: &str) -> Result<Vec<FileOp>, ParseError> {
-    let lines = split_lines(text);
+    parse_unified_diff_dialect(text).map(|p| p.ops)
+}
+
+/// [`parse_unified_diff`], also reporting the liberties taken and, for each operation, the other
+/// names its file may go by (see "Dialects"). An operation whose hunks came without any file
+/// header has an empty path: the caller names the file.
+pub fn parse_unified_diff_dialect(text: &str) -> Result<Parsed, ParseError> {
+    let unescaped = unescape_one_line(text, "@@");
+    let lines = split_lines(unescaped.as_deref().unwrap_or(text));
     let n = lines.len();
-    let mut ops = Vec::new();
+    let mut out = Parsed::default();
+    if unescaped.is_some() {
+        out.note(Dialect::Unescaped);
+    }
     let mut claimed: HashMap<String, usize> = HashMap::new();
     let mut sections = 0usize;
     let mut cur: Option<Section> = None;
@@ -132,7 +157,7 @@ pub fn parse_unified_diff(text: &str) -> Result<Vec<FileOp>, ParseError> {
         let line = lines[i];
         let no = i + 1;
         if let Some(rest) = line.strip_prefix("diff --git ") {
-            finish(cur.take(), &mut ops, &mut claimed)?;
+            finish(cur.take(), &mut out, &mut claimed)?;
             sections += 1;
             cur = Some(Section {
                 line: no,
@@ -143,18 +168,21 @@ pub fn parse_unified_diff(text: &str) -> Result<Vec<FileOp>, ParseError> {
             i += 1;
             continue;
         }
-        if line.starts_with("--- ") && i + 1 < n && lines[i + 1].starts_with("+++ ") {
+        if let Some((old_raw, new_raw)) = header_pair(&lines, i) {
             let attach = matches!(&cur, Some(s) if s.git && s.headers.is_none());
             if !attach {
-                finish(cur.take(), &mut ops, &mut claimed)?;
+                finish(cur.take(), &mut out, &mut claimed)?;
                 sections += 1;
                 cur = Some(Section {
                     line: no,
                     ..Section::default()
                 });
             }
-            let old = header_path(&line[4..], no)?;
-            let new = header_path(&lines[i + 1][4..], no + 1)?;
+            if !line.starts_with("--- ") || !lines[i + 1].starts_with("+++ ") {
+                out.note(Dialect::HeaderVariant);
+            }
+            let old = header_path(old_raw, no)?;
+            let new = header_path(new_raw, no + 1)?;
             if let Some(s) = cur.as_mut() {
                 s.headers = Some(Headers { old, new, line: no });
             }
@@ -174,17 +202,32 @@ pub fn parse_unified_diff(text: &str) -> Result<Vec<FileOp>, ParseError> {
             ));
         }
         if line.starts_with("@@") {
-            let section =
-                match cur.as_mut() {
-                    Some(s) if s.headers.is_some() => s,
-                    _ => return Err(ParseError::new(
-                        no,
-                        "hunk before any file header; expected `--- a/<path>` and `+++ b/<path>` \
-                         lines before the first `@@`",
-                    )),
-                };
-            let (hunk, next) = parse_hunk(&lines, i)?;
-            section.hunks.push(hunk);
+            if let Some(s) = cur.as_mut().filter(|s| s.git && s.headers.is_none()) {
+                // A `diff --git` section whose `---`/`+++` lines are missing: its own names.
+                if let Some((old, new)) = s.git_paths.clone() {
+                    out.note(Dialect::HeaderVariant);
+                    s.headers = Some(Headers {
+                        old: format!("a/{old}"),
+                        new: format!("b/{new}"),
+                        line: s.line,
+                    });
+                }
+            }
+            if !matches!(&cur, Some(s) if s.headers.is_some() || s.headerless) {
+                // Hunks with no file header at all: for the file the caller names.
+                finish(cur.take(), &mut out, &mut claimed)?;
+                sections += 1;
+                out.note(Dialect::PathFallback);
+                cur = Some(Section {
+                    line: no,
+                    headerless: true,
+                    ..Section::default()
+                });
+            }
+            let (hunk, next) = parse_hunk(&lines, i, &mut out)?;
+            if let Some(s) = cur.as_mut() {
+                s.hunks.push(hunk);
+            }
             i = next;
             continue;
         }
@@ -201,7 +244,7 @@ pub fn parse_unified_diff(text: &str) -> Result<Vec<FileOp>, ParseError> {
         }
         i += 1;
     }
-    finish(cur, &mut ops, &mut claimed)?;
+    finish(cur, &mut out, &mut claimed)?;
     if sections == 0 {
         return Err(ParseError::new(
             1,
@@ -209,7 +252,23 @@ pub fn parse_unified_diff(text: &str) -> Result<Vec<FileOp>, ParseError> {
              `diff --git a/<path> b/<path>`) followed by `@@ -l,c +l,c @@` hunks",
         ));
     }
-    Ok(ops)
+    Ok(out)
+}
+
+/// The texts after the markers when lines `i` and `i + 1` are a `---` / `+++` file header pair:
+/// `--- <path>` / `+++ <path>`, or the same glued to the path (`---a/x`), but never a body line of
+/// a hunk (`----`, `--- ` followed by anything but `+++`).
+fn header_pair<'a>(lines: &[&'a str], i: usize) -> Option<(&'a str, &'a str)> {
+    let old = lines[i].strip_prefix("---")?;
+    let new = lines.get(i + 1)?.strip_prefix("+++")?;
+    if old.starts_with(' ') && new.starts_with(' ') {
+        return Some((&old[1..], &new[1..]));
+    }
+    let usable = |rest: &str| {
+        let t = rest.trim();
+        !t.is_empty() && !t.starts_with(['-', '+'])
+    };
+    (usable(old) && usable(new)).then(|| (old.trim_start(), new.trim_start()))
 }
 
 #[derive(Debug, Default)]
@@ -233,6 +292,8 @@ struct Section {
     rename_from: Option<String>,
     rename_to: Option<String>,
     headers: Option<Headers>,
+    /// Hunks that came with no file header (the caller names the file).
+    headerless: bool,
     hunks: Vec<Hunk>,
 }
 
@@ -259,16 +320,27 @@ fn extended_header(s: &mut Section, line: &str, no: usize) -> Result<(), ParseEr
 /// Turns a finished section into its operation (if any) and records the paths it names.
 fn finish(
     section: Option<Section>,
-    ops: &mut Vec<FileOp>,
+    out: &mut Parsed,
     claimed: &mut HashMap<String, usize>,
 ) -> Result<(), ParseError> {
     let Some(mut s) = section else { return Ok(()) };
     let hunks = std::mem::take(&mut s.hunks);
-    let op = match &s.headers {
-        None => git_only(&s)?,
-        Some(h) => Some(with_headers(hunks, &s, h)?),
+    if s.headerless {
+        out.ops.push(FileOp::Update {
+            path: String::new(),
+            move_to: None,
+            change: Change::Hunks(hunks),
+        });
+        out.alternatives.push(Vec::new());
+        return Ok(());
+    }
+    let (op, alternatives) = match &s.headers {
+        None => match git_only(&s)? {
+            Some(op) => (op, Vec::new()),
+            None => return Ok(()),
+        },
+        Some(h) => with_headers(hunks, &s, h)?,
     };
-    let Some(op) = op else { return Ok(()) };
     let empty_move = matches!(&op, FileOp::Update { move_to: Some(to), .. } if to.is_empty());
     if op.path().is_empty() || empty_move {
         return Err(ParseError::new(s.line, "a file header names an empty path"));
@@ -291,7 +363,8 @@ fn finish(
             ));
         }
     }
-    ops.push(op);
+    out.ops.push(op);
+    out.alternatives.push(alternatives);
     Ok(())
 }
 
@@ -336,7 +409,11 @@ fn rename(s: &Section) -> Result<Option<(String, Option<String>)>, ParseError> {
     }
 }
 
-fn with_headers(hunks: Vec<Hunk>, s: &Section, h: &Headers) -> Result<FileOp, ParseError> {
+fn with_headers(
+    hunks: Vec<Hunk>,
+    s: &Section,
+    h: &Headers,
+) -> Result<(FileOp, Vec<String>), ParseError> {
     if hunks.is_empty() {
         return Err(ParseError::new(
             h.line,
@@ -383,10 +460,13 @@ fn with_headers(hunks: Vec<Hunk>, s: &Section, h: &Headers) -> Result<FileOp, Pa
         if hunks.last().is_some_and(|h| h.new_no_eol) {
             content.pop();
         }
-        return Ok(FileOp::Add {
-            path: new.to_string(),
-            content,
-        });
+        return Ok((
+            FileOp::Add {
+                path: new.to_string(),
+                content,
+            },
+            Vec::new(),
+        ));
     }
     if new_null {
         for hunk in &hunks {
@@ -397,31 +477,72 @@ fn with_headers(hunks: Vec<Hunk>, s: &Section, h: &Headers) -> Result<FileOp, Pa
                 ));
             }
         }
-        return Ok(FileOp::Delete {
-            path: old.to_string(),
-        });
-    }
-    if let Some((path, move_to)) = rename(s)? {
-        return Ok(FileOp::Update {
-            path,
-            move_to,
-            change: Change::Hunks(hunks),
-        });
-    }
-    if old != new {
-        return Err(ParseError::new(
-            h.line,
-            format!(
-                "the old path `{old}` and the new path `{new}` differ; use the same path on both \
-                 sides (for a rename, add git `rename from`/`rename to` lines)"
-            ),
+        return Ok((
+            FileOp::Delete {
+                path: old.to_string(),
+            },
+            Vec::new(),
         ));
     }
-    Ok(FileOp::Update {
-        path: new.to_string(),
-        move_to: None,
-        change: Change::Hunks(hunks),
-    })
+    if let Some((path, move_to)) = rename(s)? {
+        return Ok((
+            FileOp::Update {
+                path,
+                move_to,
+                change: Change::Hunks(hunks),
+            },
+            Vec::new(),
+        ));
+    }
+    // The file is the new name if it exists, else another spelling of either name (see
+    // "File names"); the caller tries them in order.
+    let mut names: Vec<String> = Vec::new();
+    for name in [new, old] {
+        for n in name_spellings(name) {
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+    }
+    let path = names.remove(0);
+    Ok((
+        FileOp::Update {
+            path,
+            move_to: None,
+            change: Change::Hunks(hunks),
+        },
+        names,
+    ))
+}
+
+/// The spellings a header name may stand for, the name itself first: without a label in
+/// parentheses (`x (original)`), without a backup suffix (`x.orig`), and each without its first
+/// directory (`a/x`, `old/x` → `x`, as `patch -p1` reads them).
+fn name_spellings(name: &str) -> Vec<String> {
+    let mut base = name.trim();
+    if let Some(open) = base.rfind(" (") {
+        if base.ends_with(')') {
+            base = base[..open].trim_end();
+        }
+    }
+    fn push(out: &mut Vec<String>, s: &str) {
+        if !s.is_empty() && !out.iter().any(|o| o == s) {
+            out.push(s.to_string());
+        }
+    }
+    let mut out = vec![name.trim().to_string()];
+    push(&mut out, base);
+    for suffix in [".orig", ".rej", ".bak", ".old", ".new"] {
+        if let Some(b) = base.strip_suffix(suffix) {
+            push(&mut out, b);
+        }
+    }
+    for k in 0..out.len() {
+        if let Some((_, rest)) = out[k].clone().split_once('/') {
+            push(&mut out, rest);
+        }
+    }
+    out
 }
 
 /// The path of a `---`/`+++` line (text after the marker).
@@ -564,45 +685,125 @@ fn hunk_range(line: &str) -> Option<(usize, usize, usize, usize)> {
 }
 
 /// Parses the hunk whose header is line `i`; returns it and the index of the first line after it.
-fn parse_hunk(lines: &[&str], i: usize) -> Result<(Hunk, usize), ParseError> {
+///
+/// A header with valid numbers whose counts the body fits exactly is read by counting (see "Hunks").
+/// Otherwise (no numbers, or counts the body contradicts) the body is read to the next hunk or file
+/// header and its counts are recomputed from it ([`Dialect::HunkCounts`]).
+fn parse_hunk(lines: &[&str], i: usize, out: &mut Parsed) -> Result<(Hunk, usize), ParseError> {
     let header = lines[i];
     let no = i + 1;
-    let Some((ol, oc, nl, nc)) = hunk_range(header) else {
-        return Err(ParseError::new(
-            no,
-            format!(
-                "malformed hunk header {}; expected `@@ -<line>[,<count>] +<line>[,<count>] @@`",
-                shown(header)
-            ),
-        ));
+    let range = hunk_range(header);
+    let line_hint = match range {
+        Some((ol, oc, _, _)) => Some(if oc == 0 { ol + 1 } else { ol }),
+        None => super::unified_range(header[2..].trim_start()).map(|(l, _)| l.max(1)),
     };
+    if let Some((_, oc, _, nc)) = range {
+        if let Some(read) = counted_body(lines, i, oc, nc, no, line_hint, out)? {
+            return Ok(read);
+        }
+    }
+    out.note(Dialect::HunkCounts);
     let mut hunk = Hunk {
-        line_hint: Some(if oc == 0 { ol + 1 } else { ol }),
+        line_hint,
         source_line: no,
         ..Hunk::default()
     };
-    let (mut old_left, mut new_left) = (oc, nc);
-    let mismatch = |at: usize, what: &str| {
-        ParseError::new(
-            at,
-            format!(
-                "{what}: the hunk header at line {no} says -{ol},{oc} +{nl},{nc} \
-                 ({oc} old and {nc} new lines); fix the counts or the body"
-            ),
-        )
+    // Lines read since the last prefixed line: empty and unprefixed lines, context only when a
+    // prefixed line follows them inside the hunk.
+    let mut pending: Vec<&str> = Vec::new();
+    let mut spaced = Vec::new();
+    let mut unprefixed = false;
+    let mut j = i + 1;
+    while j < lines.len() {
+        let line = lines[j];
+        if line.starts_with("@@")
+            || line.starts_with("diff --git ")
+            || header_pair(lines, j).is_some()
+        {
+            break;
+        }
+        match line.as_bytes().first() {
+            Some(b'\\') if pending.is_empty() => no_eol(&mut hunk, j + 1)?,
+            Some(b'\\') => {}
+            Some(&k @ (b' ' | b'-' | b'+')) => {
+                for p in pending.drain(..) {
+                    if !p.is_empty() {
+                        out.note(Dialect::ContextPrefixMissing);
+                        unprefixed = true;
+                    }
+                    hunk.lines.push(HunkLine::Context(p.to_string()));
+                }
+                if k == b' ' {
+                    spaced.push(hunk.lines.len());
+                }
+                let text = line[1..].to_string();
+                hunk.lines.push(match k {
+                    b' ' => HunkLine::Context(text),
+                    b'-' => HunkLine::Remove(text),
+                    _ => HunkLine::Add(text),
+                });
+            }
+            _ => pending.push(line),
+        }
+        j += 1;
+    }
+    if hunk.lines.is_empty() {
+        return Err(ParseError::new(
+            no,
+            "empty hunk: no ` `, `-` or `+` line follows this header",
+        ));
+    }
+    if unprefixed {
+        hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
+    }
+    // What trailed the last prefixed line was not part of the hunk (prose, separators).
+    Ok((hunk, j - pending.len()))
+}
+
+/// Reads a body by its header's counts (`oc` old and `nc` new lines). `Ok(None)` when the body does
+/// not fit them (the caller then reads it without counts).
+fn counted_body(
+    lines: &[&str],
+    i: usize,
+    oc: usize,
+    nc: usize,
+    no: usize,
+    line_hint: Option<usize>,
+    out: &mut Parsed,
+) -> Result<Option<(Hunk, usize)>, ParseError> {
+    let mut hunk = Hunk {
+        line_hint,
+        source_line: no,
+        ..Hunk::default()
     };
+    let mut prefix_missing = false;
+    let mut spaced = Vec::new();
+    let (mut old_left, mut new_left) = (oc, nc);
     let mut j = i + 1;
     while (old_left > 0 || new_left > 0) && j < lines.len() {
         let line = lines[j];
         let (kind, text) = match line.as_bytes().first() {
             None => (b' ', ""),
             Some(b'\\') => {
+                if hunk.lines.is_empty() {
+                    return Ok(None);
+                }
                 no_eol(&mut hunk, j + 1)?;
                 j += 1;
                 continue;
             }
-            Some(_) if is_file_header(lines, j) => break,
-            Some(&k @ (b' ' | b'-' | b'+')) => (k, &line[1..]),
+            Some(_) if is_file_header(lines, j) || line.starts_with("@@") => break,
+            Some(&k @ (b' ' | b'-' | b'+')) => {
+                if k == b' ' {
+                    spaced.push(hunk.lines.len());
+                }
+                (k, &line[1..])
+            }
+            // A context line that lost its leading space.
+            Some(_) if old_left > 0 && new_left > 0 => {
+                prefix_missing = true;
+                (b' ', line)
+            }
             Some(_) => break,
         };
         let fits = match kind {
@@ -611,10 +812,7 @@ fn parse_hunk(lines: &[&str], i: usize) -> Result<(Hunk, usize), ParseError> {
             _ => new_left > 0,
         };
         if !fits {
-            return Err(mismatch(
-                j + 1,
-                &format!("{} does not fit the remaining line counts", shown(line)),
-            ));
+            return Ok(None);
         }
         hunk.lines.push(match kind {
             b' ' => {
@@ -636,46 +834,36 @@ fn parse_hunk(lines: &[&str], i: usize) -> Result<(Hunk, usize), ParseError> {
     if old_left > 0 || new_left > 0 {
         // Tolerate exactly one missing (stripped) trailing empty context line.
         if !(old_left == 1 && new_left == 1 && !hunk.lines.is_empty()) {
-            let read_old = oc - old_left;
-            let read_new = nc - new_left;
-            return Err(mismatch(
-                no,
-                &format!("the body has only {read_old} old and {read_new} new lines"),
-            ));
+            return Ok(None);
         }
-        return Ok((hunk, j));
-    }
-    if hunk.lines.is_empty() {
-        return Err(ParseError::new(
-            no,
-            "empty hunk: `-l,0 +l,0` has no lines to change",
-        ));
-    }
-    while j < lines.len() && lines[j].starts_with('\\') {
-        no_eol(&mut hunk, j + 1)?;
-        j += 1;
-    }
-    if j < lines.len() {
-        let next = lines[j];
-        let header_pair =
-            next.starts_with("--- ") && lines.get(j + 1).is_some_and(|l| l.starts_with("+++ "));
-        // `-- ` is the signature separator `git format-patch` writes after the last hunk.
-        let signature = next.trim_end() == "--";
-        if next.starts_with([' ', '-', '+']) && !header_pair && !signature {
-            return Err(mismatch(
-                j + 1,
-                &format!("the body goes on past its counts with {}", shown(next)),
-            ));
+    } else {
+        if hunk.lines.is_empty() {
+            return Ok(None);
+        }
+        while j < lines.len() && lines[j].starts_with('\\') {
+            no_eol(&mut hunk, j + 1)?;
+            j += 1;
+        }
+        if j < lines.len() {
+            let next = lines[j];
+            // `-- ` is the signature separator `git format-patch` writes after the last hunk.
+            let signature = next.trim_end() == "--";
+            if next.starts_with([' ', '-', '+']) && header_pair(lines, j).is_none() && !signature {
+                return Ok(None);
+            }
         }
     }
-    Ok((hunk, j))
+    if prefix_missing {
+        out.note(Dialect::ContextPrefixMissing);
+        hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
+    }
+    Ok(Some((hunk, j)))
 }
 
-/// Whether lines `j..` start a file header that interrupts a hunk body: `--- `, `+++ `, then `@@ -`.
+/// Whether lines `j..` start a file header that interrupts a hunk body: a `---` / `+++` pair, then
+/// `@@`.
 fn is_file_header(lines: &[&str], j: usize) -> bool {
-    lines[j].starts_with("--- ")
-        && lines.get(j + 1).is_some_and(|l| l.starts_with("+++ "))
-        && lines.get(j + 2).is_some_and(|l| l.starts_with("@@ -"))
+    header_pair(lines, j).is_some() && lines.get(j + 2).is_some_and(|l| l.starts_with("@@"))
 }
 
 /// Applies a `\ No newline at end of file` line to the last body line read.
@@ -1039,60 +1227,97 @@ index 3b18e51..a7c2d1f 100644\n\
     }
 
     #[test]
-    fn hunk_before_headers() {
-        let e = err("prose\n@@ -1 +1 @@\n-a\n+b\n");
-        assert_eq!(e.line, 2);
-        assert!(e.message.contains("hunk before any file header"), "{e}");
-        let e = err("diff --git a/x b/x\n@@ -1 +1 @@\n-a\n+b\n");
-        assert_eq!(e.line, 2);
+    fn hunks_without_headers_are_for_the_callers_file() {
+        let p = parse_unified_diff_dialect("prose\n@@ -1 +1 @@\n-a\n+b\n").unwrap();
+        assert_eq!(p.ops[0].path(), "");
+        assert_eq!(p.dialect, vec![Dialect::PathFallback]);
+        // A git section without `---`/`+++` lines names its file on the `diff --git` line.
+        let p = parse_unified_diff_dialect("diff --git a/x b/x\n@@ -1 +1 @@\n-a\n+b\n").unwrap();
+        assert_eq!(p.ops[0].path(), "x");
     }
 
     #[test]
-    fn malformed_hunk_headers() {
-        for h in [
-            "@@ ... @@",
-            "@@ -1,2 @@",
-            "@@ -a,2 +1,2 @@",
-            "@@ -1,2 +1,x @@",
-            "@@ -1,2 +1,2",
-            "@@ -1,2 +1,2 @@@",
-            "@@ -1,2, +1,2 @@",
-            "@@@ -1 +1 @@",
+    fn hunk_headers_without_usable_numbers() {
+        for (h, hint) in [
+            ("@@", None),
+            ("@@ @@", None),
+            ("@@ ... @@", None),
+            ("@@ -1,2 @@", None),
+            ("@@ -a,2 +1,2 @@", None),
+            ("@@ -1,2 +1,x @@", Some(1)),
+            ("@@ -7,2 +7,2", Some(7)),
+            ("@@ -1,2 +1,2 @@@", Some(1)),
+            ("@@ -1,2, +1,2 @@", None),
+            ("@@@ -1 +1 @@", None),
         ] {
-            let e = err(&format!("--- a/x\n+++ b/x\n{h}\n-a\n+b\n"));
-            assert_eq!(e.line, 3, "{h}");
-            assert!(e.message.contains("malformed hunk header"), "{h}: {e}");
+            let p =
+                parse_unified_diff_dialect(&format!("--- a/x\n+++ b/x\n{h}\n-a\n+b\n")).unwrap();
+            let hk = &hunks(&p.ops[0])[0];
+            assert_eq!(hk.lines, vec![rm("a"), add("b")], "{h}");
+            assert_eq!(hk.line_hint, hint, "{h}");
+            assert_eq!(p.dialect, vec![Dialect::HunkCounts], "{h}");
         }
+        let e = err("--- a/x\n+++ b/x\n@@\n\n");
+        assert!(e.message.contains("empty hunk"), "{e}");
     }
 
     #[test]
     fn body_shorter_than_counts() {
-        let e = err(
+        let p = parse_unified_diff_dialect(
             "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n-a\n+b\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-c\n+d\n",
-        );
-        assert_eq!(e.line, 3);
-        assert!(e.message.contains("only 1 old and 1 new lines"), "{e}");
-        assert!(e.message.contains("-1,3 +1,3"), "{e}");
-        // One missing line on one side only is not the tolerated case.
-        let e = err("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n");
-        assert_eq!(e.line, 3);
-        // `-1,2 +1,1` after `-a` lacks exactly one context line: tolerated.
-        assert_eq!(ok("--- a/x\n+++ b/x\n@@ -1,2 +1,1 @@\n-a\n").len(), 1);
+        )
+        .unwrap();
+        assert_eq!(p.ops.len(), 2);
+        assert_eq!(hunks(&p.ops[0])[0].lines, vec![rm("a"), add("b")]);
+        assert_eq!(p.dialect, vec![Dialect::HunkCounts]);
+        // `-1,2 +1,1` after `-a` lacks exactly one context line: tolerated as it is.
+        let p = parse_unified_diff_dialect("--- a/x\n+++ b/x\n@@ -1,2 +1,1 @@\n-a\n").unwrap();
+        assert!(p.dialect.is_empty());
     }
 
     #[test]
-    fn body_line_that_does_not_fit() {
-        let e = err("--- a/x\n+++ b/x\n@@ -1,2 +1 @@\n-a\n+b\n c\n");
-        assert_eq!(e.line, 6);
-        assert!(e.message.contains("does not fit"), "{e}");
+    fn trailing_unprefixed_lines_are_context_only_when_the_counts_say_so() {
+        // The counts need one more context line, and the next line lost its space.
+        let p =
+            parse_unified_diff_dialect("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\nc\n").unwrap();
+        assert_eq!(hunks(&p.ops[0])[0].lines, vec![rm("a"), add("b"), ctx("c")]);
+        assert_eq!(p.dialect, vec![Dialect::ContextPrefixMissing]);
+        // No numbers: interior unprefixed lines are context, trailing prose is not.
+        let p =
+            parse_unified_diff_dialect("--- a/x\n+++ b/x\n@@\nq\n-a\n+b\nThat is all.\n").unwrap();
+        assert_eq!(hunks(&p.ops[0])[0].lines, vec![ctx("q"), rm("a"), add("b")]);
+        assert_eq!(
+            p.dialect,
+            vec![Dialect::ContextPrefixMissing, Dialect::HunkCounts]
+        );
+    }
+
+    #[test]
+    fn counts_the_body_contradicts_are_recomputed() {
+        for t in [
+            // A line that does not fit the counts.
+            "--- a/x\n+++ b/x\n@@ -1,2 +1 @@\n-a\n+b\n c\n",
+            // A body longer than its counts.
+            "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n c\n",
+            // A body shorter than its counts.
+            "--- a/x\n+++ b/x\n@@ -1,5 +1,5 @@\n-a\n+b\n c\n",
+        ] {
+            let p = parse_unified_diff_dialect(t).unwrap();
+            assert_eq!(
+                hunks(&p.ops[0])[0].lines,
+                vec![rm("a"), add("b"), ctx("c")],
+                "{t}"
+            );
+            assert_eq!(hunks(&p.ops[0])[0].line_hint, Some(1), "{t}");
+            assert_eq!(p.dialect, vec![Dialect::HunkCounts], "{t}");
+        }
     }
 
     #[test]
     fn body_longer_than_counts() {
-        let e = err("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c\n");
-        assert_eq!(e.line, 6);
-        assert!(e.message.contains("goes on past its counts"), "{e}");
-        // A blank line ends the hunk: what follows is ignored prose.
+        let p = parse_unified_diff_dialect("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n+c\n").unwrap();
+        assert_eq!(hunks(&p.ops[0])[0].lines, vec![rm("a"), add("b"), add("c")]);
+        // A blank line ends a hunk that fits its counts: what follows is ignored prose.
         assert_eq!(
             ok("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n\n- a bullet\n").len(),
             1
@@ -1145,10 +1370,27 @@ index 3b18e51..a7c2d1f 100644\n\
     }
 
     #[test]
-    fn differing_paths_without_rename() {
-        let e = err("--- a/x.orig\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n");
-        assert_eq!(e.line, 1);
-        assert!(e.message.contains("differ"), "{e}");
+    fn differing_names_give_the_spellings_to_try() {
+        let p = parse_unified_diff_dialect("--- a/x.orig\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n").unwrap();
+        assert_eq!(p.ops[0].path(), "x");
+        assert_eq!(p.alternatives, vec![vec!["x.orig".to_string()]]);
+        // Noted only when another spelling is the one that names the file (the caller decides).
+        assert!(p.dialect.is_empty());
+        let p =
+            parse_unified_diff_dialect("--- old/src/x.js\n+++ new/src/x.js\n@@ -1 +1 @@\n-a\n+b\n")
+                .unwrap();
+        assert_eq!(p.ops[0].path(), "new/src/x.js");
+        assert_eq!(p.alternatives[0], vec!["src/x.js", "old/src/x.js"]);
+        let p = parse_unified_diff_dialect(
+            "--- x.py (original)\n+++ x.py (modified)\n@@ -1 +1 @@\n-a\n+b\n",
+        )
+        .unwrap();
+        assert_eq!(p.ops[0].path(), "x.py (modified)");
+        assert_eq!(p.alternatives[0], vec!["x.py", "x.py (original)"]);
+        let p =
+            parse_unified_diff_dialect("---a/src/x\n+++b/src/x\n@@ -1 +1 @@\n-a\n+b\n").unwrap();
+        assert_eq!(p.ops[0].path(), "src/x");
+        assert_eq!(p.dialect, vec![Dialect::HeaderVariant]);
     }
 
     #[test]

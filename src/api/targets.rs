@@ -1,0 +1,246 @@
+//! `touchedFiles(op, args)`: the files a call of operation `op` with arguments `args` would touch, as
+//! the engine itself sees them — for hosts that gate writes (the MCP server's read-before-edit mode).
+//!
+//! For `apply_patch`, `apply_unified_diff` and `apply_blocks` the answer is the operation itself,
+//! stopped once every path is parsed, chosen among its spellings and resolved ([`super::patch::touched`]);
+//! for the single-file operations it is their path argument through the same sandbox
+//! ([`Workspace::resolve`]). So no spelling the engine accepts (a symlinked directory followed by `..`,
+//! odd whitespace or decoration around a path, `./` prefixes, absolute paths inside the root, a diff
+//! header naming no file) names a different file here than in the write. Nothing is written; an
+//! existing file is read only to report its `file_hash`.
+//!
+//! Each target is `{path, display, exists, file_hash, role, op_index}`:
+//! - `path`: as the operation reads it (the key of the multi-file operations' `base_hashes`);
+//! - `display`: the workspace-relative path of the real file (symlinks resolved), the same string the
+//!   operation's result reports as `file_path`;
+//! - `file_hash`: the hash of the bytes on disk now (null for a missing file, or one that cannot be
+//!   read within `max_file_bytes`);
+//! - `role`: `"file"` (single-file operations), `"source"` (the file an operation of a patch reads,
+//!   changes or deletes) or `"move_target"` (where a `*** Move to:` writes).
+//!
+//! A call the operation would refuse for its paths (parse error, path outside the workspace, …) is
+//! refused here with the same code. `undo_edit` names no files here: an undo writes only what its own
+//! journal entry recorded, and refuses (`STALE_FILE`) a file changed after that edit.
+
+use serde_json::{json, Value};
+
+use super::args::{bad, str_arg, type_name, Obj};
+use super::edit::{read_root, DEFAULT_MAX_FILE_BYTES};
+use super::{arg, ok_object, Res};
+use crate::error::{Code, Failure, Result};
+use crate::fsio::LockedFile;
+use crate::hash::file_hash;
+use crate::workspace::{Resolve, Workspace};
+
+/// The path a single-file call names, and the index of its options argument.
+fn single(op: &str, args: &[Value]) -> Result<Option<(String, usize)>> {
+    Ok(Some(match op {
+        "view_file" | "delete_file" => (str_arg(args, 0, "filePath")?.to_string(), 1),
+        "apply_edits" | "preview_edits" | "edit_lines" | "create_file" | "write_file" => {
+            (str_arg(args, 0, "filePath")?.to_string(), 2)
+        }
+        "patch_file" => {
+            let mut input = Obj::new("input", arg(args, 0), false)?;
+            (input.req_string(&["file_path", "filePath"])?.to_string(), 1)
+        }
+        "apply_patch" | "apply_unified_diff" | "apply_blocks" => return Ok(None),
+        _ => {
+            return Err(bad(format!(
+                "touchedFiles: {op:?} is not an operation that writes named files."
+            )))
+        }
+    }))
+}
+
+/// The hash of the file at `real` now, or None when it cannot be read within `max_bytes`.
+fn hash_now(real: &std::path::Path, max_bytes: u64) -> Option<String> {
+    let mut f = LockedFile::open(real).ok()?;
+    let bytes = f.read_all(max_bytes).ok()?;
+    Some(file_hash(&bytes))
+}
+
+/// `touchedFiles(op, args)`.
+pub fn touched_files(args: &[Value]) -> Res {
+    let op = str_arg(args, 0, "op")?;
+    let call: &[Value] = match arg(args, 1) {
+        Some(Value::Array(a)) => a,
+        Some(v) => {
+            return Err(bad(format!(
+                "args (argument 2) must be the operation's argument list (an array), got {}.",
+                type_name(v)
+            )))
+        }
+        None => {
+            return Err(bad(
+                "args (argument 2) is required: the operation's argument list.",
+            ))
+        }
+    };
+    if op == "undo_edit" {
+        return Ok(ok_object(json!({ "targets": [] })));
+    }
+    let named = single(op, call)?;
+    let opts_at = named.as_ref().map_or(1, |(_, i)| *i);
+    // Only the options that decide where paths resolve and how much is read; the operation itself
+    // checks the rest (the multi-file operations check them all, below).
+    let mut o = Obj::new("options", arg(call, opts_at), true)?;
+    let root = read_root(&mut o)?;
+    let max_file_bytes = o
+        .uint(&["max_file_bytes", "maxFileBytes"])?
+        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+    let ws = Workspace::new(&root)?;
+    let mut targets = match named {
+        Some((path, _)) => {
+            let r = ws.resolve(&path, Resolve::MayCreate)?;
+            vec![
+                json!({"path": path, "display": r.display, "exists": r.exists, "role": "file", "op_index": null}),
+            ]
+        }
+        // The operation itself, stopped before it reads or writes anything.
+        None => match super::patch::touched(op, call)?
+            .get_mut("targets")
+            .map(Value::take)
+        {
+            Some(Value::Array(t)) => t,
+            _ => {
+                return Err(Failure::new(
+                    Code::InternalError,
+                    "touchedFiles: no target list",
+                ))
+            }
+        },
+    };
+    for t in &mut targets {
+        let exists = t["exists"].as_bool() == Some(true);
+        let hash = match t["display"].as_str() {
+            Some(d) if exists => ws
+                .resolve(d, Resolve::Existing)
+                .ok()
+                .and_then(|r| hash_now(&r.real, max_file_bytes)),
+            _ => None,
+        };
+        t["file_hash"] = json!(hash);
+    }
+    Ok(ok_object(json!({ "targets": targets })))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn call(op: &str, a: Value) -> Res {
+        touched_files(&[json!(op), a])
+    }
+
+    #[test]
+    fn paths_come_from_the_engine_parsers_and_sandbox() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().to_str().unwrap();
+        std::fs::create_dir_all(d.path().join("real/sub")).unwrap();
+        std::fs::write(d.path().join("real/x.txt"), "x\n").unwrap();
+        std::fs::write(d.path().join("top.txt"), "t\n").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(d.path().join("real/sub"), d.path().join("link")).unwrap();
+        let opts = json!({ "workspace_root": root });
+
+        let r = call("patch_file", json!([{"file_path": "./top.txt"}, opts])).unwrap();
+        assert_eq!(r["targets"][0]["display"], "top.txt");
+        assert_eq!(r["targets"][0]["exists"], true);
+        assert_eq!(
+            r["targets"][0]["file_hash"],
+            json!(file_hash(b"t\n")),
+            "the hash of the bytes on disk"
+        );
+
+        // `link/../x.txt` is real/x.txt: the link is followed before `..`.
+        #[cfg(unix)]
+        {
+            let r = call("apply_edits", json!(["link/../x.txt", [], opts])).unwrap();
+            assert_eq!(r["targets"][0]["display"], "real/x.txt");
+            let patch =
+                "*** Begin Patch\n*** Update File: link/../x.txt\n@@\n-x\n+y\n*** End Patch\n";
+            let r = call("apply_patch", json!([patch, opts])).unwrap();
+            assert_eq!(r["targets"][0]["path"], "link/../x.txt");
+            assert_eq!(r["targets"][0]["display"], "real/x.txt");
+        }
+
+        // Whatever spelling the envelope parser accepts, the target is what it resolves to.
+        let patch = "*** Begin Patch\n*** Update File: top.txt\n*** Move to: moved/t.txt\n@@\n-t\n+u\n*** Add File: new.txt\n+n\n*** End Patch\n";
+        let r = call("apply_patch", json!([patch, opts])).unwrap();
+        let t = r["targets"].as_array().unwrap();
+        assert_eq!(t.len(), 3);
+        assert_eq!(
+            (
+                t[0]["role"].as_str(),
+                t[1]["role"].as_str(),
+                t[2]["role"].as_str()
+            ),
+            (Some("source"), Some("move_target"), Some("source"))
+        );
+        assert_eq!(t[1]["display"], "moved/t.txt");
+        assert_eq!(t[1]["exists"], false);
+        assert_eq!(t[1]["file_hash"], Value::Null);
+        assert_eq!(t[2]["op_index"], 1);
+
+        let diff = "--- a/top.txt\n+++ b/top.txt\n@@ -1 +1 @@\n-t\n+u\n";
+        let r = call("apply_unified_diff", json!([diff, opts])).unwrap();
+        assert_eq!(r["targets"][0]["display"], "top.txt");
+
+        let blocks = "top.txt\n<<<<<<< SEARCH\nt\n=======\nu\n>>>>>>> REPLACE\n";
+        let r = call("apply_blocks", json!([blocks, opts])).unwrap();
+        assert_eq!(r["targets"][0]["display"], "top.txt");
+        let r = call(
+            "apply_blocks",
+            json!(["<<<<<<< SEARCH\nt\n=======\nu\n>>>>>>> REPLACE\n", {"workspace_root": root, "file_path": "real/x.txt"}]),
+        )
+        .unwrap();
+        assert_eq!(r["targets"][0]["display"], "real/x.txt");
+
+        assert_eq!(
+            call("undo_edit", json!(["top.txt", opts])).unwrap()["targets"],
+            json!([])
+        );
+
+        // Paths the operation picks itself: a decorated header, a diff naming no file.
+        let patch = "*** Begin Patch\n*** Update File: `top.txt`\n@@\n-t\n+u\n*** End Patch\n";
+        let r = call("apply_patch", json!([patch, opts])).unwrap();
+        assert_eq!(r["targets"][0]["display"], "top.txt");
+        assert_eq!(r["targets"][0]["path"], "top.txt", "the base_hashes key");
+        let r = call(
+            "apply_unified_diff",
+            json!(["@@ -1 +1 @@\n-x\n+y\n", {"workspace_root": root, "file_path": "real/x.txt"}]),
+        )
+        .unwrap();
+        assert_eq!(r["targets"][0]["display"], "real/x.txt");
+        assert_eq!(r["targets"][0]["file_hash"], json!(file_hash(b"x\n")));
+    }
+
+    #[test]
+    fn refusals_carry_the_operation_codes() {
+        let d = tempfile::tempdir().unwrap();
+        let opts = json!({ "workspace_root": d.path().to_str().unwrap() });
+        let code = |op: &str, a: Value| call(op, a).unwrap_err().code;
+        assert_eq!(
+            code("write_file", json!(["../x", "c", opts])),
+            Code::PathOutsideWorkspace
+        );
+        assert_eq!(
+            code("apply_patch", json!(["*** Begin Patch\n*** Bogus\n", opts])),
+            Code::ParseError
+        );
+        let outside = "*** Begin Patch\n*** Add File: ../evil.txt\n+x\n*** End Patch\n";
+        assert_eq!(
+            code("apply_patch", json!([outside, opts])),
+            Code::PathOutsideWorkspace
+        );
+        assert_eq!(code("view_file", json!([3, opts])), Code::InvalidInput);
+        assert_eq!(code("codes", json!([])), Code::InvalidInput);
+        assert_eq!(
+            touched_files(&[json!("view_file"), json!("x")])
+                .unwrap_err()
+                .code,
+            Code::InvalidInput
+        );
+        assert!(std::fs::read_dir(d.path()).unwrap().next().is_none());
+    }
+}
