@@ -144,8 +144,24 @@ impl Txn {
                      nothing was written. Try again in a moment.",
                 ));
             }
-            sandbox = txn.sandbox;
-            std::thread::sleep(std::time::Duration::from_millis(5));
+            // Let go of every lock now (not at the end of this iteration).
+            let Txn {
+                sandbox: sb,
+                files,
+                _dir_locks,
+            } = txn;
+            drop((files, _dir_locks));
+            sandbox = sb;
+            // A recovery holding the record waits for the locks just released: let it finish
+            // before locking again (else the two could take turns until the deadline).
+            let reals: Vec<PathBuf> = resolved.iter().map(|(_, r)| r.real.clone()).collect();
+            let reals: Vec<&Path> = reals.iter().map(PathBuf::as_path).collect();
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+                if deadline.expired() || !live_intent_touches(&sandbox, &reals) {
+                    break;
+                }
+            }
         }
     }
 
@@ -671,6 +687,22 @@ fn recover_dead_intents(sb: &Sandbox, deadline: &Deadline) -> Result<()> {
     }
     sb.remove_empty_dir(&intent_dir(sb));
     Ok(())
+}
+
+/// Whether a record whose lock is held (a commit or a recovery in progress) names one of `reals`.
+fn live_intent_touches(sb: &Sandbox, reals: &[&Path]) -> bool {
+    if !sb.is_dir(&intent_dir(sb)) {
+        return false;
+    }
+    intent_ids(sb).iter().any(|id| {
+        let touches = read_intent(sb, id)
+            .is_some_and(|(_, ops)| ops.iter().any(|(r, _)| reals.contains(&r.as_path())));
+        touches
+            && matches!(
+                sb.try_lock_file(&intent_dir(sb).join(format!("{id}.lock")), false),
+                Ok(None)
+            )
+    })
 }
 
 /// Whether an intent record that is not being committed right now (its owner died, or a recovery
