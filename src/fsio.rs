@@ -603,7 +603,7 @@ impl Sandbox {
     /// Opens (creating it if `create`) the file `real` and takes its lock without waiting:
     /// `Ok(None)` when another holds it.
     pub fn try_lock_file(&self, real: &Path, create: bool) -> io::Result<Option<File>> {
-        let (dir, name) = self.parent(real).map_err(|f| io::Error::other(f.message))?;
+        let (dir, name) = self.parent(real).map_err(as_io)?;
         let mut o = OpenOptions::new();
         o.read(true).follow(FollowSymlinks::No);
         if create {
@@ -638,6 +638,13 @@ impl Sandbox {
         Ok(())
     }
 
+    /// Renames `from` to `to`, two names in one directory.
+    pub fn rename_in_dir(&self, from: &Path, to: &Path) -> io::Result<()> {
+        let (dir, a) = self.parent(from).map_err(as_io)?;
+        let b = to.file_name().ok_or(io::ErrorKind::InvalidInput)?;
+        dir.rename(&a, &dir, b)
+    }
+
     /// Removes `tmp` from the directory of `real` if it is there (a recovery's roll back).
     pub fn remove_temp(&self, real: &Path, tmp: &OsStr) {
         if let Ok((dir, _)) = self.parent(real) {
@@ -651,6 +658,16 @@ impl Sandbox {
             let _ = dir.remove_dir(&name);
         }
     }
+}
+
+/// A failure as an I/O error of the matching kind (for the helpers that answer `io::Result`).
+fn as_io(f: Failure) -> io::Error {
+    let kind = match f.code {
+        Code::FileNotFound => io::ErrorKind::NotFound,
+        Code::PermissionDenied => io::ErrorKind::PermissionDenied,
+        _ => io::ErrorKind::Other,
+    };
+    io::Error::new(kind, f.message)
 }
 
 /// A fresh temp name for target `real` (see [`Sandbox::prepare`]).

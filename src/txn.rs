@@ -526,20 +526,32 @@ impl<'a> Intent<'a> {
         let id = crate::journal::new_edit_id();
         let lock_path = dir.join(format!("{id}.lock"));
         let io = |e: std::io::Error| Failure::io(&e, false, INTENT_DIR);
-        // Another commit may remove the (empty) directory between our mkdir and our create.
+        // The lock file appears under its name already locked: it is created and locked under a
+        // temp name, then renamed. (Created in place, a recovery could find it in the instant
+        // before the lock and take it for a dead commit's.) Another commit may remove the (empty)
+        // directory between our mkdir and our create: try again then.
+        let lock_tmp = dir.join(format!(
+            ".{id}.lock{}",
+            fsio::temp_name(Path::new("")).to_string_lossy()
+        ));
         let mut tries = 0;
         let lock = loop {
             sb.create_dirs(&dir)?;
-            match sb.try_lock_file(&lock_path, true) {
-                Ok(Some(l)) => break l,
-                Ok(None) => {
-                    return Err(Failure::new(
-                        Code::FileWriteError,
-                        "a fresh intent lock was already held",
-                    ))
+            let made = sb.try_lock_file(&lock_tmp, true).and_then(|l| {
+                let l = l.ok_or_else(|| std::io::Error::other("a fresh lock was already held"))?;
+                sb.rename_in_dir(&lock_tmp, &lock_path)?;
+                Ok(l)
+            });
+            match made {
+                Ok(l) => break l,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 8 => {
+                    sb.remove_temp(&lock_tmp, lock_tmp.file_name().unwrap_or_default());
+                    tries += 1
                 }
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 8 => tries += 1,
-                Err(e) => return Err(io(e)),
+                Err(e) => {
+                    sb.remove_temp(&lock_tmp, lock_tmp.file_name().unwrap_or_default());
+                    return Err(io(e));
+                }
             }
         };
         let intent = Intent {
@@ -589,8 +601,13 @@ fn intent_ids(sb: &Sandbox) -> Vec<String> {
         .into_iter()
         .filter_map(|(n, _)| n.into_string().ok())
         .filter_map(|n| {
+            // `<id>.json`, `<id>.lock`, and the temp files `.<id>.json…` / `.<id>.lock…`.
+            let n = n
+                .strip_prefix('.')
+                .map_or(n.as_str(), |t| t.split('.').next().unwrap_or(t));
             n.strip_suffix(".json")
                 .or_else(|| n.strip_suffix(".lock"))
+                .or(Some(n))
                 .map(str::to_string)
         })
         .filter(|id| crate::journal::is_edit_id(id))
@@ -642,7 +659,15 @@ fn recover_dead_intents(sb: &Sandbox, deadline: &Deadline) -> Result<()> {
             Ok(Some(l)) => l,
             Ok(None) => continue, // its owner is alive
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                // A record without its lock (removed by hand?): take a fresh one.
+                // No lock under its name: a commit creating it right now holds its temp lock.
+                let live = sb.list_dir(&dir).into_iter().any(|(n, _)| {
+                    n.to_string_lossy().starts_with(&format!(".{id}.lock"))
+                        && matches!(sb.try_lock_file(&dir.join(&n), false), Ok(None))
+                });
+                if live {
+                    continue;
+                }
+                // Dead (or the lock was removed by hand): take a fresh one.
                 match sb.try_lock_file(&lock_path, true) {
                     Ok(Some(l)) => l,
                     _ => continue,
@@ -675,8 +700,8 @@ fn recover_dead_intents(sb: &Sandbox, deadline: &Deadline) -> Result<()> {
             drop(held);
         }
         let _ = sb.remove_file(&json);
-        // A record being written when its owner died leaves its temp file.
-        let temp_prefix = format!(".{id}.json.surepatch-");
+        // A record or lock being written when its owner died leaves its temp file.
+        let temp_prefix = format!(".{id}.");
         for (name, _) in sb.list_dir(&dir) {
             if name.to_string_lossy().starts_with(&temp_prefix) {
                 let _ = sb.remove_file(&dir.join(name));
