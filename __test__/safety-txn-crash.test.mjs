@@ -50,3 +50,18 @@ test(`SIGKILL during multi-file commits, ${KILLS} times: after recovery never ha
     `${KILLS} kills, ${lastGen} generations committed; ${inFlight} kills left a transaction record, ${halfBefore} left files half-applied before recovery; after recovery: 0 half-applied, 0 torn, no litter`,
   )
 })
+
+test('6 multi-file commits at once, 25 rounds: all applied, no record or temp file left', async (t) => {
+  const ws = workspace(t)
+  const W = 6
+  const rounds = 25
+  for (let w = 0; w < W; w++) for (const f of ['x', 'y']) ws.write(`${f}${w}.txt`, 'n 0\n')
+  const one = (w, k) =>
+    sp.applyPatch(`*** Begin Patch\n*** Update File: x${w}.txt\n@@\n-n ${k}\n+n ${k + 1}\n*** Update File: y${w}.txt\n@@\n-n ${k}\n+n ${k + 1}\n*** End Patch\n`, ws.opts())
+  for (let k = 0; k < rounds; k++) {
+    for (const r of await Promise.all(Array.from({ length: W }, (_, w) => one(w, k)))) assert.equal(r.ok, true, JSON.stringify(r))
+  }
+  for (let w = 0; w < W; w++) for (const f of ['x', 'y']) assert.equal(ws.text(`${f}${w}.txt`), `n ${rounds}\n`)
+  assert.ok(!existsSync(ws.path('.surepatch-txn')), 'no record directory left')
+  assert.equal(readdirSync(ws.root).length, 2 * W, 'no temp file left')
+})
