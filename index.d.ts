@@ -26,6 +26,7 @@ export declare const ErrorCode: {
   readonly EDIT_NOT_FOUND: 'EDIT_NOT_FOUND'
   readonly FILE_READ_ERROR: 'FILE_READ_ERROR'
   readonly FILE_WRITE_ERROR: 'FILE_WRITE_ERROR'
+  readonly LOCK_TIMEOUT: 'LOCK_TIMEOUT'
   readonly SYNTAX_ERROR_INTRODUCED: 'SYNTAX_ERROR_INTRODUCED'
   readonly REWRITE_TOO_BROAD: 'REWRITE_TOO_BROAD'
   readonly INTERNAL_ERROR: 'INTERNAL_ERROR'
@@ -85,6 +86,12 @@ export interface EditOptions {
   /** Directory every path must stay inside (default: `process.cwd()`). */
   workspace_root?: string
   workspaceRoot?: string
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number
+  lockTimeoutMs?: number
   /** Compute everything, write nothing (`written: false`). */
   dry_run?: boolean
   dryRun?: boolean
@@ -193,7 +200,7 @@ export interface Failure {
   truncated?: boolean
   expected_replacements?: number
   /** The fallback ladder: what to do next, and how many times in a row this file failed with this code. */
-  next_action?: 'fix_input' | 'reread' | 'widen_context' | 'use_line_edit' | 'rewrite_file'
+  next_action?: 'fix_input' | 'reread' | 'widen_context' | 'use_line_edit' | 'rewrite_file' | 'retry'
   attempt?: number
   /** Set when this exact request already failed on this file: do not resend it unchanged. */
   repeated?: number
@@ -329,6 +336,12 @@ export interface PatchOptions {
   /** Directory every path must stay inside (default: `process.cwd()`). */
   workspace_root?: string
   workspaceRoot?: string
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number
+  lockTimeoutMs?: number
   /** Verify and compute everything, write nothing (`written: false`). */
   dry_run?: boolean
   dryRun?: boolean
@@ -549,6 +562,12 @@ export declare function setEventLog(path: string | null): { ok: true } | Failure
 export interface ViewFileOptions {
   workspace_root?: string
   workspaceRoot?: string
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number
+  lockTimeoutMs?: number
   /** `"plain"` (default); `"numbered"` prefixes `%6d\t` like `cat -n`; `"hashline"` prefixes `N:tag|`. */
   format?: 'plain' | 'numbered' | 'hashline'
   /** 1-based first line (default 1). */
@@ -699,6 +718,12 @@ export type DeleteFileResult = DeleteFileSuccess | Failure
 export interface UndoEditOptions {
   workspace_root?: string
   workspaceRoot?: string
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number
+  lockTimeoutMs?: number
   /** Also look in (and remove from) this on-disk journal. */
   journal_dir?: string
   journalDir?: string

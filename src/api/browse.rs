@@ -349,7 +349,7 @@ pub fn create_directory(args: &[Value]) -> Res {
         )
         .with("path", path)),
         Ok(r) => {
-            fsio::create_dirs_within(ws.root(), &r.real)?;
+            fsio::Sandbox::open(ws.root())?.create_dirs(&r.real)?;
             Ok(ok_object(json!({"path": r.display, "created": true})))
         }
         Err(f) if f.code == Code::TargetIsDirectory => {

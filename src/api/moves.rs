@@ -17,7 +17,6 @@ use super::args::{bad, str_arg, Obj};
 use super::edit::{check_base, disk_journal, journal_fields, read_common};
 use super::{arg, merge, ok_object, Res};
 use crate::error::{Code, Failure, Result};
-use crate::fsio;
 use crate::hash::file_hash;
 use crate::journal;
 use crate::txn::{Action, Committed, Txn};
@@ -116,13 +115,14 @@ fn rename_locked(
     hash: &str,
 ) -> Result<Option<Vec<Committed>>> {
     let (src, dst) = (&txn.files[s], &txn.files[d]);
+    let sb = txn.sandbox();
     if let Some(parent) = dst.real.parent() {
-        if !parent.is_dir() {
-            fsio::create_dirs_within(ws.root(), parent)
+        if parent != ws.root() && !sb.is_dir(parent) {
+            sb.create_dirs(parent)
                 .map_err(|f| f.with("file_path", &src.display))?;
         }
     }
-    if let Err(e) = std::fs::rename(&src.real, &dst.real) {
+    if let Err(e) = sb.rename(&src.real, &dst.real) {
         if e.kind() == std::io::ErrorKind::CrossesDevices {
             return Ok(None);
         }

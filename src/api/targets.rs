@@ -29,7 +29,7 @@ use super::args::{bad, str_arg, type_name, Obj};
 use super::edit::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
-use crate::fsio::LockedFile;
+use crate::fsio::{Deadline, LockedFile, Sandbox};
 use crate::hash::file_hash;
 use crate::workspace::{Resolve, Workspace};
 
@@ -63,8 +63,9 @@ fn single(op: &str, args: &[Value]) -> Result<Option<Named>> {
 }
 
 /// The hash of the file at `real` now, or None when it cannot be read within `max_bytes`.
-fn hash_now(real: &std::path::Path, max_bytes: u64) -> Option<String> {
-    let mut f = LockedFile::open(real).ok()?;
+fn hash_now(ws: &Workspace, real: &std::path::Path, max_bytes: u64) -> Option<String> {
+    let sb = Sandbox::open(ws.root()).ok()?;
+    let mut f = LockedFile::open(&sb, real, &Deadline::from_setting()).ok()?;
     let bytes = f.read_all(max_bytes).ok()?;
     Some(file_hash(&bytes))
 }
@@ -127,7 +128,7 @@ pub fn touched_files(args: &[Value]) -> Res {
             Some(d) if exists => ws
                 .resolve(d, Resolve::Existing)
                 .ok()
-                .and_then(|r| hash_now(&r.real, max_file_bytes)),
+                .and_then(|r| hash_now(&ws, &r.real, max_file_bytes)),
             _ => None,
         };
         t["file_hash"] = json!(hash);
