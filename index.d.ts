@@ -98,6 +98,12 @@ export interface EditOptions {
   journal_dir?: string
   journalDir?: string
   /**
+   * An absolute directory chosen by the host (not sandboxed, created if missing) that keeps the undo
+   * journal on disk, inside or outside the workspace; one per workspace root. Not with `journal_dir`.
+   */
+  host_journal_dir?: string
+  hostJournalDir?: string
+  /**
    * The syntax gate (tree-sitter; JavaScript, TypeScript/TSX, Python, Rust, Go, JSON, C, C++, Java by
    * extension). `"off"` (default): no check, no `syntax` in the receipt. `"report"`: the edit lands and
    * the receipt carries `syntax`. `"enforce"`: an edit that introduces a syntax error is refused with
@@ -336,6 +342,12 @@ export interface PatchOptions {
    * written; `op_index` names the file).
    */
   validate?: ValidateMode
+  /** Keep the undo journal on disk too: a directory inside the workspace (see `EditOptions.journal_dir`). */
+  journal_dir?: string
+  journalDir?: string
+  /** Or an absolute directory chosen by the host (see `EditOptions.host_journal_dir`). */
+  host_journal_dir?: string
+  hostJournalDir?: string
 }
 
 /** `applyBlocks` options: apply every block to `file_path`, ignoring path lines in the text. */
@@ -393,6 +405,10 @@ export interface ApplyPatchSuccess {
   written: boolean
   /** Liberties taken with the patch's syntax (sorted, each once); empty for textbook input. */
   dialect: Dialect[]
+  /** Written calls only: the journal entry of the whole transaction (undo it with `undoEdit`). */
+  edit_id?: string | null
+  undo_available?: boolean
+  journal_warning?: string
 }
 
 export interface ApplyBlocksSuccess {
@@ -401,6 +417,10 @@ export interface ApplyBlocksSuccess {
   written: boolean
   /** Liberties taken with the blocks' syntax (sorted, each once); empty for textbook input. */
   dialect: Dialect[]
+  /** Written calls only (see `ApplyPatchSuccess`). */
+  edit_id?: string | null
+  undo_available?: boolean
+  journal_warning?: string
 }
 
 /**
@@ -677,6 +697,9 @@ export interface UndoEditOptions {
   /** Also look in (and remove from) this on-disk journal. */
   journal_dir?: string
   journalDir?: string
+  /** Or this one (see `EditOptions.host_journal_dir`). */
+  host_journal_dir?: string
+  hostJournalDir?: string
   max_file_bytes?: number
   maxFileBytes?: number
 }

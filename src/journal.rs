@@ -428,11 +428,14 @@ fn hash_or_absent(v: &Value) -> String {
 const ENTRY_FILE: &str = "entry.json";
 const FORMAT: &str = "surepatch-journal/1";
 
-/// A journal directory inside the workspace.
+/// A journal directory: inside the workspace ([`DiskJournal::open`]), or anywhere the host chooses
+/// ([`DiskJournal::open_host`]).
 #[derive(Debug, Clone)]
 pub struct DiskJournal {
     root: PathBuf,
     dir: PathBuf,
+    /// Entry directories are created only inside this one (the workspace root, or the host's directory).
+    within: PathBuf,
 }
 
 impl DiskJournal {
@@ -458,7 +461,41 @@ impl DiskJournal {
         })?;
         Ok(DiskJournal {
             root: ws.root().to_path_buf(),
+            within: ws.root().to_path_buf(),
             dir: parent,
+        })
+    }
+
+    /// A journal directory chosen by the host, not by a model: an absolute path, inside or outside the
+    /// workspace (a command line keeps its journal in the user's state directory), created if missing.
+    /// Not sandboxed: never pass a path that came from a tool call. Use one directory per workspace
+    /// root: entries name files by their workspace-relative path.
+    pub fn open_host(ws: &Workspace, dir: &str) -> Result<DiskJournal> {
+        let bad = |why: String| Failure::new(Code::InvalidInput, why).with("path", dir);
+        if !Path::new(dir).is_absolute() {
+            return Err(bad(format!(
+                "options.host_journal_dir {dir:?} must be an absolute path."
+            )));
+        }
+        std::fs::create_dir_all(dir).map_err(|e| {
+            bad(format!(
+                "options.host_journal_dir {dir:?} cannot be created: {e}"
+            ))
+        })?;
+        let real = std::fs::canonicalize(dir).map_err(|e| {
+            bad(format!(
+                "options.host_journal_dir {dir:?} cannot be used: {e}"
+            ))
+        })?;
+        if !real.is_dir() {
+            return Err(bad(format!(
+                "options.host_journal_dir {dir:?} is not a directory"
+            )));
+        }
+        Ok(DiskJournal {
+            root: ws.root().to_path_buf(),
+            within: real.clone(),
+            dir: real,
         })
     }
 
@@ -469,7 +506,7 @@ impl DiskJournal {
 
     fn write(&self, e: &Entry) -> Result<()> {
         let at = self.dir.join(&e.edit_id);
-        fsio::create_dirs_within(&self.root, &at)?;
+        fsio::create_dirs_within(&self.within, &at)?;
         let mut files = Vec::new();
         for (n, f) in e.files.iter().enumerate() {
             let before = match &f.before {

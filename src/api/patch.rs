@@ -23,12 +23,14 @@ use std::path::PathBuf;
 use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
-use super::edit::{check_base, read_validate, syntax_gate, Validate, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, ok_object, Res};
+use super::edit::{check_base, journal_fields, read_validate, syntax_gate};
+use super::edit::{Validate, DEFAULT_MAX_FILE_BYTES};
+use super::{arg, merge, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
 use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
+use crate::journal::{self, DiskJournal};
 use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -50,6 +52,9 @@ struct PatchOptions {
     validate: Validate,
     /// Set by [`touched`] only: stop once every path is chosen and resolved, and list them.
     targets_only: bool,
+    /// The on-disk undo journal (`journal_dir` inside the workspace, or the host's `host_journal_dir`).
+    journal_dir: Option<String>,
+    host_journal_dir: Option<String>,
 }
 
 fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions> {
@@ -91,6 +96,17 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
     } else {
         None
     };
+    let journal_dir = o
+        .string(&["journal_dir", "journalDir"])?
+        .map(str::to_string);
+    let host_journal_dir = o
+        .string(&["host_journal_dir", "hostJournalDir"])?
+        .map(str::to_string);
+    if journal_dir.is_some() && host_journal_dir.is_some() {
+        return Err(bad(
+            "options.journal_dir and options.host_journal_dir cannot both be given; choose one journal.",
+        ));
+    }
     let validate = read_validate(&mut o)?;
     o.finish()?;
     Ok(PatchOptions {
@@ -103,6 +119,8 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
         file_path,
         validate,
         targets_only: false,
+        journal_dir,
+        host_journal_dir,
     })
 }
 
@@ -377,6 +395,17 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
     } = parsed;
     check_hunk_count(&ops)?;
     let ws = Workspace::new(&opts.root)?;
+    // Opened before anything is written, so a bad journal directory refuses the call.
+    let disk = if opts.targets_only || opts.dry_run {
+        None
+    } else if let Some(d) = opts.host_journal_dir.as_deref() {
+        Some(DiskJournal::open_host(&ws, d)?)
+    } else {
+        opts.journal_dir
+            .as_deref()
+            .map(|d| DiskJournal::open(&ws, d))
+            .transpose()?
+    };
     // 0. Pick each operation's path among its spellings (unified diffs: and the caller's file).
     let blocks = format == Format::Blocks;
     let (fallback, alt_note) = match format {
@@ -509,8 +538,9 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         }
     }
     let written = !opts.dry_run;
+    let mut recorded = None;
     if written {
-        txn.commit().map_err(|f| {
+        let mut done = txn.commit().map_err(|f| {
             let at = f.detail("file_path").and_then(Value::as_str).and_then(|d| {
                 displays
                     .iter()
@@ -521,15 +551,18 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
                 None => f,
             }
         })?;
+        recorded = Some(journal::record_taking(&mut done, disk.as_ref()));
     }
     let files: Vec<Value> = planned
         .into_iter()
         .map(|p| Value::Object(p.entry))
         .collect();
     let dialect = dialect_names(&dialect);
-    Ok(ok_object(
-        json!({ "files": files, "written": written, "dialect": dialect }),
-    ))
+    let mut out = json!({ "files": files, "written": written, "dialect": dialect });
+    if let Some(r) = &recorded {
+        out = merge(out, journal_fields(r));
+    }
+    Ok(ok_object(out))
 }
 
 fn base_for<'a>(opts: &'a PatchOptions, path: &str) -> Option<&'a str> {
