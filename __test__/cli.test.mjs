@@ -200,6 +200,9 @@ test('usage errors exit 2 with one line, in every mode (the server included), an
     if (typeof expected === 'string') assert.equal(r.stderr, expected)
     else assert.match(r.stderr, expected)
   }
+  const short = sp(['--http', '0'], { env: { SUREPATCH_HTTP_TOKEN: 'short' }, state: s.state })
+  assert.equal(short.code, 2)
+  assert.equal(short.stderr, 'surepatch: SUREPATCH_HTTP_TOKEN must be at least 16 characters (see surepatch --help)\n')
   assert.equal(s.text('a.txt'), 'one\ntwo\nthree\n')
 })
 

@@ -45,7 +45,7 @@ export async function serve(values) {
   } else if (values['allow-host']) {
     throw new UsageError('--allow-host is for --http')
   }
-  const token = process.env.SUREPATCH_HTTP_TOKEN
+  const token = process.env.SUREPATCH_HTTP_TOKEN || undefined
   if (listen && token !== undefined && token.length < 16) throw new UsageError('SUREPATCH_HTTP_TOKEN must be at least 16 characters')
 
   // Every exit says why on stderr (stdout carries only the protocol).
