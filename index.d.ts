@@ -49,6 +49,7 @@ export type Tier =
  * content. Listed in the `dialect` array of a receipt (empty for textbook input).
  * - `unescaped`: the text (or an edit's `old`) came on one line with literal `\n` escapes;
  * - `no_end_marker`: `*** End Patch` was missing;
+ * - `add_prefix_missing`: `*** Add File:` lines without their `+` (all of them, or blank ones);
  * - `unified_header`: an `@@ -l,c +l,c @@` header inside an `apply_patch` envelope (a line hint);
  * - `context_prefix_missing`: context lines without their leading space;
  * - `anchor_ignored` / `anchor_repeated`: an `@@` scope that is no line of the file, or occurs
@@ -57,9 +58,11 @@ export type Tier =
  * - `header_variant`: `---a/x`, `x.orig`, `x (original)` or names of no file in a diff's headers;
  * - `path_decorated`: a path with backticks, quotes, `./`, `a/`, bold or a trailing `:`;
  * - `path_fallback`: the text named no usable file; the caller's `file_path` was used;
+ * - `prose_around`: prose before `*** Begin Patch` or after `*** End Patch`, passed over;
  * - `marker_variant`: SEARCH/REPLACE markers of another length or spelling.
  */
 export type Dialect =
+  | 'add_prefix_missing'
   | 'anchor_ignored'
   | 'anchor_repeated'
   | 'context_prefix_missing'
@@ -69,6 +72,7 @@ export type Dialect =
   | 'no_end_marker'
   | 'path_decorated'
   | 'path_fallback'
+  | 'prose_around'
   | 'unescaped'
   | 'unified_header'
 
@@ -231,7 +235,18 @@ export interface Failure {
   lines_removed?: number
   changed_ranges?: ChangedRange[]
   changed_ranges_truncated?: boolean
-  [detail: string]: unknown
+  /** The path as the caller wrote it (path errors), and what it resolved to (TARGET_IS_DIRECTORY). */
+  path?: string
+  resolved?: string
+  /** For ENCODING_UNSUPPORTED / BINARY_FILE_REJECTED: where the offending byte is. */
+  byte_offset?: number
+  /** For FILE_TOO_LARGE: the file's size and the limit, in bytes. */
+  size?: number
+  limit?: number
+  /** For an invalid workspace root. */
+  root?: string
+  /** Why a path was refused (e.g. `"symlink"`: a link swapped in after resolution). */
+  reason?: string
 }
 
 export interface PatchFileSuccess extends JournalFields {

@@ -57,6 +57,10 @@ const MAX_ARRAY_LENGTH = 1 << 24
 const hasWellFormed = typeof ''.isWellFormed === 'function'
 const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
+// Argument objects whose keys are the tool's own argument names: messages name those keys bare
+// (`search_block`, not `input.search_block`), as a model knows them.
+const ROOTS = new Set(['input', 'options'])
+
 class Refusal {
   constructor(message) {
     this.message = message
@@ -116,7 +120,7 @@ function plain(value, where, key, depth, stack) {
   } else {
     out = Object.create(null) // so that an own "__proto__" key stays a key
     for (const k of Object.keys(value)) {
-      const v = plain(value[k], `${where}.${k}`, k, depth + 1, stack)
+      const v = plain(value[k], ROOTS.has(where) ? k : `${where}.${k}`, k, depth + 1, stack)
       if (v !== undefined) out[k] = v
     }
   }
@@ -180,12 +184,12 @@ function patchFile(input, options) {
 
 /** Apply a batch of `{old, new}` edits to one file, all or nothing. */
 function applyEdits(filePath, edits, options) {
-  return callAsync('apply_edits', ['filePath', 'edits', 'options'], [filePath, edits, options])
+  return callAsync('apply_edits', ['file_path', 'edits', 'options'], [filePath, edits, options])
 }
 
 /** `applyEdits` as a dry run: the full receipt, nothing written. */
 function previewEdits(filePath, edits, options) {
-  return callAsync('preview_edits', ['filePath', 'edits', 'options'], [filePath, edits, options])
+  return callAsync('preview_edits', ['file_path', 'edits', 'options'], [filePath, edits, options])
 }
 
 /**
@@ -217,37 +221,37 @@ function setEventLog(path) {
 
 /** Read a file (or a line range): plain, `cat -n` numbered, or hashline (`N:tag|text`) for editLines. */
 function viewFile(filePath, options) {
-  return callAsync('view_file', ['filePath', 'options'], [filePath, options])
+  return callAsync('view_file', ['file_path', 'options'], [filePath, options])
 }
 
 /** Line-anchored edits (`{op, start: "12:tag", end?, lines?|text?}`), all anchors checked first. */
 function editLines(filePath, ops, options) {
-  return callAsync('edit_lines', ['filePath', 'ops', 'options'], [filePath, ops, options])
+  return callAsync('edit_lines', ['file_path', 'ops', 'options'], [filePath, ops, options])
 }
 
 /** Create a file (refused with FILE_EXISTS unless `overwrite`); parent directories are created. */
 function createFile(filePath, content, options) {
-  return callAsync('create_file', ['filePath', 'content', 'options'], [filePath, content, options])
+  return callAsync('create_file', ['file_path', 'content', 'options'], [filePath, content, options])
 }
 
 /** Rewrite an existing file whole, keeping its encoding and line endings. */
 function writeFile(filePath, content, options) {
-  return callAsync('write_file', ['filePath', 'content', 'options'], [filePath, content, options])
+  return callAsync('write_file', ['file_path', 'content', 'options'], [filePath, content, options])
 }
 
 /** Delete a file (undoable). */
 function deleteFile(filePath, options) {
-  return callAsync('delete_file', ['filePath', 'options'], [filePath, options])
+  return callAsync('delete_file', ['file_path', 'options'], [filePath, options])
 }
 
 /** Undo a journaled edit by its `edit_id`, or the newest journaled edit of a file path. */
 function undoEdit(editIdOrPath, options) {
-  return callAsync('undo_edit', ['editIdOrPath', 'options'], [editIdOrPath, options])
+  return callAsync('undo_edit', ['edit_id', 'options'], [editIdOrPath, options])
 }
 
 /** Apply an `apply_patch` envelope (`*** Begin Patch` … `*** End Patch`) to the workspace, all files or none. */
 function applyPatch(patchText, options) {
-  return callAsync('apply_patch', ['patchText', 'options'], [patchText, options])
+  return callAsync('apply_patch', ['patch', 'options'], [patchText, options])
 }
 
 /** Apply SEARCH/REPLACE blocks (each under its file path, or all to `options.file_path`), all files or none. */
@@ -257,7 +261,7 @@ function applyBlocks(text, options) {
 
 /** Apply a unified diff (plain or git), all files or none; line numbers are hints only. */
 function applyUnifiedDiff(diffText, options) {
-  return callAsync('apply_unified_diff', ['diffText', 'options'], [diffText, options])
+  return callAsync('apply_unified_diff', ['diff', 'options'], [diffText, options])
 }
 
 /** Parse SEARCH/REPLACE blocks into `{old, new}` edits, ignoring paths (synchronous; touches no files). */
@@ -296,10 +300,11 @@ module.exports = {
   touchedFiles,
   getStats,
   setEventLog,
-  // Internal, for the MCP server and tests: run any engine operation by name.
-  _callAsync: callAsync,
-  _callSync: callSync,
 }
+// Internal, for tests: run any engine operation by name. Not enumerable, not typed, not exported
+// under ESM: no part of the public surface.
+Object.defineProperty(module.exports, '_callAsync', { value: callAsync, enumerable: false })
+Object.defineProperty(module.exports, '_callSync', { value: callSync, enumerable: false })
 
 // Agent tools: ready-made definitions for harnesses that do not speak MCP, and a runner that calls
 // them with the workspace root fixed by the host. Both come from mcp/tools.cjs, the same source as the

@@ -233,3 +233,33 @@ test('the default workspace root is the process cwd', async (t) => {
   assert.equal(r.ok, true)
   assert.equal(w.text('cwd.txt'), 'b\n')
 })
+
+test('the tool arguments pass straight through: base_hash, dry_run and tolerance in input, bare names in messages', async (t) => {
+  const w = workspace(t)
+  w.write('a.py', 'x = 1\n')
+  const { patchFile } = sp
+  const v = await patchFile({ file_path: 'a.py', search_block: 'x = 1', replace_block: 'x = 2', dry_run: true }, w.opts())
+  assert.equal(v.ok, true, v.message)
+  assert.equal(v.written, false)
+  assert.equal(w.text('a.py'), 'x = 1\n')
+  const stale = await patchFile({ file_path: 'a.py', search_block: 'x = 1', replace_block: 'x = 2', base_hash: 'ffffffffffffffff' }, w.opts())
+  assert.equal(stale.code, 'STALE_FILE')
+  const exact = await patchFile({ file_path: 'a.py', search_block: 'x = 1 ', replace_block: 'x = 2', tolerance: 'exact' }, w.opts())
+  assert.equal(exact.code, 'SEARCH_BLOCK_NOT_FOUND')
+  const clash = await patchFile({ file_path: 'a.py', search_block: 'x = 1', replace_block: 'x = 2', dry_run: true }, w.opts({ dry_run: false }))
+  assert.equal(clash.code, 'INVALID_INPUT')
+  assert.match(clash.message, /^dry_run is given both/)
+  const same = await patchFile({ file_path: 'a.py', search_block: 'x = 1', replace_block: 'x = 2', dry_run: true }, w.opts({ dry_run: true }))
+  assert.equal(same.ok, true, same.message)
+  assert.equal(w.text('a.py'), 'x = 1\n', 'nothing written by any of these')
+  for (const [input, re] of [
+    [{ file_path: 'a.py', search_block: 1, replace_block: 'y' }, /^search_block must be a string/],
+    [{ file_path: 'a.py', replace_block: 'y' }, /^search_block is required/],
+    [{ file_path: 'a.py', search_block: 'x', replace_block: 'y', nope: 1 }, /^unknown argument\(s\) \["nope"\]/],
+  ]) {
+    const r = await patchFile(input, w.opts())
+    assert.equal(r.code, 'INVALID_INPUT')
+    assert.match(r.message, re)
+    assert.doesNotMatch(r.message, /input\.|options\.|argument \d/)
+  }
+})

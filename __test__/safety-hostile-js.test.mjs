@@ -236,7 +236,7 @@ test('expected_replacements NaN, ±Infinity, negative, fractional or 0: INVALID_
   // Any other number JSON cannot carry is refused too, wherever it is.
   const r = await settle(() => patchFile({ file_path: 'a.txt', search_block: 'alpha', replace_block: 'b' }, w.opts({ max_file_bytes: NaN })))
   assert.equal(r.code, 'INVALID_INPUT')
-  assert.match(r.message, /options\.max_file_bytes is NaN/)
+  assert.match(r.message, /^max_file_bytes is NaN/)
   // The valid count still applies.
   const ok = await settle(() => applyEdits('a.txt', [{ old: 'alpha', new: 'beta', expected_replacements: 2 }], w.opts()))
   assert.equal(ok.ok, true, ok.message)

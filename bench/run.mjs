@@ -330,12 +330,44 @@ function missCases() {
   const unshared = Array.from({ length: 1000 }, wordLine).join('\n') + '\n'
   const unsharedNeedle = Array.from({ length: 20 }, () => 'q' + wordLine()).join('\n') + '\n'
   const expectLine = lines.slice(0, at).split('\n').length
+  // The worst shapes for the line search and the candidates (issue #16 §5): each ≤ 200 ms through Node.
+  // Only the 100,000-line file is cut to 20,000 lines by --quick.
+  const fileLines = lines.split(/(?<=\n)/)
+  const mid = fileLines.length >> 1
+  // One token changed in the first line at or after `i` that has one of these tokens.
+  const stale = (block, i) => {
+    block = block.slice()
+    const re = /compute\(|render\(|value_|\}/
+    while (!re.test(block[i])) i++
+    block[i] = block[i].replace(re, 'XX')
+    return block.join('')
+  }
+  const block20k = []
+  for (let i = mid, len = 0; len < 20_000; i++) {
+    block20k.push(fileLines[i])
+    len += fileLines[i].length
+  }
+  const same = '    x = 1\n'.repeat(100_000)
+  const shortLines = Array.from({ length: 100_000 }, (_, i) => `t${i % 5000}\n`).join('')
+  const scrambled = Array.from({ length: 5000 }, (_, j) => `t${(j * 7919) % 5000}\n`).join('')
+  const periodic = 'a'.repeat(MiB)
+  const hostile = [
+    { id: 'hostile_block_20KB', name: `hostile: 20 KB block (${block20k.length} lines) from the middle, one token changed`, text: lines, needle: stale(block20k, block20k.length - 3), expectLine: mid + 1 },
+    { id: 'hostile_lines_500', name: 'hostile: 500-line block from the middle, one token changed', text: lines, needle: stale(fileLines.slice(mid, mid + 500), 250), expectLine: mid + 1 },
+    { id: 'hostile_identical_x500', name: 'hostile: 100,000 identical indented lines, 500 of them unindented (ambiguous ×99,501)', text: same, needle: 'x = 1\n'.repeat(500), code: 'SEARCH_BLOCK_AMBIGUOUS', expectLine: null },
+    { id: 'hostile_identical_x500_exact', name: 'hostile: 100,000 identical lines, 500 of them exactly (ambiguous ×99,501)', text: same, needle: '    x = 1\n'.repeat(500), code: 'SEARCH_BLOCK_AMBIGUOUS', expectLine: null, js: false },
+    { id: 'hostile_identical_last_missing', name: 'hostile: 100,000 identical lines, 499 of them + one that is not there', text: same, needle: 'x = 1\n'.repeat(499) + 'x = 2\n', expectLine: 1 },
+    { id: 'hostile_short_lines_scrambled', name: 'hostile: 5,000-line needle of short lines that all occur, in no order (100,000 lines)', text: shortLines, needle: scrambled, expectLine: null },
+    { id: 'hostile_1MB_periodic', name: 'hostile: 1 MB line of `a`, needle 20,000 `a` (ambiguous ×1,028,577)', text: periodic, needle: 'a'.repeat(20_000), code: 'SEARCH_BLOCK_AMBIGUOUS', expectLine: null, js: false },
+    { id: 'hostile_1MB_periodic_miss', name: 'hostile: 1 MB line of `a`, needle 20,000 `a` + `b`', text: periodic, needle: 'a'.repeat(20_000) + 'b', expectLine: 1, js: false },
+  ].map((c) => ({ goal_ms: 200, ...c }))
   return [
     { id: '100k_lines_block', name: '100,000 lines, 7-line block with one typo', text: lines, needle: typo, expectLine, goal_ms: 30 },
     { id: '100k_lines_short', name: '100,000 lines, 2-line block with one typo (trigram votes)', text: lines, needle: short, expectLine: expectLine + 1 },
     { id: 'first_line_x20000', name: 'first line occurs 20,000 times (60,000 lines)', text: rep, needle: repNeedle, expectLine: 30_001 },
     { id: 'nothing_shared_1000', name: '20-line block sharing no line with a 1,000-line file (every window a candidate)', text: unshared, needle: unsharedNeedle, expectLine: null },
     { id: '1MB_single_line', name: '1 MB single-line file (minified)', text: one.join(''), needle: 'var a5000=f(5000,"s5001");', expectLine: 1 },
+    ...hostile,
   ]
 }
 
@@ -355,11 +387,14 @@ async function p2() {
     const sp = []
     const js = []
     let last
+    const code = c.code || 'SEARCH_BLOCK_NOT_FOUND'
     const run = async () => {
       let t = performance.now()
       last = await lib.patchFile({ filePath: file, searchBlock: c.needle, replaceBlock: 'replacement\n' }, { workspaceRoot: dir })
       t = performance.now() - t
-      if (last.ok || last.code !== 'SEARCH_BLOCK_NOT_FOUND') throw new Error(`expected a miss, got ${JSON.stringify(last).slice(0, 300)}`)
+      if (last.ok || last.code !== code) throw new Error(`expected ${code}, got ${JSON.stringify(last).slice(0, 300)}`)
+      // The JS baseline's overlapping indexOf loop is quadratic on periodic needles: not run there.
+      if (c.js === false) return [t, null]
       let u = performance.now()
       const r = await jsEdit(jsFile, c.needle, 'replacement\n')
       u = performance.now() - u
@@ -371,11 +406,11 @@ async function p2() {
       gc()
       const [t, u] = await run()
       sp.push(t)
-      js.push(u)
+      if (u != null) js.push(u)
     }
     // The pure engine (in memory, no I/O, no JSON) and the engine through api::call with I/O, in Rust.
     const eng = drive('apply', file, needleFile, needleFile + '.new', runs)
-    const api = drive('miss', dir, file, needleFile, runs)
+    const api = drive('miss', dir, file, needleFile, runs, code)
     const cands = last.candidates || []
     out.push({
       case: c.id,
@@ -386,7 +421,8 @@ async function p2() {
       surepatch: mapStats(stats(sp)),
       engine_rust_api: mapStats(stats(api.times_ms)),
       engine_pure: mapStats(stats(eng.times_ms)),
-      js_baseline_no_candidates: mapStats(stats(js)),
+      js_baseline_no_candidates: js.length ? mapStats(stats(js)) : { runs: 0, median_ms: null },
+      code,
       goal_ms: c.goal_ms ?? null,
       pass: c.goal_ms ? stats(sp).median <= c.goal_ms : null,
       candidates: cands.length,

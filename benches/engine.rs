@@ -3,6 +3,12 @@
 //! - `apply_exact/{1KB,1MB,100MB}`: one exact edit in the middle of a text held in memory;
 //! - `miss/*`: a search block that is nowhere in the file, candidates included (the 100,000-line file,
 //!   a first line that occurs 20,000 times, a 1 MB single-line file);
+//! - `hostile/*`: the worst shapes for the line search and the candidates (issue #16 §5): a 20 KB and a
+//!   500-line block that miss on the 100,000-line file, 100,000 identical lines searched for 500 of
+//!   them (ambiguous at the indentation tier, exactly, and with the last line missing), a 5,000-line
+//!   needle of short lines that all occur in the file but in no order, a 1 MB line of one byte
+//!   searched for 20,000 of it (every position matches), and 350,000 curly quotes searched for 10,000
+//!   straight ones (the typography tier);
 //! - `parse/*`: `parse_path_blocks` and `parse_patch` throughput on generated inputs;
 //! - `io_floor/*`: read + write a temp file + fsync + rename of the same file (the Rust I/O floor).
 use std::fs::{self, File, OpenOptions};
@@ -220,5 +226,95 @@ fn io_floor(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, exact, miss, parse, io_floor);
+/// The 100,000-line file and `needle_lines` lines from its middle with one token changed `at` lines in.
+fn stale_block(lines: &str, needle_bytes: usize, at_from_end: usize) -> String {
+    let all: Vec<&str> = lines.split_inclusive('\n').collect();
+    let mut block: Vec<String> = Vec::new();
+    let mut len = 0;
+    for l in &all[all.len() / 2..] {
+        if len >= needle_bytes {
+            break;
+        }
+        block.push(l.to_string());
+        len += l.len();
+    }
+    let i = block.len() - at_from_end;
+    block[i] = block[i]
+        .replacen("compute(", "XX", 1)
+        .replacen("render(", "XX", 1)
+        .replacen("value_", "XX", 1)
+        .replacen('}', "XX", 1);
+    block.concat()
+}
+
+fn hostile(c: &mut Criterion) {
+    let mut g = c.benchmark_group("hostile");
+    g.sample_size(10);
+    let mut case = |name: &str, text: &str, old: &str, want: &str| {
+        let edit = [Edit::new(old, "replacement\n")];
+        let got = apply_edits(text, &edit, Tolerance::Safe)
+            .map(|_| ())
+            .unwrap_err();
+        assert_eq!(got.code.as_str(), want, "{name}: {}", got.message);
+        g.bench_function(name, |b| {
+            b.iter(|| apply_edits(black_box(text), &edit, Tolerance::Safe).unwrap_err())
+        });
+    };
+    let lines: String = code(8 << 20).split_inclusive('\n').take(100_000).collect();
+    let miss = "SEARCH_BLOCK_NOT_FOUND";
+    let ambiguous = "SEARCH_BLOCK_AMBIGUOUS";
+    case(
+        "block_20KB_miss",
+        &lines,
+        &stale_block(&lines, 20_000, 3),
+        miss,
+    );
+    let block500: String = {
+        let all: Vec<&str> = lines.split_inclusive('\n').collect();
+        let mut b: Vec<String> = all[50_000..50_500].iter().map(|l| l.to_string()).collect();
+        b[250] = b[250].replacen("value_", "XX", 1).replacen('}', "XX", 1);
+        b.concat()
+    };
+    case("lines_500_miss", &lines, &block500, miss);
+    let same = "    x = 1\n".repeat(100_000);
+    case(
+        "identical_x500_indented",
+        &same,
+        &"x = 1\n".repeat(500),
+        ambiguous,
+    );
+    case(
+        "identical_x500_exact",
+        &same,
+        &"    x = 1\n".repeat(500),
+        ambiguous,
+    );
+    let last_missing = format!("{}x = 2\n", "x = 1\n".repeat(499));
+    case("identical_x500_last_missing", &same, &last_missing, miss);
+    // Short lines `t0`..`t4999` repeated; the needle is 5,000 of them in a scrambled order.
+    let short: String = (0..100_000).map(|i| format!("t{}\n", i % 5000)).collect();
+    let scrambled: String = (0..5000u64)
+        .map(|j| format!("t{}\n", j * 7919 % 5000))
+        .collect();
+    case("short_lines_5000_scrambled", &short, &scrambled, miss);
+    let one = "a".repeat(1 << 20);
+    case("1MB_line_periodic", &one, &"a".repeat(20_000), ambiguous);
+    case(
+        "1MB_line_periodic_miss",
+        &one,
+        &format!("{}b", "a".repeat(20_000)),
+        miss,
+    );
+    // Typography tier on one line: 350,000 curly quotes searched for 10,000 straight ones.
+    let curly = "\u{201C}".repeat(350_000);
+    case(
+        "1MB_line_typography_periodic",
+        &curly,
+        &"\"".repeat(10_000),
+        ambiguous,
+    );
+    g.finish();
+}
+
+criterion_group!(benches, exact, miss, hostile, parse, io_floor);
 criterion_main!(benches);

@@ -8,8 +8,9 @@
 //! bench_driver edit <root> <file> <search_file> <replace_file> <runs>
 //!     `patch_file` through `surepatch::api::call` (the Node binding minus napi); odd runs swap search
 //!     and replace, so the file returns to its first state after an even number of runs.
-//! bench_driver miss <root> <file> <needle_file> <runs>
-//!     `patch_file` with a search block that is not in the file (SEARCH_BLOCK_NOT_FOUND + candidates).
+//! bench_driver miss <root> <file> <needle_file> <runs> [code]
+//!     `patch_file` with a search block that is not in the file (SEARCH_BLOCK_NOT_FOUND + candidates),
+//!     or that fails with `code` (SEARCH_BLOCK_AMBIGUOUS for the hostile shapes that match everywhere).
 //! bench_driver apply <text_file> <old_file> <new_file> <runs>
 //!     the pure engine: `apply::apply_edits` on the text in memory (no I/O, no JSON), safe tolerance.
 //! ```
@@ -81,14 +82,12 @@ fn main() {
             let (root, file) = (&args[1], &args[2]);
             let needle = read(&args[3]);
             let p = payload(file, &needle, "replacement\n", root);
+            let code = args.get(5).map_or("SEARCH_BLOCK_NOT_FOUND", String::as_str);
             for _ in 0..runs(&args[4]) {
                 let t = Instant::now();
                 last = surepatch::api::call("patch_file", &p);
                 times.push(t.elapsed().as_secs_f64() * 1e3);
-                assert!(
-                    last.contains("SEARCH_BLOCK_NOT_FOUND"),
-                    "expected a miss: {last}"
-                );
+                assert!(last.contains(code), "expected {code}: {last}");
             }
         }
         Some("apply") => {

@@ -539,6 +539,25 @@ mod tests {
     }
 
     #[test]
+    fn a_line_tier_ambiguity_lists_the_first_hundred_and_counts_all() {
+        // 1,000 indented lines, an unindented needle of two: 999 regions at the indentation tier.
+        let text = "    x = 1\n".repeat(1000);
+        let f = apply_edits(
+            &text,
+            &[Edit::new("x = 1\nx = 1\n", "y\n")],
+            Tolerance::Safe,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        assert_eq!(f.detail("match_count").unwrap(), &serde_json::json!(999));
+        assert_eq!(f.detail("truncated").unwrap(), &serde_json::json!(true));
+        assert_eq!(f.detail("tier").unwrap(), &serde_json::json!("indentation"));
+        let lines = f.detail("match_lines").unwrap().as_array().unwrap();
+        assert_eq!(lines.len(), crate::matcher::MAX_LISTED);
+        assert_eq!((&lines[0], &lines[99]), (&1.into(), &100.into()));
+    }
+
+    #[test]
     fn expected_replacements_replace_all() {
         let mut e = Edit::new("foo", "bar");
         e.expected_replacements = Some(2);

@@ -53,6 +53,9 @@
 //! assert_eq!(out.matches[0].start_line, 4);
 //! ```
 
+use std::collections::HashMap;
+
+use aho_corasick::{AhoCorasick, MatchKind};
 use serde::Serialize;
 
 use crate::error::{Code, Failure};
@@ -115,6 +118,67 @@ impl<'a> Padded<'a> {
             term,
         }
     }
+}
+
+/// Where each needle a patch will search for occurs exactly in the padded text: every hunk body
+/// (`"\n" + lines + "\n"`, both readings) and every `@@` scope, found in one Aho-Corasick pass
+/// over the file instead of one pass per hunk. Starts are sorted; overlapping occurrences count,
+/// as they do for the matcher's exact tier.
+struct ExactIndex {
+    starts: HashMap<String, Vec<usize>>,
+}
+
+impl ExactIndex {
+    fn new(padded: &str, hunks: &[Hunk]) -> Self {
+        let mut needles: Vec<String> = Vec::new();
+        for hk in hunks {
+            for a in &hk.anchors {
+                needles.push(format!("\n{a}\n"));
+            }
+            needles.push(needle_of(&hk.old_lines()));
+            if let Some(alt) = &hk.alt_lines {
+                let alt = Hunk {
+                    lines: alt.clone(),
+                    ..Hunk::default()
+                };
+                needles.push(needle_of(&alt.old_lines()));
+            }
+        }
+        needles.retain(|n| n.len() > 2 || n == "\n\n");
+        needles.sort();
+        needles.dedup();
+        let mut starts: HashMap<String, Vec<usize>> = HashMap::new();
+        if let Ok(ac) = AhoCorasick::builder()
+            .match_kind(MatchKind::Standard)
+            .build(&needles)
+        {
+            for m in ac.find_overlapping_iter(padded) {
+                starts
+                    .entry(needles[m.pattern().as_usize()].clone())
+                    .or_default()
+                    .push(m.start());
+            }
+            for n in needles {
+                starts.entry(n).or_default();
+            }
+        }
+        ExactIndex { starts }
+    }
+
+    /// The exact occurrences of `needle` (sorted starts), when it was indexed.
+    fn get(&self, needle: &str) -> Option<&[usize]> {
+        self.starts.get(needle).map(Vec::as_slice)
+    }
+}
+
+/// `"\n" + lines + "\n"`: a body as the exact tier searches it in the padded text.
+fn needle_of(lines: &[&str]) -> String {
+    let mut s = String::from("\n");
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
 }
 
 /// A located region in original-text offsets.
@@ -234,25 +298,19 @@ fn map_match(pd: &Padded, m: matcher::Match, o: LineOpts) -> Option<Region> {
 }
 
 /// Locates whole lines `old` (replaced by `new`) at or below original offset `lo`.
+#[allow(clippy::too_many_arguments)]
 fn locate_lines(
     pd: &Padded,
     hp: &Haystack,
+    ix: &ExactIndex,
     old: &[&str],
     new: &[&str],
     o: LineOpts,
     tol: Tolerance,
     lo: usize,
 ) -> Result<Region, LineMiss> {
-    let mut old_s = String::from("\n");
-    for l in old {
-        old_s.push_str(l);
-        old_s.push('\n');
-    }
-    let mut new_s = String::from("\n");
-    for l in new {
-        new_s.push_str(l);
-        new_s.push('\n');
-    }
+    let old_s = needle_of(old);
+    let new_s = needle_of(new);
     let lines = hp.lines();
     // The search starts on the line whose terminator precedes offset `lo`.
     let at = (lo + pd.p).clamp(1, pd.padded.len());
@@ -264,7 +322,32 @@ fn locate_lines(
         }
         lo_p = lo_p.max(lines.start(n - old.len() - 1));
     }
-    let within = lo_p..pd.padded.len();
+    let mut within = lo_p..pd.padded.len();
+    if let Some(starts) = ix.get(&old_s) {
+        // The exact tier decides whenever it finds anything: count from the index, and hand the
+        // matcher only the one span it has to rebuild.
+        let first = starts.partition_point(|&s| s < lo_p);
+        let hits: Vec<(usize, usize)> = starts[first..]
+            .iter()
+            .map(|&s| (s, s + old_s.len()))
+            .filter(|&(_, e)| !o.eof_only || e == pd.padded.len())
+            .collect();
+        match hits.len() {
+            0 => {}
+            1 => within = hits[0].0..hits[0].1,
+            count => {
+                return Err(LineMiss::Many {
+                    tier: Tier::Exact,
+                    count,
+                    lines: hits
+                        .iter()
+                        .take(matcher::MAX_LISTED)
+                        .map(|&(s, e)| orig_lines(hp, s, e))
+                        .collect(),
+                })
+            }
+        }
+    }
     match matcher::locate_in(hp, &old_s, &new_s, 1, tol, within) {
         Ok(mut ms) => {
             let m = ms.remove(0);
@@ -315,6 +398,7 @@ struct AnchorHit {
 fn find_anchor(
     pd: &Padded,
     hp: &Haystack,
+    ix: &ExactIndex,
     h: &Haystack,
     anchor: &str,
     lo: usize,
@@ -328,7 +412,16 @@ fn find_anchor(
         tier,
         repeated,
     };
-    match locate_lines(pd, hp, &[anchor], &[anchor], LineOpts::default(), tol, lo) {
+    match locate_lines(
+        pd,
+        hp,
+        ix,
+        &[anchor],
+        &[anchor],
+        LineOpts::default(),
+        tol,
+        lo,
+    ) {
         Ok(r) => return Some(hit(h.line_of(r.start), r.tier, false)),
         Err(LineMiss::Many { tier, lines, .. }) => {
             let first = lines.iter().map(|l| l.0).min()?;
@@ -350,6 +443,7 @@ fn find_anchor(
 pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<AppliedHunks, Failure> {
     let pd = Padded::new(text);
     let hp = Haystack::new(&pd.padded);
+    let ix = ExactIndex::new(&pd.padded, hunks);
     let h = Haystack::new(text);
     let n_lines = h.lines().len();
     let mut regions: Vec<Region> = Vec::with_capacity(hunks.len());
@@ -365,7 +459,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         let mut tier = Tier::Exact;
         let mut last_anchor: Option<AnchorHit> = None;
         for a in &hk.anchors {
-            match find_anchor(&pd, &hp, &h, a, lo, tol) {
+            match find_anchor(&pd, &hp, &ix, &h, a, lo, tol) {
                 Some(hit) => {
                     if hit.repeated {
                         note(&mut dialect, Dialect::AnchorRepeated);
@@ -451,10 +545,10 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
             let what = format!("the hunk's context and removed lines{below}{eof}");
             let mut scope_ignored = false;
             let mut locate = |old: &[&str], new: &[&str]| {
-                let found = locate_lines(&pd, &hp, old, new, o, tol, body_lo);
+                let found = locate_lines(&pd, &hp, &ix, old, new, o, tol, body_lo);
                 if matches!(found, Err(LineMiss::NotFound)) && body_lo > prev_end {
                     // Nothing under the scope: the content alone decides, if it is unique.
-                    let anywhere = locate_lines(&pd, &hp, old, new, o, tol, prev_end);
+                    let anywhere = locate_lines(&pd, &hp, &ix, old, new, o, tol, prev_end);
                     if !matches!(anywhere, Err(LineMiss::NotFound)) {
                         scope_ignored = true;
                         return anywhere;
@@ -488,7 +582,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 }
                 Err(LineMiss::NotFound) => {
                     if prev_end > 0 {
-                        if let Ok(r) = locate_lines(&pd, &hp, &old, &new, o, tol, 0) {
+                        if let Ok(r) = locate_lines(&pd, &hp, &ix, &old, &new, o, tol, 0) {
                             let (s, e) = (h.line_of(r.start), h.end_line_of(r.start, r.end));
                             return Err(tag(Failure::new(
                                 Code::OverlappingEdits,
@@ -689,6 +783,35 @@ mod tests {
         assert_eq!(out.text, "a = “x”\r\n\tif y:\r\n\t\treturn\r\n");
         assert_eq!(out.matches[0].start_line, 1);
         assert_eq!(out.matches[0].end_line, 3);
+    }
+
+    #[test]
+    fn many_hunks_take_work_linear_in_the_file() {
+        // 2,000 hunks over a 20,000-line file: one pass finds every body, and the matcher only
+        // rebuilds each hunk's own span (before, each hunk searched the rest of the file).
+        let text: String = (0..20_000)
+            .map(|i| format!("line {i} = {}\n", i * 7))
+            .collect();
+        let hunks: Vec<Hunk> = (0..2_000)
+            .map(|k| {
+                let i = k * 10 + 5;
+                hunk(vec![
+                    ctx(&format!("line {} = {}", i - 1, (i - 1) * 7)),
+                    Remove(format!("line {i} = {}", i * 7)),
+                    Add(format!("line {i} = changed")),
+                ])
+            })
+            .collect();
+        crate::matcher::search_work();
+        let out = apply_hunks(&text, &hunks, Tolerance::Safe).unwrap();
+        let work = crate::matcher::search_work();
+        assert_eq!(out.matches.len(), 2_000);
+        assert!(out.text.contains("line 19995 = changed\n"));
+        assert!(
+            work < 4 * text.len() as u64,
+            "work {work} for {} bytes",
+            text.len()
+        );
     }
 
     #[test]

@@ -164,6 +164,8 @@ impl std::error::Error for ParseError {}
 /// spellings its model uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Dialect {
+    /// `*** Add File:` content whose lines (some or all) came without their `+`.
+    AddPrefixMissing,
     /// An `@@` scope line that is not a line of the file (or not above the content), ignored because
     /// the content alone was unique.
     AnchorIgnored,
@@ -186,6 +188,8 @@ pub enum Dialect {
     PathDecorated,
     /// The file was not named usably by the text; the caller's `file_path` was used.
     PathFallback,
+    /// Prose before `*** Begin Patch` or after `*** End Patch`, passed over.
+    ProseAround,
     /// The whole patch (or an edit's `old`) came on one line with literal `\n` escapes, and was
     /// unescaped once.
     Unescaped,
@@ -201,12 +205,14 @@ impl Dialect {
             Dialect::NoEndMarker => "no_end_marker",
             Dialect::UnifiedHeader => "unified_header",
             Dialect::ContextPrefixMissing => "context_prefix_missing",
+            Dialect::AddPrefixMissing => "add_prefix_missing",
             Dialect::AnchorIgnored => "anchor_ignored",
             Dialect::AnchorRepeated => "anchor_repeated",
             Dialect::HunkCounts => "hunk_counts",
             Dialect::HeaderVariant => "header_variant",
             Dialect::PathDecorated => "path_decorated",
             Dialect::PathFallback => "path_fallback",
+            Dialect::ProseAround => "prose_around",
             Dialect::MarkerVariant => "marker_variant",
         }
     }

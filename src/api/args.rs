@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 
 use crate::error::{Code, Failure, Result};
 
-/// An argument object: a name for messages, the map, and the keys read so far.
+/// An argument object: the map, and the keys read so far. Messages name its keys bare, as the
+/// tool's arguments.
 pub struct Obj<'a> {
-    name: String,
     map: &'a Map<String, Value>,
     known: Vec<&'static str>,
 }
@@ -37,13 +37,9 @@ pub fn type_name(v: &Value) -> &'static str {
 pub fn str_arg<'a>(args: &'a [Value], i: usize, name: &str) -> Result<&'a str> {
     match args.get(i) {
         Some(Value::String(s)) => Ok(s),
-        Some(Value::Null) | None => Err(bad(format!(
-            "{name} (argument {}) is required (a string).",
-            i + 1
-        ))),
+        Some(Value::Null) | None => Err(bad(format!("{name} is required (a string)."))),
         Some(v) => Err(bad(format!(
-            "{name} (argument {}) must be a string, got {}.",
-            i + 1,
+            "{name} must be a string, got {}.",
             type_name(v)
         ))),
     }
@@ -64,7 +60,6 @@ impl<'a> Obj<'a> {
             None => return Err(bad(format!("{name} is required."))),
         };
         Ok(Obj {
-            name: name.to_string(),
             map,
             known: Vec::new(),
         })
@@ -82,9 +77,8 @@ impl<'a> Obj<'a> {
                 match found {
                     Some((k0, v0)) if v0 != v => {
                         return Err(bad(format!(
-                        "{}: both {k0} and {k} are given with different values; send one spelling.",
-                        self.name
-                    )))
+                            "both {k0} and {k} are given with different values; send one spelling."
+                        )))
                     }
                     Some(_) => {}
                     None => found = Some((k, v)),
@@ -94,8 +88,10 @@ impl<'a> Obj<'a> {
         Ok(found.map(|(_, v)| v))
     }
 
+    /// A key as a model knows it: the tool's argument name, bare (`search_block`, not
+    /// `input.search_block`).
     fn label(&self, keys: &[&'static str]) -> String {
-        format!("{}.{}", self.name, keys[0])
+        keys[0].to_string()
     }
 
     pub fn string(&mut self, keys: &[&'static str]) -> Result<Option<&'a str>> {
@@ -178,8 +174,7 @@ impl<'a> Obj<'a> {
         known.sort();
         known.dedup();
         Err(bad(format!(
-            "{}: unknown key(s) {unknown:?}; known keys are {known:?}.",
-            self.name
+            "unknown argument(s) {unknown:?}; known ones are {known:?}."
         )))
     }
 }

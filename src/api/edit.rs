@@ -118,7 +118,7 @@ pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
 /// The workspace root option (default: the current directory).
 pub fn read_root(o: &mut Obj) -> Result<std::path::PathBuf> {
     Ok(match o.string(&["workspace_root", "workspaceRoot"])? {
-        Some("") => return Err(bad("options.workspace_root is empty.")),
+        Some("") => return Err(bad("workspace_root is empty.")),
         Some(r) => r.into(),
         None => std::env::current_dir().map_err(|e| {
             Failure::new(
@@ -371,14 +371,53 @@ pub fn patch_file(args: &[Value]) -> Res {
     let path = input.req_string(&["file_path", "filePath"])?;
     let search = input.req_string(&["search_block", "searchBlock"])?;
     let replace = input.req_string(&["replace_block", "replaceBlock"])?;
+    // The tool's own arguments may ride in `input` too, so a harness can pass a model's tool call
+    // straight through: each must agree with the same setting in `options` when both are given.
+    let base_hash = input
+        .string(&["base_hash", "baseHash"])?
+        .map(str::to_string);
+    let dry_run = input.boolean(&["dry_run", "dryRun"])?;
+    let tolerance = input.choice(&["tolerance"], &["exact", "safe"])?;
     input.finish()?;
     if search.is_empty() {
         return Err(
-            bad("input.search_block is empty: it must hold the exact text to replace.")
+            bad("search_block is empty: it must hold the exact text to replace.")
                 .with("file_path", path),
         );
     }
-    let opts = read_options(arg(args, 1))?;
+    let mut opts = read_options(arg(args, 1))?;
+    let given = arg(args, 1).and_then(Value::as_object);
+    let in_options = |keys: &[&str]| {
+        given.is_some_and(|m| keys.iter().any(|k| m.get(*k).is_some_and(|v| !v.is_null())))
+    };
+    let clash = |name: &str| {
+        bad(format!(
+            "{name} is given both with the tool's arguments and in options, with different values; give it once."
+        ))
+    };
+    if let Some(h) = base_hash {
+        if in_options(&["base_hash", "baseHash"]) && opts.base_hash.as_deref() != Some(h.as_str()) {
+            return Err(clash("base_hash"));
+        }
+        opts.base_hash = Some(h);
+    }
+    if let Some(d) = dry_run {
+        if in_options(&["dry_run", "dryRun"]) && opts.dry_run != d {
+            return Err(clash("dry_run"));
+        }
+        opts.dry_run = d;
+    }
+    if let Some(t) = tolerance {
+        let t = if t == "exact" {
+            Tolerance::Exact
+        } else {
+            Tolerance::Safe
+        };
+        if in_options(&["tolerance"]) && opts.tolerance != t {
+            return Err(clash("tolerance"));
+        }
+        opts.tolerance = t;
+    }
     let out = edit_file(path, &[Edit::new(search, replace)], &opts)?;
     let first = &out.applied.matches[0];
     Ok(merge(
@@ -407,12 +446,10 @@ pub fn patch_file(args: &[Value]) -> Res {
 pub fn apply_edits(args: &[Value], preview: bool) -> Res {
     let path = match arg(args, 0) {
         Some(Value::String(s)) => s.as_str(),
-        Some(Value::Null) | None => {
-            return Err(bad("filePath (argument 1) is required (a string)."))
-        }
+        Some(Value::Null) | None => return Err(bad("file_path is required (a string).")),
         Some(v) => {
             return Err(bad(format!(
-                "filePath (argument 1) must be a string, got {}.",
+                "file_path must be a string, got {}.",
                 type_name(v)
             )))
         }
@@ -424,13 +461,11 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
             .map(|(i, e)| read_edit(e, &format!("edits[{i}]")))
             .collect::<Result<Vec<_>>>()?,
         Some(Value::Null) | None => {
-            return Err(bad(
-                "edits (argument 2) is required: an array of {old, new} edits.",
-            ))
+            return Err(bad("edits is required: an array of {old, new} edits."))
         }
         Some(v) => {
             return Err(bad(format!(
-                "edits (argument 2) must be an array, got {}.",
+                "edits must be an array, got {}.",
                 type_name(v)
             )))
         }

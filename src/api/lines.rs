@@ -401,10 +401,10 @@ fn splice(text: &str, lt: &LineTable, ops: &[LineOp]) -> Result<Spliced> {
 
 /// `editLines(filePath, ops, options)`.
 pub fn edit_lines(args: &[Value]) -> Res {
-    let path = str_arg(args, 0, "filePath")?;
+    let path = str_arg(args, 0, "file_path")?;
     let ops = match arg(args, 1) {
         Some(Value::Array(a)) if a.is_empty() => {
-            return Err(bad("ops (argument 2) is empty: send at least one op."))
+            return Err(bad("ops is empty: send at least one op."))
         }
         Some(Value::Array(a)) if a.len() > MAX_OPS => {
             return Err(bad(format!(
@@ -419,15 +419,10 @@ pub fn edit_lines(args: &[Value]) -> Res {
             .collect::<Result<Vec<_>>>()?,
         Some(Value::Null) | None => {
             return Err(bad(
-                "ops (argument 2) is required: an array of {op, start, end?, lines?|text?}.",
+                "ops is required: an array of {op, start, end?, lines?|text?}.",
             ))
         }
-        Some(v) => {
-            return Err(bad(format!(
-                "ops (argument 2) must be an array, got {}.",
-                type_name(v)
-            )))
-        }
+        Some(v) => return Err(bad(format!("ops must be an array, got {}.", type_name(v)))),
     };
     let opts = read_options(arg(args, 2))?;
     let opened = open_one(path, Resolve::Existing, &opts)?;

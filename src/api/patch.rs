@@ -76,21 +76,21 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
             .map(|(k, v)| match v {
                 Value::String(s) => Ok((k.clone(), s.clone())),
                 other => Err(bad(format!(
-                    "options.base_hashes[{k:?}] must be a string (a file_hash), got {}.",
+                    "base_hashes[{k:?}] must be a string (a file_hash), got {}.",
                     type_name(other)
                 ))),
             })
             .collect::<Result<_>>()?,
         Some(other) => {
             return Err(bad(format!(
-                "options.base_hashes must be an object {{path: file_hash}}, got {}.",
+                "base_hashes must be an object {{path: file_hash}}, got {}.",
                 type_name(other)
             )))
         }
     };
     let file_path = if with_file_path {
         match o.string(&["file_path", "filePath"])? {
-            Some("") => return Err(bad("options.file_path is empty.")),
+            Some("") => return Err(bad("file_path is empty.")),
             p => p.map(str::to_string),
         }
     } else {
@@ -128,11 +128,9 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
 fn text_arg<'a>(args: &'a [Value], name: &str) -> Result<&'a str> {
     match arg(args, 0) {
         Some(Value::String(s)) => Ok(s),
-        Some(Value::Null) | None => {
-            Err(bad(format!("{name} (argument 1) is required (a string).")))
-        }
+        Some(Value::Null) | None => Err(bad(format!("{name} is required (a string)."))),
         Some(v) => Err(bad(format!(
-            "{name} (argument 1) must be a string, got {}.",
+            "{name} must be a string, got {}.",
             type_name(v)
         ))),
     }
@@ -222,7 +220,7 @@ pub fn apply_patch(args: &[Value]) -> Res {
 }
 
 fn apply_patch_as(args: &[Value], targets_only: bool) -> Res {
-    let text = text_arg(args, "patchText")?;
+    let text = text_arg(args, "patch")?;
     let mut opts = read_options(arg(args, 1), false)?;
     opts.targets_only = targets_only;
     let parsed =
@@ -236,7 +234,7 @@ pub fn apply_unified_diff(args: &[Value]) -> Res {
 }
 
 fn apply_unified_diff_as(args: &[Value], targets_only: bool) -> Res {
-    let text = text_arg(args, "diffText")?;
+    let text = text_arg(args, "diff")?;
     let mut opts = read_options(arg(args, 1), true)?;
     opts.targets_only = targets_only;
     let mut parsed =
@@ -498,7 +496,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         if !ops.iter().any(|op| op.path() == p) {
             let named: Vec<&str> = ops.iter().map(|op| op.path()).collect();
             return Err(bad(format!(
-                "options.base_hashes names {p:?}, which no operation touches; the paths are {named:?} (as written in the input)."
+                "base_hashes names {p:?}, which no operation touches; the paths are {named:?} (as written in the input)."
             )));
         }
     }

@@ -35,9 +35,9 @@ use crate::workspace::{Resolve, Workspace};
 /// The path a single-file call names, and the index of its options argument.
 fn single(op: &str, args: &[Value]) -> Result<Option<(String, usize)>> {
     Ok(Some(match op {
-        "view_file" | "delete_file" => (str_arg(args, 0, "filePath")?.to_string(), 1),
+        "view_file" | "delete_file" => (str_arg(args, 0, "file_path")?.to_string(), 1),
         "apply_edits" | "preview_edits" | "edit_lines" | "create_file" | "write_file" => {
-            (str_arg(args, 0, "filePath")?.to_string(), 2)
+            (str_arg(args, 0, "file_path")?.to_string(), 2)
         }
         "patch_file" => {
             let mut input = Obj::new("input", arg(args, 0), false)?;

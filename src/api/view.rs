@@ -80,7 +80,7 @@ fn warm_syntax(path: &str, text: &str) {
 
 /// `viewFile(filePath, options)`.
 pub fn view_file(args: &[Value]) -> Res {
-    let path = str_arg(args, 0, "filePath")?;
+    let path = str_arg(args, 0, "file_path")?;
     let mut o = Obj::new("options", arg(args, 1), true)?;
     let root = read_root(&mut o)?;
     let format = match o.choice(&["format"], &["plain", "numbered", "hashline"])? {
@@ -96,9 +96,7 @@ pub fn view_file(args: &[Value]) -> Res {
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
     o.finish()?;
     if start == Some(0) || end == Some(0) {
-        return Err(bad(
-            "line numbers start at 1 (options.start_line / end_line).",
-        ));
+        return Err(bad("line numbers start at 1 (start_line / end_line)."));
     }
 
     let ws = Workspace::new(&root)?;
@@ -117,14 +115,14 @@ pub fn view_file(args: &[Value]) -> Res {
     let first = start.unwrap_or(1) as usize;
     if first > total.max(1) {
         return Err(with_path(bad(format!(
-            "options.start_line is {first}, but the file has {total} line(s)."
+            "start_line is {first}, but the file has {total} line(s)."
         )))
         .with("total_lines", total));
     }
     let last = match end {
         Some(e) if (e as usize) < first => {
             return Err(with_path(bad(format!(
-                "options.end_line ({e}) is before options.start_line ({first})."
+                "end_line ({e}) is before start_line ({first})."
             ))))
         }
         Some(e) => (e as usize).min(total),

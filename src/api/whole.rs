@@ -437,17 +437,17 @@ fn content_arg(args: &[Value]) -> Result<&str> {
     match arg(args, 1) {
         Some(Value::String(s)) => Ok(s),
         Some(Value::Null) | None => Err(bad(
-            "content (argument 2) is required: the complete text of the file (a string).",
+            "content is required: the complete text of the file (a string).",
         )),
         Some(v) => Err(bad(format!(
-            "content (argument 2) must be a string, got {}.",
+            "content must be a string, got {}.",
             type_name(v)
         ))),
     }
 }
 
 fn write_whole(args: &[Value], create: bool) -> Res {
-    let path = str_arg(args, 0, "filePath")?;
+    let path = str_arg(args, 0, "file_path")?;
     let content = content_arg(args)?;
     let o = read_whole_options(arg(args, 2), create)?;
     let mode = if create {
@@ -571,7 +571,7 @@ pub fn write_file(args: &[Value]) -> Res {
 
 /// `deleteFile(filePath, options)`.
 pub fn delete_file(args: &[Value]) -> Res {
-    let path = str_arg(args, 0, "filePath")?;
+    let path = str_arg(args, 0, "file_path")?;
     let opts = read_options(arg(args, 1))?;
     let opened = open_one(path, Resolve::Existing, &opts)?;
     let display = opened.display().to_string();
@@ -598,31 +598,32 @@ pub fn delete_file(args: &[Value]) -> Res {
 /// other string is a file path (undo the newest journaled edit of it). `{edit_id}` or `{file_path}`
 /// says which explicitly.
 pub fn undo_edit(args: &[Value]) -> Res {
-    let target =
-        match arg(args, 0) {
-            Some(Value::String(s)) if journal::is_edit_id(s) => Target::Id(s),
-            Some(Value::String(s)) => Target::Path(s),
-            Some(v @ Value::Object(_)) => {
-                let mut t = Obj::new("target", Some(v), false)?;
-                let id = t.string(&["edit_id", "editId"])?;
-                let path = t.string(&["file_path", "filePath"])?;
-                t.finish()?;
-                match (id, path) {
-                    (Some(id), None) => Target::Id(id),
-                    (None, Some(p)) => Target::Path(p),
-                    _ => return Err(bad("target: give exactly one of edit_id and file_path.")),
-                }
+    let target = match arg(args, 0) {
+        Some(Value::String(s)) if journal::is_edit_id(s) => Target::Id(s),
+        Some(Value::String(s)) => Target::Path(s),
+        Some(v @ Value::Object(_)) => {
+            let mut t = Obj::new("target", Some(v), false)?;
+            let id = t.string(&["edit_id", "editId"])?;
+            let path = t.string(&["file_path", "filePath"])?;
+            t.finish()?;
+            match (id, path) {
+                (Some(id), None) => Target::Id(id),
+                (None, Some(p)) => Target::Path(p),
+                _ => return Err(bad("target: give exactly one of edit_id and file_path.")),
             }
-            Some(Value::Null) | None => return Err(bad(
-                "editIdOrPath (argument 1) is required: an edit_id from a receipt, or a file path.",
-            )),
-            Some(v) => {
-                return Err(bad(format!(
-                    "editIdOrPath (argument 1) must be a string or an object, got {}.",
-                    type_name(v)
-                )))
-            }
-        };
+        }
+        Some(Value::Null) | None => {
+            return Err(bad(
+                "edit_id is required: an edit_id from a receipt, or a file path.",
+            ))
+        }
+        Some(v) => {
+            return Err(bad(format!(
+                "edit_id must be a string (an edit_id or a file path) or an object, got {}.",
+                type_name(v)
+            )))
+        }
+    };
     let mut o = Obj::new("options", arg(args, 1), true)?;
     let root = read_root(&mut o)?;
     let journal_dir = o.string(&["journal_dir", "journalDir"])?;

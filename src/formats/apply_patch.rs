@@ -73,8 +73,8 @@
 //!   space of ` `). Completely empty lines at the *end* of a chunk body are separators and dropped,
 //!   unless the chunk ends with `*** End of File`, where they are kept as context. Dropping a
 //!   trailing context line never changes what the chunk writes; it only loosens where it matches.
-//! - In Add File content, empty lines are only allowed after the last `+` line (as separators);
-//!   an empty content line is written `+`.
+//! - In Add File content, blank lines after the last content line are separators; blank lines
+//!   among `+` lines are empty lines (see "Dialects"); an empty content line is written `+`.
 //!
 //! # Operations
 //!
@@ -106,6 +106,8 @@
 //! |---|---|---|
 //! | the whole patch on one line with literal `\n` escapes (no real line break after `*** Begin Patch`) | unescaped once (`\n`, `\r`, `\t`, `\"`, `\'`, `\\`), then parsed | `unescaped` |
 //! | no `*** End Patch` after the last operation | the operations read so far | `no_end_marker` |
+//! | prose before `*** Begin Patch` or after `*** End Patch` (holding no `***` marker) | passed over | `prose_around` |
+//! | `*** Add File:` content with no `+` on any line, or blank lines among `+` lines | the lines as they are; blank lines as empty lines | `add_prefix_missing` |
 //! | `@@ -12,3 +12,4 @@ [scope]` | a chunk header with a line hint (and a scope) | `unified_header` |
 //! | a body line with no ` `/`-`/`+` prefix | a context line, the whole line its text; when some context lines of a chunk lost their prefix, [`Hunk::alt_lines`] also holds the reading in which the ` `-prefixed ones kept their space (tried only when the first reading matches nowhere) | `context_prefix_missing` |
 //! | a path in backticks, quotes or `**`, or after `./` | the path without them | `path_decorated` |
@@ -120,10 +122,10 @@
 //! | situation | line reported |
 //! |---|---|
 //! | empty input | 1 |
-//! | first non-blank line is not `*** Begin Patch` | that line |
+//! | first non-blank line is not `*** Begin Patch`, and no `*** Begin Patch` follows before another marker | that line |
 //! | a fence or heredoc that is not closed by the last non-blank line | the opening line |
 //! | end of input before `*** End Patch` with no operation read | the last line |
-//! | text after `*** End Patch` | that text |
+//! | a `***` marker after `*** End Patch` (a second envelope) | that line |
 //! | a patch with no operation | the `*** Begin Patch` line |
 //! | unknown `***` header; nested `*** Begin Patch` | that line |
 //! | `*** Move to:` not right after `*** Update File:` | that line |
@@ -317,15 +319,27 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn parse(mut self) -> Result<Parsed, ParseError> {
-        let begin = self.i;
+        let mut begin = self.i;
         if header(self.lines[begin]) != Some(Header::Begin) {
-            return Err(ParseError::new(
-                begin + 1,
-                format!(
-                    "expected `*** Begin Patch` as the first line, found {}",
-                    shown(self.lines[begin])
-                ),
-            ));
+            // Prose before the envelope ("Here is the patch:") is passed over, as long as it holds
+            // no marker of the format.
+            let first_marker = (begin..self.end).find(|&j| header(self.lines[j]).is_some());
+            match first_marker {
+                Some(j) if header(self.lines[j]) == Some(Header::Begin) => {
+                    self.parsed.note(Dialect::ProseAround);
+                    begin = j;
+                    self.i = j;
+                }
+                _ => {
+                    return Err(ParseError::new(
+                        begin + 1,
+                        format!(
+                            "expected `*** Begin Patch` as the first line, found {}",
+                            shown(self.lines[begin])
+                        ),
+                    ))
+                }
+            }
         }
         self.i += 1;
         let mut ops = Vec::new();
@@ -414,13 +428,21 @@ impl<'a> Parser<'a> {
             self.i += 1;
         }
         if self.i < self.end {
-            return Err(ParseError::new(
-                self.i + 1,
-                format!(
-                    "unexpected text after `*** End Patch`: {}",
-                    shown(self.lines[self.i])
-                ),
-            ));
+            // Prose after the envelope is passed over; another envelope or operation is not (its
+            // edits would be lost).
+            match (self.i..self.end).find(|&j| header(self.lines[j]).is_some()) {
+                None => self.parsed.note(Dialect::ProseAround),
+                Some(j) => {
+                    return Err(ParseError::new(
+                        j + 1,
+                        format!(
+                            "unexpected {} after `*** End Patch`; send one envelope with every \
+                             operation inside it",
+                            shown(self.lines[j])
+                        ),
+                    ))
+                }
+            }
         }
         if ops.is_empty() {
             return Err(ParseError::new(
@@ -464,39 +486,53 @@ impl<'a> Parser<'a> {
 
     /// The `+` lines after `*** Add File:`; leaves `i` on the first line after them.
     fn add_content(&mut self) -> Result<String, ParseError> {
+        // The content runs to the next marker; blank lines at its end are separators.
+        let start = self.i;
+        let mut stop = start;
+        while stop < self.end && header(self.lines[stop]).is_none() {
+            stop += 1;
+        }
+        let mut last = stop;
+        while last > start && is_blank(self.lines[last - 1]) {
+            last -= 1;
+        }
+        let body = &self.lines[start..last];
+        let prefixed = body.iter().filter(|l| l.starts_with('+')).count();
+        let bare = body
+            .iter()
+            .position(|l| !l.starts_with('+') && !is_blank(l));
         let mut content = String::new();
-        while self.i < self.end {
-            let line = self.lines[self.i];
-            if let Some(rest) = line.strip_prefix('+') {
-                content.push_str(rest);
-                content.push('\n');
-                self.i += 1;
-            } else if header(line).is_some() {
-                break;
-            } else if is_blank(line) {
-                // Blank lines may only separate the content from what follows.
-                let mut j = self.i;
-                while j < self.end && is_blank(self.lines[j]) {
-                    j += 1;
+        match bare {
+            // Every line has its `+`; a blank line among them is an empty line that lost it.
+            None => {
+                for l in body {
+                    content.push_str(l.strip_prefix('+').unwrap_or(""));
+                    content.push('\n');
                 }
-                if j < self.end && self.lines[j].starts_with('+') {
-                    return Err(ParseError::new(
-                        self.i + 1,
-                        "blank line inside `*** Add File:` content; every content line starts \
-                         with `+` (write a lone `+` for an empty line)",
-                    ));
+                if body.iter().any(|l| !l.starts_with('+')) {
+                    self.parsed.note(Dialect::AddPrefixMissing);
                 }
-                break;
-            } else {
+            }
+            // No line has its `+`: the model left the prefix out everywhere; the text is the file.
+            Some(_) if prefixed == 0 => {
+                for l in body {
+                    content.push_str(l);
+                    content.push('\n');
+                }
+                self.parsed.note(Dialect::AddPrefixMissing);
+            }
+            Some(k) => {
                 return Err(ParseError::new(
-                    self.i + 1,
+                    start + k + 1,
                     format!(
-                        "expected `+` at the start of every `*** Add File:` content line, found {}",
-                        shown(line)
+                        "expected `+` at the start of every `*** Add File:` content line, found {} \
+                         (other lines of this file have it, so which lines are content is unclear)",
+                        shown(body[k])
                     ),
-                ));
+                ))
             }
         }
+        self.i = last;
         Ok(content)
     }
 
@@ -964,13 +1000,11 @@ mod tests {
             "apply_patch <<EOF extra",
             "apply_patch <<''",
         ] {
+            // Not a heredoc: the line is prose around the envelope, and so is `EOF`.
             let t = format!("{open}\n{INNER}EOF\n");
-            let e = err(&t);
-            assert_eq!(e.line, 1, "{open}");
-            assert!(
-                e.message.contains("expected `*** Begin Patch`"),
-                "{open}: {e}"
-            );
+            let p = parse_patch_dialect(&t).unwrap();
+            assert_eq!(p.ops.len(), 1, "{open}");
+            assert_eq!(p.dialect, vec![Dialect::ProseAround], "{open}");
         }
     }
 
@@ -984,9 +1018,14 @@ mod tests {
 
     #[test]
     fn missing_begin() {
-        let e = err("Here is the patch:\n*** Begin Patch\n*** Delete File: a\n*** End Patch\n");
-        assert_eq!(e.line, 1);
-        assert!(e.message.contains("expected `*** Begin Patch`"), "{e}");
+        for t in [
+            "*** Delete File: a\n*** End Patch\n",
+            "Here is no patch at all.\n",
+        ] {
+            let e = err(t);
+            assert_eq!(e.line, 1);
+            assert!(e.message.contains("expected `*** Begin Patch`"), "{e}");
+        }
     }
 
     #[test]
@@ -1010,10 +1049,20 @@ mod tests {
     }
 
     #[test]
-    fn text_after_end() {
-        let e = err(&format!("{INNER}\nDone!\n"));
-        assert_eq!(e.line, 5);
+    fn prose_around_the_envelope_is_passed_over() {
+        let p = parse_patch_dialect(&format!(
+            "Here is the patch:\n\n{INNER}\nDone! Let me know.\n"
+        ))
+        .unwrap();
+        assert_eq!(p.ops.len(), 1);
+        assert_eq!(p.dialect, vec![Dialect::ProseAround]);
+        // A second envelope (or a stray operation) after the end is refused, not dropped.
+        let e = err(&format!("{INNER}\nAnd also:\n{INNER}"));
+        assert_eq!(e.line, 6);
         assert!(e.message.contains("after `*** End Patch`"), "{e}");
+        // Prose holding a marker before the envelope is still an error.
+        let e = err(&format!("*** Update File: a\n{INNER}"));
+        assert_eq!(e.line, 1);
     }
 
     #[test]
@@ -1103,10 +1152,31 @@ mod tests {
     }
 
     #[test]
-    fn blank_line_inside_add_content() {
-        let e = err(&wrap("*** Add File: a\n+x\n\n+y\n"));
-        assert_eq!(e.line, 4);
-        assert!(e.message.contains("lone `+`"), "{e}");
+    fn add_content_that_lost_its_plus() {
+        // A blank line among `+` lines is an empty line.
+        let p = parse_patch_dialect(&wrap("*** Add File: a\n+x\n\n+y\n\n")).unwrap();
+        assert_eq!(
+            p.ops,
+            vec![FileOp::Add {
+                path: "a".into(),
+                content: "x\n\ny\n".into()
+            }]
+        );
+        assert_eq!(p.dialect, vec![Dialect::AddPrefixMissing]);
+        // No line has its `+`: the lines are the content.
+        let p = parse_patch_dialect(&wrap("*** Add File: a\ndef f():\n    return +1\n\nx = 2\n"))
+            .unwrap();
+        assert_eq!(
+            p.ops,
+            vec![FileOp::Add {
+                path: "a".into(),
+                content: "def f():\n    return +1\n\nx = 2\n".into()
+            }]
+        );
+        assert_eq!(p.dialect, vec![Dialect::AddPrefixMissing]);
+        // Textbook content notes nothing.
+        let p = parse_patch_dialect(&wrap("*** Add File: a\n+x\n+\n+y\n\n")).unwrap();
+        assert!(p.dialect.is_empty());
     }
 
     #[test]

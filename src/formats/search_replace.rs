@@ -72,7 +72,8 @@
 //!
 //! - blank lines are skipped; a fence line whose info string names a path (```` ```py:src/x.py ````,
 //!   ```` ```js src/x.js ````, ```` ```src/x.py ````) gives that path; other fence lines are skipped;
-//! - a path-line gives its path (backticks, bold and a trailing `:` removed: `**src/x.py**:`); a
+//! - a path-line gives its path (backticks, bold and a trailing `:` removed: `**src/x.py**:`; also
+//!   after a markdown heading marker, `### src/x.py`, or a label, `File:` / `Path:`); a
 //!   bare word with no `.` or `/` (`Makefile`) counts only as the nearest line above the block, and
 //!   `Then:` is prose;
 //! - any other line is prose and is passed over.
@@ -285,6 +286,30 @@ fn path_in_gap(gap: &[&str]) -> Option<(String, bool)> {
 fn path_of(line: &str) -> Option<(&str, bool)> {
     let mut s = line.trim();
     let mut decorated = false;
+    // A markdown heading (`### src/x.py`) and a label (`File: src/x.py`, `**Path:** src/x.py`).
+    let unheaded = s.trim_start_matches('#');
+    if unheaded.len() < s.len() && unheaded.starts_with(' ') {
+        s = unheaded.trim();
+        decorated = true;
+    }
+    for label in [
+        "file:",
+        "filename:",
+        "path:",
+        "file path:",
+        "**file:**",
+        "**filename:**",
+        "**path:**",
+    ] {
+        if s.len() > label.len()
+            && s.is_char_boundary(label.len())
+            && s[..label.len()].eq_ignore_ascii_case(label)
+        {
+            s = s[label.len()..].trim();
+            decorated = true;
+            break;
+        }
+    }
     for (open, close) in [("**", "**"), ("`", "`"), ("**", "**")] {
         if let Some(inner) = s.strip_prefix(open).and_then(|x| x.strip_suffix(close)) {
             s = inner.trim();
@@ -792,6 +817,11 @@ mod tests {
             ("```src/app.py\n", "src/app.py"),
             ("```python\nsrc/app.py\n", "src/app.py"),
             ("src/app.py\n```python\n", "src/app.py"),
+            ("### src/app.py\n", "src/app.py"),
+            ("## `src/app.py`\n", "src/app.py"),
+            ("File: src/app.py\n", "src/app.py"),
+            ("**File:** `src/app.py`\n", "src/app.py"),
+            ("Path: src/app.py\n", "src/app.py"),
         ] {
             let groups = parse_path_blocks(&format!("{gap}{ONE}```\n")).unwrap();
             assert_eq!(groups[0].0, want, "{gap}");

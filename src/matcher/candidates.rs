@@ -5,6 +5,10 @@
 //! weigh more than common ones like `}`); short needles also vote by shared identifiers. The few
 //! best-voted windows are then scored by a character-level similarity and the best three
 //! non-overlapping ones are returned, with what differs line by line.
+//!
+//! Every diff here is bounded by work, not time (`DIFF_STEPS`): up to the bound it is the exact
+//! Myers diff, past it a deterministic estimate, so a 5,000-line needle costs milliseconds and equal
+//! inputs give equal candidates whatever the machine's load.
 
 use std::hash::Hasher;
 
@@ -13,6 +17,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHasher};
 use serde::Serialize;
 
 use super::normalize::{is_blank, norm};
+use super::search::{bounded_distance, Distance};
 use super::{Haystack, Tier};
 use crate::text::split_lines;
 
@@ -271,7 +276,7 @@ pub fn nearest(h: &Haystack, needle: &str, max: usize) -> Vec<Candidate> {
         let lo = s.saturating_sub(margin);
         let hi = (s + k + margin).min(n);
         let window: Vec<String> = (lo..hi).map(|i| folded(lines.content(i, h.text))).collect();
-        let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &needle_lines, &window);
+        let ops = line_ops(&needle_lines, &window, s - lo);
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         for op in ops {
             if let similar::DiffOp::Equal {
@@ -400,16 +405,95 @@ fn similarity_above(a: &str, b: &str, floor: f64) -> f64 {
 /// Bytes of each side [`similarity`] compares.
 const CAP: usize = 8000;
 
+/// Steps (diagonals visited plus characters or lines compared) a shortest edit script may cost before
+/// [`similarity`] and [`line_ops`] settle for an estimate: the work is bounded, not the time, so the
+/// same inputs always rank the same way.
+const DIFF_STEPS: usize = 300_000;
+
+/// Characters two texts share in a shortest edit script, over the characters of both (the ratio of the
+/// `similar` crate's character diff). When the script would cost more than [`DIFF_STEPS`], the share
+/// of the path that got furthest (an estimate, deterministic).
 fn similarity(a: &str, b: &str) -> f64 {
     if a.is_empty() && b.is_empty() {
         return 1.0;
     }
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(5);
     let (a, b) = (cap(a, CAP), cap(b, CAP));
-    let diff = similar::TextDiff::configure()
-        .deadline(deadline)
-        .diff_chars(a, b);
-    diff.ratio() as f64
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let total = a.len() + b.len();
+    let same = match bounded_distance(&a, &b, DIFF_STEPS) {
+        Distance::Exact(d) => (total - d) / 2,
+        Distance::Estimate(same) => same,
+    };
+    (2.0 * same as f32 / total as f32) as f64
+}
+
+/// A line diff of `a` against `b` (Myers, as the `similar` crate computes it) when a shortest edit
+/// script costs at most [`DIFF_STEPS`]; past that, `a` laid on `b` from line `diagonal` on, line for
+/// line (the voted alignment), so two long unrelated blocks cost linear work.
+fn line_ops<'l>(a: &'l [String], b: &'l [String], diagonal: usize) -> Vec<similar::DiffOp> {
+    use similar::DiffOp::*;
+    let mut ids: HashMap<&str, u32> = HashMap::default();
+    let mut intern = |lines: &'l [String]| -> Vec<u32> {
+        lines
+            .iter()
+            .map(|s| {
+                let n = ids.len() as u32;
+                *ids.entry(s.as_str()).or_insert(n)
+            })
+            .collect()
+    };
+    let ia = intern(a);
+    let ib = intern(b);
+    if let Distance::Exact(_) = bounded_distance(&ia, &ib, DIFF_STEPS) {
+        return similar::capture_diff_slices(similar::Algorithm::Myers, &ia, &ib);
+    }
+    let diagonal = diagonal.min(b.len());
+    let mut ops = Vec::new();
+    if diagonal > 0 {
+        ops.push(Insert {
+            old_index: 0,
+            new_index: 0,
+            new_len: diagonal,
+        });
+    }
+    let laid = a.len().min(b.len() - diagonal);
+    let mut j = 0;
+    while j < laid {
+        let same = ia[j] == ib[diagonal + j];
+        let run = (j..laid)
+            .take_while(|&x| (ia[x] == ib[diagonal + x]) == same)
+            .count();
+        ops.push(if same {
+            Equal {
+                old_index: j,
+                new_index: diagonal + j,
+                len: run,
+            }
+        } else {
+            Replace {
+                old_index: j,
+                old_len: run,
+                new_index: diagonal + j,
+                new_len: run,
+            }
+        });
+        j += run;
+    }
+    if laid < a.len() {
+        ops.push(Delete {
+            old_index: laid,
+            old_len: a.len() - laid,
+            new_index: diagonal + laid,
+        });
+    }
+    if diagonal + laid < b.len() {
+        ops.push(Insert {
+            old_index: a.len(),
+            new_index: diagonal + laid,
+            new_len: b.len() - diagonal - laid,
+        });
+    }
+    ops
 }
 
 fn cap(s: &str, n: usize) -> &str {
@@ -446,7 +530,7 @@ fn differences(h: &Haystack, s: usize, e: usize, old: &[&str]) -> Vec<String> {
     let lines = h.lines();
     let file: Vec<String> = (s..e).map(|i| folded(lines.content(i, h.text))).collect();
     let mine: Vec<String> = old.iter().map(|l| folded(l)).collect();
-    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, &mine, &file);
+    let ops = line_ops(&mine, &file, 0);
     let mut out = Vec::new();
     for op in ops {
         use similar::DiffOp::*;
@@ -510,4 +594,69 @@ fn differences(h: &Haystack, s: usize, e: usize, old: &[&str]) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn similarity_is_the_character_diff_ratio_when_affordable() {
+        for (a, b) in [
+            ("abcd", "bcde"),
+            ("let retries = 3;", "let retries = 9999;"),
+            ("fn f() {\n    x\n}", "fn g() {\n    y\n}"),
+            ("caf\u{e9} \u{201C}x\u{201D}", "cafe 'x'"),
+            ("", "abc"),
+        ] {
+            let want = similar::TextDiff::from_chars(a, b).ratio() as f64;
+            assert_eq!(similarity(a, b), want, "{a:?} {b:?}");
+        }
+    }
+
+    #[test]
+    fn similarity_past_the_budget_is_an_estimate_that_never_varies() {
+        // Two 8,000-character texts sharing every other line: too costly to diff exactly, so the
+        // answer is the estimate, the same on every call, near the true share.
+        let a: String = (0..400).map(|i| format!("line {i:05} same\n")).collect();
+        let b: String = (0..400)
+            .map(|i| {
+                if i % 2 == 0 {
+                    format!("line {i:05} same\n")
+                } else {
+                    format!("other {:05} gone\n", i * 7)
+                }
+            })
+            .collect();
+        let first = similarity(&a, &b);
+        assert!((0.5..0.95).contains(&first), "{first}");
+        for _ in 0..3 {
+            assert_eq!(similarity(&a, &b), first);
+        }
+    }
+
+    #[test]
+    fn line_ops_past_the_budget_lay_the_needle_on_its_voted_line() {
+        let a: Vec<String> = (0..3000).map(|i| format!("n{i}")).collect();
+        let mut b: Vec<String> = (0..3000).map(|i| format!("w{i}")).collect();
+        // The needle's lines 0..3000 sit at window lines 100.., every third one equal.
+        b.splice(0..0, (0..100).map(|i| format!("pad{i}")));
+        for j in (0..3000).step_by(3) {
+            b[100 + j] = a[j].clone();
+        }
+        let ops = line_ops(&a, &b, 100);
+        let equal: Vec<(usize, usize)> = ops
+            .iter()
+            .filter_map(|op| match *op {
+                similar::DiffOp::Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => Some((old_index, new_index - old_index + len - 1)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(equal.len(), 1000);
+        assert!(equal.iter().all(|&(j, d)| j % 3 == 0 && d == 100));
+    }
 }

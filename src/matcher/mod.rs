@@ -21,13 +21,22 @@
 pub mod candidates;
 pub mod normalize;
 mod prefix;
+mod search;
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
+use std::hash::Hasher;
+use std::sync::Arc;
 
-use memchr::memmem;
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::text::{self, split_lines, LineTable};
 use normalize::{columns, indent_of, is_blank, norm, render_indent};
+
+/// Steps the linear searches counted on this thread since the last call (tests only).
+#[cfg(test)]
+pub(crate) fn search_work() -> u64 {
+    search::work()
+}
 
 /// Which tolerance located a match. The string form appears in receipts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -84,7 +93,10 @@ pub enum Tolerance {
 pub struct Haystack<'a> {
     pub text: &'a str,
     lines: OnceCell<LineTable>,
-    counter: std::cell::RefCell<text::LineCounter>,
+    counter: RefCell<text::LineCounter>,
+    /// Per tier, a hash of every line's normalized text ([`line_hash`]), built on first use and shared
+    /// by every needle form searched at that tier.
+    hashes: RefCell<Vec<(Tier, Arc<[u64]>)>>,
 }
 
 impl<'a> Haystack<'a> {
@@ -93,11 +105,36 @@ impl<'a> Haystack<'a> {
             text,
             lines: OnceCell::new(),
             counter: Default::default(),
+            hashes: Default::default(),
         }
     }
 
     pub fn lines(&self) -> &LineTable {
         self.lines.get_or_init(|| LineTable::new(self.text))
+    }
+
+    /// [`line_hash`] of `norm(line, tier)` for every line.
+    fn line_hashes(&self, tier: Tier) -> Arc<[u64]> {
+        if let Some((_, v)) = self.hashes.borrow().iter().find(|(t, _)| *t == tier) {
+            return v.clone();
+        }
+        // On ASCII text the typography fold changes nothing: its lines are the trailing-whitespace ones.
+        let same = match tier {
+            Tier::Typography if self.text.is_ascii() => Some(Tier::TrailingWhitespace),
+            _ => None,
+        };
+        let v: Arc<[u64]> = match same {
+            Some(t) => self.line_hashes(t),
+            None => {
+                let lines = self.lines();
+                search::tick(lines.len());
+                (0..lines.len())
+                    .map(|i| line_hash(&norm(lines.content(i, self.text), tier).text))
+                    .collect()
+            }
+        };
+        self.hashes.borrow_mut().push((tier, v.clone()));
+        v
     }
 
     /// 1-based line of a byte offset.
@@ -201,6 +238,18 @@ pub fn locate_in(
     let exact = |needle: &str| -> (usize, Vec<(usize, usize)>) {
         if whole {
             find_exact(h.text, needle)
+        } else if h.text.is_char_boundary(within.start)
+            && within.end <= h.text.len()
+            && h.text.is_char_boundary(within.end)
+        {
+            // Occurrences wholly inside `within` are exactly the occurrences in that slice: search
+            // only it, so a narrow window costs its own length, not the file's.
+            let (_, spans) = find_exact_all(&h.text[within.clone()], needle);
+            let spans: Vec<_> = spans
+                .into_iter()
+                .map(|(s, e)| (s + within.start, e + within.start))
+                .collect();
+            (spans.len(), spans)
         } else {
             let (_, spans) = find_exact_all(h.text, needle);
             let spans = inside(spans);
@@ -295,6 +344,9 @@ fn decide(
     tolerances.sort();
     let tier_out = tolerances.last().copied().unwrap_or(Tier::Exact);
     if count != expected {
+        // The line tiers find every region; a refusal lists the first few, as the exact tier does.
+        let mut spans = spans;
+        spans.truncate(MAX_LISTED);
         return Err(Miss::Count {
             tier: tier_out,
             count,
@@ -348,7 +400,7 @@ pub fn find_exact_all(hay: &str, needle: &str) -> (usize, Vec<(usize, usize)>) {
 }
 
 fn find_exact_capped(hay: &str, needle: &str, cap: usize) -> (usize, Vec<(usize, usize)>) {
-    let finder = memmem::Finder::new(needle.as_bytes());
+    let finder = search::Occurrences::new(needle.as_bytes());
     if hay.len() < text::PAR_MIN {
         return find_starting_in(hay, needle, &finder, 0..hay.len(), cap);
     }
@@ -366,39 +418,44 @@ fn find_exact_capped(hay: &str, needle: &str, cap: usize) -> (usize, Vec<(usize,
     (c1 + c2, s1)
 }
 
-/// Occurrences of `needle` that start in `starts` (a range of character boundaries of `hay`): the
-/// count and the first `cap` spans.
+/// Occurrences of `needle` that start in `starts` (a range of character boundaries of `hay`),
+/// overlapping ones included: the count and the first `cap` spans. A valid UTF-8 needle only occurs
+/// at character boundaries of a valid UTF-8 text.
 fn find_starting_in(
     hay: &str,
     needle: &str,
-    finder: &memmem::Finder,
+    finder: &search::Occurrences,
     starts: std::ops::Range<usize>,
     cap: usize,
 ) -> (usize, Vec<(usize, usize)>) {
-    let b = hay.as_bytes();
-    let end = (starts.end + needle.len().saturating_sub(1)).min(b.len());
     let mut count = 0;
     let mut spans = Vec::new();
-    let mut pos = starts.start;
-    while pos < starts.end {
-        let Some(i) = finder.find(&b[pos..end]) else {
-            break;
-        };
-        let at = pos + i;
-        if at >= starts.end {
-            break;
-        }
+    finder.each(hay.as_bytes(), starts, |at| {
         count += 1;
         if spans.len() < cap {
             spans.push((at, at + needle.len()));
         }
-        // Step one character, so overlapping occurrences count.
-        pos = at + hay[at..].chars().next().map_or(1, char::len_utf8);
-    }
+        true
+    });
     (count, spans)
 }
 
+/// The hash of a normalized line that [`Haystack::line_hashes`] keeps.
+fn line_hash(s: &str) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(s.as_bytes());
+    h.write_usize(s.len());
+    h.finish()
+}
+
 /// Line-based search at one tier. `parts` is `old` split on line breaks.
+///
+/// The first part matches the end of a file line, the last part the start of one, every part between
+/// them a whole line. The whole middle lines are found first, in one pass: each distinct middle line
+/// gets an id, each file line the id of the middle line its normalized text equals (by hash, then
+/// compared), and the id sequence is searched for the middle's ids; only then are the edges checked.
+/// Every file line is normalized a bounded number of times whatever the needle, so the work is
+/// linear in the file and the needle (100,000 identical lines and 500 identical needle lines included).
 fn find_lines(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usize)> {
     let text = h.text;
     let lines = h.lines();
@@ -414,26 +471,24 @@ fn find_lines(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usize)> {
     if n < needed {
         return out;
     }
-    for i in 0..=(n - needed) {
-        // Full middle lines first: they are the most selective.
-        if !(1..k).all(|j| norm(lines.content(i + j, text), tier).text == np[j].text) {
-            continue;
-        }
+    // The edges of a start `i` whose middle lines all match.
+    let mut edges = |i: usize| {
+        search::tick(1);
         let end = if last_empty {
             if !lines.has_terminator(i + k - 1) {
-                continue;
+                return;
             }
             lines.end(i + k - 1)
         } else {
             let nl = norm(lines.content(i + k, text), tier);
             if !nl.text.starts_with(&*np[k].text) {
-                continue;
+                return;
             }
             lines.start(i + k) + nl.to_orig(np[k].text.len())
         };
         let first = norm(lines.content(i, text), tier);
         if !first.text.ends_with(&*np[0].text) {
-            continue;
+            return;
         }
         let start = if tier == Tier::Indentation && first.text == np[0].text {
             lines.start(i)
@@ -441,7 +496,42 @@ fn find_lines(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usize)> {
             lines.start(i) + first.to_orig(first.text.len() - np[0].text.len())
         };
         out.push((start, end));
+    };
+    if k == 1 {
+        for i in 0..=(n - needed) {
+            edges(i);
+        }
+        return out;
     }
+    // Ids of the distinct middle lines, found by hash.
+    let mut by_hash: FxHashMap<u64, Vec<(u32, &str)>> = FxHashMap::default();
+    let mut pattern = Vec::with_capacity(k - 1);
+    let mut distinct = 0u32;
+    for p in &np[1..k] {
+        let same = by_hash.entry(line_hash(&p.text)).or_default();
+        let id = match same.iter().find(|(_, t)| *t == p.text) {
+            Some(&(id, _)) => id,
+            None => {
+                same.push((distinct, &p.text));
+                distinct += 1;
+                distinct - 1
+            }
+        };
+        pattern.push(id);
+    }
+    let hashes = h.line_hashes(tier);
+    let id_of = |x: usize| -> Option<u32> {
+        let same = by_hash.get(&hashes[x])?;
+        let nl = norm(lines.content(x, text), tier);
+        search::tick(1);
+        same.iter().find(|(_, t)| *t == nl.text).map(|&(id, _)| id)
+    };
+    // The middle starts at line `i + 1`.
+    search::find_sequence(&pattern, n, id_of, |p| {
+        if p >= 1 && p - 1 <= n - needed {
+            edges(p - 1);
+        }
+    });
     out
 }
 
@@ -462,32 +552,40 @@ fn find_in_line(h: &Haystack, p: &str, tier: Tier) -> Vec<(usize, usize)> {
         return out;
     }
     let lines = h.lines();
-    let finder = memmem::Finder::new(needle.text.as_bytes());
+    if tier == Tier::Indentation {
+        // Whole lines: by hash, then compared.
+        let hashes = h.line_hashes(tier);
+        let want = line_hash(&needle.text);
+        for i in (0..lines.len()).filter(|&i| hashes[i] == want) {
+            let nl = norm(lines.content(i, text), tier);
+            search::tick(1);
+            if nl.text == needle.text {
+                let s = lines.start(i);
+                out.push((s, s + nl.to_orig(nl.text.len())));
+            }
+        }
+        return out;
+    }
+    let m = needle.text.len();
+    let finder = search::Occurrences::new(needle.text.as_bytes());
     for i in 0..lines.len() {
         let content = lines.content(i, text);
         let nl = norm(content, tier);
         let s = lines.start(i);
-        if tier == Tier::Indentation {
-            if nl.text == needle.text {
-                out.push((s, s + nl.to_orig(nl.text.len())));
+        let hb = nl.text.as_bytes();
+        search::tick(1);
+        if had_trailing {
+            // Trailing whitespace in the needle: only an occurrence at the end of the line counts.
+            if hb.ends_with(needle.text.as_bytes()) {
+                let at = hb.len() - m;
+                out.push((s + nl.to_orig(at), s + nl.to_orig(hb.len())));
             }
             continue;
         }
-        let hb = nl.text.as_bytes();
-        let mut pos = 0;
-        while let Some(at) = finder.find(&hb[pos..]).map(|x| x + pos) {
-            let e = at + needle.text.len();
-            if !had_trailing || e == hb.len() {
-                out.push((s + nl.to_orig(at), s + nl.to_orig(e)));
-            }
-            pos = at + 1;
-            while pos < hb.len() && !nl.text.is_char_boundary(pos) {
-                pos += 1;
-            }
-            if pos >= hb.len() {
-                break;
-            }
-        }
+        finder.each(hb, 0..hb.len(), |at| {
+            out.push((s + nl.to_orig(at), s + nl.to_orig(at + m)));
+            true
+        });
     }
     out
 }

@@ -228,7 +228,7 @@ fn exact_search_in_two_halves_counts_every_occurrence_once() {
             t.replace_range(at..at + placed.len(), placed);
             t.replace_range(3..3 + needle.len(), needle);
             let b = t.as_bytes();
-            let finder = memchr::memmem::Finder::new(needle.as_bytes());
+            let finder = super::search::Occurrences::new(needle.as_bytes());
             let plain = super::find_starting_in(&t, needle, &finder, 0..b.len(), usize::MAX);
             let split = find_exact_all(&t, needle);
             assert_eq!(split, plain, "{needle} at mid - {shift}");
@@ -298,4 +298,234 @@ fn a_needle_that_shares_no_line_still_finds_its_region() {
     let c = candidates::nearest(&h, &needle, 3);
     assert_eq!((c[0].start_line, c[0].end_line), (151, 156), "{c:?}");
     assert!(c[0].similarity > 0.9, "{c:?}");
+}
+
+/// The line search as it was before it went linear: every start, middle lines first, then the edges.
+fn find_lines_naive(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usize)> {
+    let (text, lines) = (h.text, h.lines());
+    let n = lines.len();
+    let k = parts.len() - 1;
+    let np: Vec<_> = parts.iter().map(|p| norm(p, tier)).collect();
+    let last_empty = parts[k].is_empty();
+    let needed = if last_empty { k } else { k + 1 };
+    let mut out = Vec::new();
+    if n < needed {
+        return out;
+    }
+    for i in 0..=(n - needed) {
+        if !(1..k).all(|j| norm(lines.content(i + j, text), tier).text == np[j].text) {
+            continue;
+        }
+        let end = if last_empty {
+            if !lines.has_terminator(i + k - 1) {
+                continue;
+            }
+            lines.end(i + k - 1)
+        } else {
+            let nl = norm(lines.content(i + k, text), tier);
+            if !nl.text.starts_with(&*np[k].text) {
+                continue;
+            }
+            lines.start(i + k) + nl.to_orig(np[k].text.len())
+        };
+        let first = norm(lines.content(i, text), tier);
+        if !first.text.ends_with(&*np[0].text) {
+            continue;
+        }
+        let start = if tier == Tier::Indentation && first.text == np[0].text {
+            lines.start(i)
+        } else {
+            lines.start(i) + first.to_orig(first.text.len() - np[0].text.len())
+        };
+        out.push((start, end));
+    }
+    out
+}
+
+#[test]
+fn line_search_agrees_with_the_naive_search() {
+    // Files and needles drawn from a few lines that differ only by the noise each tier folds, so
+    // every tier finds overlapping, repeated and edge-only matches.
+    let pool = [
+        "x = 1",
+        "  x = 1",
+        "x = 1  ",
+        "\tx = 1",
+        "say(\u{201C}hi\u{201D})",
+        "say(\"hi\")",
+        "",
+        "  ",
+        "}",
+        "y",
+    ];
+    let mut seed = 12345u64;
+    let mut next = |m: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % m
+    };
+    for round in 0..400 {
+        let lines = 1 + next(30);
+        let term = ["\n", "\r\n"][round % 2];
+        let mut file: String = (0..lines)
+            .map(|_| format!("{}{term}", pool[next(pool.len())]))
+            .collect();
+        if next(3) == 0 {
+            file.truncate(file.len() - term.len());
+        }
+        let h = Haystack::new(&file);
+        let k = 2 + next(5);
+        let mut needle: Vec<String> = (0..k).map(|_| pool[next(pool.len())].to_string()).collect();
+        match next(4) {
+            0 => needle[k - 1].clear(),
+            1 => needle[0] = "1".into(),
+            2 => needle[k - 1] = "sa".into(),
+            _ => {}
+        }
+        let old = needle.join("\n");
+        let parts = split_lines(&old);
+        for tier in LINE_TIERS {
+            assert_eq!(
+                find_lines(&h, &parts, tier),
+                find_lines_naive(&h, &parts, tier),
+                "{tier:?} {old:?} in {file:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hostile_shapes_take_linear_work() {
+    // Counted steps (not time): identical lines, a needle of identical lines, and a periodic
+    // single-line needle each cost a small multiple of the file's lines or bytes.
+    let n = 20_000;
+    let file = "    x = 1\n".repeat(n);
+    let h = Haystack::new(&file);
+    search::work();
+    match locate(&h, &"x = 1\n".repeat(500), "y\n", 1, Tolerance::Safe) {
+        Err(Miss::Count {
+            count, tier, spans, ..
+        }) => {
+            assert_eq!((count, tier), (n - 499, Tier::Indentation));
+            // Listed like the exact tier's: the first MAX_LISTED, in order, whole lines (10 bytes each).
+            assert_eq!(spans.len(), MAX_LISTED);
+            assert_eq!(spans[1], (10, 10 + 500 * 10));
+        }
+        other => panic!("{other:?}"),
+    }
+    let w = search::work();
+    assert!(w < 40 * n as u64, "identical lines: {w} steps");
+
+    let missing = format!("{}x = 2\n", "x = 1\n".repeat(499));
+    assert!(matches!(
+        locate(&h, &missing, "y\n", 1, Tolerance::Safe),
+        Err(Miss::NotFound { .. })
+    ));
+    let w = search::work();
+    assert!(
+        w < 40 * n as u64,
+        "identical lines, missing last: {w} steps"
+    );
+
+    let line = "a".repeat(200_000);
+    let h = Haystack::new(&line);
+    let needle = "a".repeat(5_000);
+    match locate(&h, &needle, "b", 1, Tolerance::Safe) {
+        Err(Miss::Count { count, .. }) => assert_eq!(count, 195_001),
+        other => panic!("{other:?}"),
+    }
+    let trailing = format!("{needle}  ");
+    let m = locate(&h, &trailing, "b", 1, Tolerance::Safe).unwrap();
+    assert_eq!((m[0].start, m[0].end), (195_000, 200_000));
+    let w = search::work();
+    assert!(w < 10 * line.len() as u64, "periodic line: {w} steps");
+}
+
+/// The single-line search as it was: every line normalized, every occurrence stepped one character.
+fn find_in_line_naive(h: &Haystack, p: &str, tier: Tier) -> Vec<(usize, usize)> {
+    let text = h.text;
+    let mut out = Vec::new();
+    let trimmed = p.trim_end();
+    let had_trailing = trimmed.len() != p.len();
+    match tier {
+        Tier::LineEndings => return out,
+        Tier::TrailingWhitespace if !had_trailing || trimmed.is_empty() => return out,
+        Tier::Typography if p.is_ascii() && text.is_ascii() => return out,
+        _ => {}
+    }
+    let needle = norm(p, tier);
+    if needle.text.is_empty() {
+        return out;
+    }
+    let lines = h.lines();
+    for i in 0..lines.len() {
+        let nl = norm(lines.content(i, text), tier);
+        let s = lines.start(i);
+        if tier == Tier::Indentation {
+            if nl.text == needle.text {
+                out.push((s, s + nl.to_orig(nl.text.len())));
+            }
+            continue;
+        }
+        let hb = nl.text.as_bytes();
+        let mut pos = 0;
+        while let Some(at) =
+            memchr::memmem::find(&hb[pos..], needle.text.as_bytes()).map(|x| x + pos)
+        {
+            let e = at + needle.text.len();
+            if !had_trailing || e == hb.len() {
+                out.push((s + nl.to_orig(at), s + nl.to_orig(e)));
+            }
+            pos = at + 1;
+            while pos < hb.len() && !nl.text.is_char_boundary(pos) {
+                pos += 1;
+            }
+            if pos >= hb.len() {
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn single_line_search_agrees_with_the_naive_search() {
+    let lines = [
+        "aaaa",
+        "  aa aa  ",
+        "\u{201C}aa\u{201D} aa",
+        "caf\u{e9} caf\u{e9}",
+        "cafe\u{301}",
+        "\taa\t",
+        "",
+        "a\u{2014}a\u{2014}a",
+    ];
+    let needles = [
+        "aa",
+        "aa ",
+        "aa  ",
+        "a",
+        "\"aa\"",
+        "caf\u{e9}",
+        "cafe\u{301}",
+        "a-a",
+        "a\u{2014}a",
+        "  aa",
+        "aaaa",
+        "x",
+    ];
+    for term in ["\n", "\r\n"] {
+        let file: String = lines.iter().map(|l| format!("{l}{term}")).collect();
+        let h = Haystack::new(&file);
+        for needle in needles {
+            for tier in LINE_TIERS {
+                assert_eq!(
+                    find_in_line(&h, needle, tier),
+                    find_in_line_naive(&h, needle, tier),
+                    "{tier:?} {needle:?}"
+                );
+            }
+        }
+    }
 }

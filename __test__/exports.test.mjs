@@ -1,0 +1,44 @@
+// Every export runs: imported by name from the package under ESM (through package.json `exports`, by
+// the package's own name), and required under CommonJS; the two lists agree, internals stay hidden,
+// and schemas are importable as `surepatch/schemas/<name>.json`.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { dirname, join } from 'node:path'
+import * as esm from 'surepatch'
+import { patchFile, errorCodes, toolDefinitions, createToolRunner, ErrorCode, parseBlocks } from 'surepatch'
+
+const require = createRequire(import.meta.url)
+const cjs = require('surepatch')
+const here = dirname(fileURLToPath(import.meta.url))
+
+test('ESM and CommonJS export the same names, and no internals', () => {
+  const named = Object.keys(esm).filter((k) => k !== 'default').sort()
+  assert.deepEqual(named, Object.keys(cjs).sort())
+  for (const k of named) assert.equal(esm[k], cjs[k], k)
+  for (const hidden of ['_callAsync', '_callSync']) {
+    assert.equal(hidden in esm, false, hidden)
+    assert.equal(Object.keys(cjs).includes(hidden), false, hidden)
+  }
+})
+
+test('named ESM imports run', async () => {
+  assert.equal(typeof patchFile, 'function')
+  const r = await patchFile({ file_path: 'nope.txt', search_block: 'a', replace_block: 'b' }, { workspace_root: here })
+  assert.equal(r.code, ErrorCode.FILE_NOT_FOUND)
+  assert.ok(errorCodes().some((c) => c.code === 'INTERNAL_ERROR'))
+  assert.ok(Array.isArray(toolDefinitions.openai) && toolDefinitions.openai.length > 0)
+  assert.equal(typeof createToolRunner({ workspaceRoot: here }).call, 'function')
+  assert.deepEqual(parseBlocks('<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n').edits, [{ old: 'a\n', new: 'b\n' }])
+})
+
+test('every schema file is importable by its package path', () => {
+  const files = readdirSync(join(here, '..', 'schemas')).filter((f) => f.endsWith('.json'))
+  assert.ok(files.length > 0)
+  for (const f of files) {
+    const s = require(`surepatch/schemas/${f}`)
+    assert.equal(typeof s, 'object', f)
+  }
+})

@@ -1,0 +1,31 @@
+// The ES module door: the same functions as index.js (CommonJS, which napi-rs generates around the
+// addon), under their names, so `import { patchFile, toolDefinitions } from 'surepatch'` works at run
+// time and not only in the types. __test__/exports.test.mjs checks that this list and index.js agree.
+import lib from './index.js'
+
+export const {
+  ErrorCode,
+  patchFile,
+  applyEdits,
+  previewEdits,
+  viewFile,
+  editLines,
+  createFile,
+  writeFile,
+  deleteFile,
+  undoEdit,
+  applyPatch,
+  applyBlocks,
+  applyUnifiedDiff,
+  parseBlocks,
+  parsePathBlocks,
+  errorCodes,
+  permissionScope,
+  touchedFiles,
+  getStats,
+  setEventLog,
+  toolDefinitions,
+  createToolRunner,
+} = lib
+
+export default lib

@@ -1,0 +1,357 @@
+//! Searches whose work is linear in the sizes of the file and the needle, whatever their shape.
+//!
+//! - [`Occurrences`]: every occurrence of a byte string, overlapping ones included. `memmem` finds the
+//!   first occurrence of a run; the next overlapping ones are found by the needle's period (`aaa` in a
+//!   line of a million `a`: one byte per occurrence, not the needle's length).
+//! - [`find_sequence`]: every place a sequence of line ids occurs in the file's line ids (Knuth–Morris–
+//!   Pratt: a needle of 500 identical lines in a file of 100,000 identical lines is one pass).
+//!
+//! Under `cfg(test)` both count their steps in [`work`], so tests can assert the work stays linear.
+
+use memchr::memmem;
+
+#[cfg(test)]
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Adds `n` steps to the test-only work counter.
+#[inline]
+pub(crate) fn tick(n: usize) {
+    #[cfg(test)]
+    WORK.with(|w| w.set(w.get() + n as u64));
+    #[cfg(not(test))]
+    let _ = n;
+}
+
+/// Steps counted on this thread since the last call (tests only).
+#[cfg(test)]
+pub(crate) fn work() -> u64 {
+    WORK.with(|w| w.replace(0))
+}
+
+/// Knuth–Morris–Pratt failure table: `fail[i]` is the length of the longest proper border of
+/// `pattern[..i]` (one entry per prefix length, `0..=len`).
+fn failure<T: PartialEq>(pattern: &[T]) -> Vec<usize> {
+    let mut fail = vec![0; pattern.len() + 1];
+    let mut b = 0;
+    for i in 1..pattern.len() {
+        while b > 0 && pattern[i] != pattern[b] {
+            b = fail[b];
+        }
+        if pattern[i] == pattern[b] {
+            b += 1;
+        }
+        fail[i + 1] = b;
+    }
+    tick(pattern.len());
+    fail
+}
+
+/// Every occurrence of one needle, overlapping ones included, in linear time.
+pub struct Occurrences<'n> {
+    needle: &'n [u8],
+    finder: memmem::Finder<'n>,
+    /// Smallest period of the needle, computed on the first occurrence.
+    period: std::sync::OnceLock<usize>,
+}
+
+impl<'n> Occurrences<'n> {
+    pub fn new(needle: &'n [u8]) -> Self {
+        Occurrences {
+            needle,
+            finder: memmem::Finder::new(needle),
+            period: std::sync::OnceLock::new(),
+        }
+    }
+
+    fn period(&self) -> usize {
+        *self.period.get_or_init(|| {
+            let m = self.needle.len();
+            m - failure(self.needle)[m]
+        })
+    }
+
+    /// Calls `f` with the start of every occurrence that starts in `starts` and ends by `hay.len()`, in
+    /// order; stops early when `f` returns `false`.
+    ///
+    /// Two occurrences less than the needle's length apart are a period apart, so after an occurrence
+    /// at `a` the next one is either `a + p` (`p` the smallest period; only its last `p` bytes need a
+    /// look) or, when that fails, at least `m - p` bytes on: `memmem` resumes there, so every byte is
+    /// looked at a bounded number of times.
+    pub fn each(
+        &self,
+        hay: &[u8],
+        starts: std::ops::Range<usize>,
+        mut f: impl FnMut(usize) -> bool,
+    ) {
+        let m = self.needle.len();
+        if m == 0 || hay.len() < m || starts.start >= starts.end {
+            return;
+        }
+        let last_start = (hay.len() - m).min(starts.end.saturating_sub(1));
+        let mut pos = starts.start;
+        while pos <= last_start {
+            let window_end = (last_start + m).min(hay.len());
+            let Some(i) = self.finder.find(&hay[pos..window_end]) else {
+                tick(window_end - pos);
+                return;
+            };
+            let mut at = pos + i;
+            tick(i + m);
+            if !f(at) {
+                return;
+            }
+            let p = self.period();
+            while p < m && at + p <= last_start {
+                let tail = &hay[at + m..at + m + p];
+                tick(p);
+                if tail != &self.needle[m - p..] {
+                    break;
+                }
+                at += p;
+                if !f(at) {
+                    return;
+                }
+            }
+            // No occurrence starts in (at, at + p): it would make a shorter period. Past a failed
+            // extension, the next one is further than `m - p` from `at` (see above); resuming at
+            // `at + 1` is correct and costs `memmem` at most `m` bytes once per run.
+            pos = at + 1;
+        }
+    }
+}
+
+/// Every position where `pattern` occurs in the sequence `at(0), at(1), .., at(len - 1)`, in order,
+/// each element read once. `None` never matches.
+pub fn find_sequence(
+    pattern: &[u32],
+    len: usize,
+    mut at: impl FnMut(usize) -> Option<u32>,
+    mut f: impl FnMut(usize),
+) {
+    let m = pattern.len();
+    if m == 0 || len < m {
+        return;
+    }
+    let fail = failure(pattern);
+    let mut q = 0;
+    for i in 0..len {
+        tick(1);
+        let Some(c) = at(i) else {
+            q = 0;
+            continue;
+        };
+        while q > 0 && pattern[q] != c {
+            tick(1);
+            q = fail[q];
+        }
+        if pattern[q] == c {
+            q += 1;
+        }
+        if q == m {
+            f(i + 1 - m);
+            q = fail[q];
+        }
+    }
+}
+
+/// How far [`bounded_distance`] got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Distance {
+    /// The number of insertions and deletions of a shortest edit script.
+    Exact(usize),
+    /// Out of steps: an estimate of how many elements the two keep in common, from the path that got
+    /// furthest (its share of common elements so far, carried over the whole).
+    Estimate(usize),
+}
+
+/// Edit distance (insertions + deletions) of `a` and `b` by Myers' greedy algorithm, giving up after
+/// about `budget` steps (diagonals visited plus elements compared), so its cost is bounded by work,
+/// not time: the same inputs always give the same answer. Exact whenever the distance is small; past
+/// the budget, an estimate of the common elements ([`Distance::Estimate`]).
+pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> Distance {
+    let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let (a, b) = (&a[pre..], &b[pre..]);
+    let suf = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&a[..a.len() - suf], &b[..b.len() - suf]);
+    let (n, m) = (a.len() as isize, b.len() as isize);
+    tick(pre + suf);
+    if n == 0 || m == 0 {
+        return Distance::Exact((n + m) as usize);
+    }
+    let max = n + m;
+    let off = max + 1;
+    let mut v = vec![0isize; 2 * max as usize + 3];
+    let mut steps = 0usize;
+    for d in 0..=max {
+        // The furthest point reached in this round: (x + y, d).
+        let mut furthest = 0isize;
+        let mut k = -d;
+        while k <= d {
+            let i = (k + off) as usize;
+            let mut x = if k == -d || (k != d && v[i - 1] < v[i + 1]) {
+                v[i + 1]
+            } else {
+                v[i - 1] + 1
+            };
+            let mut y = x - k;
+            while x < n && y < m && a[x as usize] == b[y as usize] {
+                x += 1;
+                y += 1;
+                steps += 1;
+            }
+            v[i] = x;
+            if x >= n && y >= m {
+                tick(steps);
+                return Distance::Exact(d as usize);
+            }
+            if x <= n && y <= m && y >= 0 {
+                furthest = furthest.max(x + y);
+            }
+            steps += 1;
+            k += 2;
+        }
+        if steps > budget {
+            tick(steps);
+            // On the path to the furthest point, (x + y - d) / 2 elements were common: its share of
+            // the x + y elements passed, applied to the rest.
+            let share = if furthest > 0 {
+                (furthest - d).max(0) as f64 / furthest as f64
+            } else {
+                0.0
+            };
+            let rest = ((share * (n + m) as f64 / 2.0) as usize).min(n.min(m) as usize);
+            return Distance::Estimate(pre + suf + rest);
+        }
+    }
+    unreachable!("the distance is at most n + m")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn naive(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+        (0..=hay.len().saturating_sub(needle.len()))
+            .filter(|&i| hay.len() >= needle.len() && &hay[i..i + needle.len()] == needle)
+            .collect()
+    }
+
+    fn all(hay: &[u8], needle: &[u8]) -> Vec<usize> {
+        let mut out = Vec::new();
+        Occurrences::new(needle).each(hay, 0..hay.len(), |a| {
+            out.push(a);
+            true
+        });
+        out
+    }
+
+    #[test]
+    fn occurrences_match_a_naive_scan() {
+        let hays: [&[u8]; 6] = [
+            b"aaaaaaaaaa",
+            b"abaababaabaababaababa",
+            b"abcabcabdabcabcabc",
+            b"aabaabaabaaab",
+            b"xyz",
+            b"",
+        ];
+        let needles: [&[u8]; 8] = [
+            b"a", b"aa", b"aaa", b"aba", b"abaab", b"abcabc", b"aab", b"z",
+        ];
+        for h in hays {
+            for n in needles {
+                assert_eq!(all(h, n), naive(h, n), "{:?} in {:?}", n, h);
+            }
+        }
+        // A start range counts occurrences by where they start.
+        let mut out = Vec::new();
+        Occurrences::new(b"aa").each(b"aaaaaa", 2..4, |a| {
+            out.push(a);
+            true
+        });
+        assert_eq!(out, [2, 3]);
+    }
+
+    #[test]
+    fn periodic_needle_in_periodic_text_is_linear() {
+        let hay = vec![b'a'; 200_000];
+        let needle = vec![b'a'; 5_000];
+        work();
+        let mut count = 0;
+        Occurrences::new(&needle).each(&hay, 0..hay.len(), |_| {
+            count += 1;
+            true
+        });
+        assert_eq!(count, 195_001);
+        let w = work();
+        assert!(w < 4 * 205_000, "work {w}");
+    }
+
+    #[test]
+    fn bounded_distance_is_exact_within_its_budget() {
+        let d = |a: &str, b: &str, budget| {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            bounded_distance(&a, &b, budget)
+        };
+        assert_eq!(d("abcd", "bcde", 1000), Distance::Exact(2));
+        assert_eq!(d("", "abc", 0), Distance::Exact(3));
+        assert_eq!(d("same", "same", 0), Distance::Exact(0));
+        assert_eq!(d("kitten", "sitting", 1000), Distance::Exact(5));
+        // Agrees with the `similar` crate's minimal diff on every pair of a small alphabet.
+        let words = [
+            "", "a", "ab", "ba", "abc", "cab", "aabbcc", "abcabc", "cbacba", "xyz",
+        ];
+        for a in words {
+            for b in words {
+                let diff = similar::TextDiff::from_chars(a, b);
+                let same: usize = diff
+                    .ops()
+                    .iter()
+                    .map(|op| match *op {
+                        similar::DiffOp::Equal { len, .. } => len,
+                        _ => 0,
+                    })
+                    .sum();
+                let (n, m) = (a.chars().count(), b.chars().count());
+                assert_eq!(d(a, b, 1000), Distance::Exact(n + m - 2 * same), "{a} {b}");
+            }
+        }
+        // Two unrelated long sequences run out of steps and share nothing; two that share every other
+        // element run out of steps too and share about half.
+        let a: Vec<u32> = (0..5000).collect();
+        let b: Vec<u32> = (0..5000).map(|x| x * 7 % 5003 + 10_000).collect();
+        work();
+        assert_eq!(bounded_distance(&a, &b, 100_000), Distance::Estimate(0));
+        assert!(work() < 200_000);
+        let c: Vec<u32> = (0..5000)
+            .map(|x| if x % 2 == 0 { x } else { x + 10_000 })
+            .collect();
+        match bounded_distance(&a, &c, 1000) {
+            Distance::Estimate(same) => assert!((2000..=3000).contains(&same), "{same}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn sequence_search_finds_overlapping_runs() {
+        let text = [1, 1, 1, 2, 1, 1, 1, 1];
+        let mut out = Vec::new();
+        find_sequence(&[1, 1], text.len(), |i| Some(text[i]), |p| out.push(p));
+        assert_eq!(out, [0, 1, 4, 5, 6]);
+        let mut out = Vec::new();
+        find_sequence(
+            &[1, 1],
+            text.len(),
+            |i| (i != 5).then_some(text[i]),
+            |p| out.push(p),
+        );
+        assert_eq!(out, [0, 1, 6]);
+    }
+}
