@@ -7,16 +7,19 @@ import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { BIN, populate, tempDir } from './mcp-helpers.mjs'
 
 const TOKEN = 'test-token-0123456789abcdef'
 
 // Starts `surepatch --http 127.0.0.1:0` and waits (at most 20 s) for the URL on stderr.
-async function start(t, { root, args = [], env = { SUREPATCH_HTTP_TOKEN: TOKEN } }) {
-  const child = spawn(process.execPath, [BIN, '--http', '127.0.0.1:0', '--root', root, ...args], {
-    env: { ...process.env, SUREPATCH_HTTP_TOKEN: '', ...env },
+async function start(t, { root, cwd, args = [], env = { SUREPATCH_HTTP_TOKEN: TOKEN } }) {
+  const child = spawn(process.execPath, [BIN, '--http', '127.0.0.1:0', ...(root ? ['--root', root] : []), ...args], {
+    cwd,
+    env: { ...process.env, SUREPATCH_HTTP_TOKEN: '', SUREPATCH_WORKSPACE_ROOT: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   t.after(() => child.kill('SIGTERM'))
@@ -38,10 +41,11 @@ async function start(t, { root, args = [], env = { SUREPATCH_HTTP_TOKEN: TOKEN }
   return { url, child, stderr: () => stderr, stdout: () => stdout }
 }
 
-async function client(t, url, token) {
+async function client(t, url, token, roots) {
   const headers = token === undefined ? {} : { Authorization: `Bearer ${token}` }
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } })
-  const c = new Client({ name: 'http-test', version: '0' })
+  const c = new Client({ name: 'http-test', version: '0' }, roots ? { capabilities: { roots: {} } } : {})
+  if (roots) c.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((d) => ({ uri: pathToFileURL(d).href })) }))
   await c.connect(transport)
   t.after(() => c.close())
   await c.listTools()
@@ -129,4 +133,18 @@ test('--http sessions are isolated: read-before-edit state is per client', async
   assert.equal(done.structuredContent.ok, true, done.content[0].text)
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'uno\n')
   assert.match(s.stderr(), /HTTP session \S+ started \(2 open\)/)
+})
+
+test('--http without --root: client roots that exist here are served; roots of another machine fall back to the cwd', async (t) => {
+  const cwd = populate(tempDir(t), { 'f.txt': 'cwd\n' })
+  const other = populate(tempDir(t), { 'f.txt': 'other\n' })
+  const s = await start(t, { cwd })
+  const local = await client(t, s.url, TOKEN, [other])
+  assert.equal((await local.call('view_file', { file_path: 'f.txt' })).structuredContent.content, 'other\n')
+  const refused = await local.call('patch_file', { file_path: join(cwd, 'f.txt'), search_block: 'cwd', replace_block: 'x' })
+  assert.equal(refused.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.equal(readFileSync(join(cwd, 'f.txt'), 'utf8'), 'cwd\n')
+  const remote = await client(t, s.url, TOKEN, ['/nonexistent/home/me/project'])
+  assert.equal((await remote.call('view_file', { file_path: 'f.txt' })).structuredContent.content, 'cwd\n')
+  assert.match(s.stderr(), /none of the client's roots is a directory on this machine/)
 })

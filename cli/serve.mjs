@@ -74,7 +74,7 @@ export async function serve(values) {
   if (listen) {
     const { startHttp } = await import('../mcp/http.mjs')
     const secret = token || randomBytes(24).toString('base64url')
-    const h = await startHttp({ ...listen, token: secret, allowHosts: values['allow-host'] || [], maxMessageBytes, log, makeServer: () => createServer(config) })
+    const h = await startHttp({ ...listen, token: secret, allowHosts: values['allow-host'] || [], maxMessageBytes, log, makeServer: () => createServer({ ...config, foreignRoots: 'default' }) })
     if (!token) log(`HTTP bearer token (shown once; set SUREPATCH_HTTP_TOKEN to choose it): ${secret}`)
     log(`${pkg.version} serving ${createServer({ ...config, log: () => {} }).tools.length} tools over HTTP at ${h.url} ${what}`)
     return 0

@@ -7,7 +7,7 @@
 // candidates; never the escaped JSON of the whole result), and isError when ok is false.
 //
 // Roots: without a fixed root (`root` unset: no --root, no SUREPATCH_WORKSPACE_ROOT), a client that
-// declares the roots capability is asked for roots/list once initialized, and again on
+// declares the roots capability is asked for roots/list before the first tool call, and again after
 // notifications/roots/list_changed; the tools then serve those roots (a path must fall inside one of
 // them; relative paths resolve against the first). With a fixed root, client roots inside it narrow
 // what is served and the others are ignored. Otherwise the server serves `defaultRoot` (the current
@@ -31,6 +31,9 @@ const tools = require('./tools.cjs')
 const { summarize } = require('./summary.cjs')
 const pkg = require('../package.json')
 
+// How long a tool call waits for the client's answer to roots/list before going on with the roots it has.
+const ROOTS_TIMEOUT_MS = 10_000
+
 export const INSTRUCTIONS =
   'surepatch edits files inside the workspace root(s). Paths are relative to the (first) root. Every result is {ok: true, ...} or ' +
   '{ok: false, code, message, ...}; on ok: false nothing was written and message says what to do next. ' +
@@ -48,9 +51,12 @@ function rootDir(uri) {
 
 /**
  * Builds an MCP server (not yet connected).
- * @param {{root?: string, defaultRoot?: string, requireRead?: boolean, validate?: 'off' | 'report' | 'enforce', log?: (line: string) => void, library?: object}} config
+ * @param {{root?: string, defaultRoot?: string, foreignRoots?: 'refuse' | 'default', requireRead?: boolean, validate?: 'off' | 'report' | 'enforce', log?: (line: string) => void, library?: object}} config
  *   `root` is a fixed workspace root (--root); without it the client's roots are served, or
- *   `defaultRoot` (default: the current directory) when the client declares none.
+ *   `defaultRoot` (default: the current directory) when the client declares none. `foreignRoots`:
+ *   when the client declares roots of which none is a directory here, "refuse" (default: every call
+ *   is refused) or "default" (serve the default root; the HTTP server's choice, whose clients are
+ *   usually on another machine).
  *   `validate` is the syntax gate mode of every editing tool (default "report").
  *   `library` replaces the surepatch library (tests use it to exercise guarded tools).
  */
@@ -68,13 +74,17 @@ export function createServer(config = {}) {
 
   const server = new Server({ name: pkg.name, version: pkg.version }, { capabilities: { tools: {} }, instructions })
 
-  // The client's roots, read when it is initialized and whenever it says they changed. Tool calls
-  // wait for the reading in progress, so none runs against roots the client has already replaced.
-  let pending = Promise.resolve()
-  async function readRoots() {
+  // The client's roots, read before the first tool call and again before the next call after each
+  // notifications/roots/list_changed. Read on demand, with the tool call as the related request: over
+  // Streamable HTTP the roots/list request then travels on that call's response stream (a request sent
+  // at initialization could find no stream open yet, and be lost).
+  let version = 0
+  let readVersion = -1
+  let reading = null
+  async function readRoots(extra) {
     let answer
     try {
-      answer = await server.listRoots()
+      answer = await server.listRoots(undefined, { relatedRequestId: extra && extra.requestId, timeout: ROOTS_TIMEOUT_MS })
     } catch (e) {
       log(`roots/list failed (${e && e.message ? e.message : e}); serving ${runner.roots.join(', ') || 'no root'}`)
       return
@@ -91,29 +101,40 @@ export function createServer(config = {}) {
       dirs = dirs.filter((d) => tools.inside(realFixed, d))
       if (dirs.length === 0) dirs = [fixed]
     }
+    if (dirs.length === 0 && declared.length > 0 && config.foreignRoots === 'default') {
+      // Over HTTP the client's roots name its own machine: none exists here, so serve the default.
+      log(`none of the client's roots is a directory on this machine; serving ${base}`)
+      dirs = [base]
+    }
     dirs = [...new Set(dirs)]
     runner.setRoots(dirs)
     log(dirs.length ? `serving the client's roots: ${dirs.join(', ')}` : 'the client declares no roots: every tool call is refused until it adds one')
   }
-  const refresh = () => {
-    pending = pending.then(readRoots)
-    return pending
-  }
-  server.oninitialized = () => {
-    if (server.getClientCapabilities()?.roots) refresh()
+  async function ensureRoots(extra) {
+    if (!server.getClientCapabilities()?.roots) return
+    while (readVersion !== version) {
+      if (!reading) {
+        const v = version
+        reading = readRoots(extra).finally(() => {
+          readVersion = v
+          reading = null
+        })
+      }
+      await reading
+    }
   }
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
-    if (server.getClientCapabilities()?.roots) await refresh()
+    version++
   })
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: list }))
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params
     if (!names.has(name)) {
       throw new McpError(RpcError.InvalidParams, `Unknown tool: ${name}. Available tools: ${[...names].join(', ')}`)
     }
-    await pending
+    await ensureRoots(extra)
     const result = await runner.call(name, args)
     if (result.ok === false && result.code === 'INTERNAL_ERROR') log(`${name}: ${result.message}`)
     return {
@@ -129,5 +150,5 @@ export function createServer(config = {}) {
   if (config.requireRead && !names.has('view_file')) {
     log('warning: --require-read is on but this build has no view_file tool, so existing files cannot be edited.')
   }
-  return { server, tools: list, runner, roots: () => pending.then(() => runner.roots) }
+  return { server, tools: list, runner }
 }

@@ -474,23 +474,15 @@ impl DiskJournal {
         let bad = |why: String| Failure::new(Code::InvalidInput, why).with("path", dir);
         if !Path::new(dir).is_absolute() {
             return Err(bad(format!(
-                "options.host_journal_dir {dir:?} must be an absolute path."
+                "host_journal_dir {dir:?} must be an absolute path."
             )));
         }
-        std::fs::create_dir_all(dir).map_err(|e| {
-            bad(format!(
-                "options.host_journal_dir {dir:?} cannot be created: {e}"
-            ))
-        })?;
-        let real = std::fs::canonicalize(dir).map_err(|e| {
-            bad(format!(
-                "options.host_journal_dir {dir:?} cannot be used: {e}"
-            ))
-        })?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| bad(format!("host_journal_dir {dir:?} cannot be created: {e}")))?;
+        let real = std::fs::canonicalize(dir)
+            .map_err(|e| bad(format!("host_journal_dir {dir:?} cannot be used: {e}")))?;
         if !real.is_dir() {
-            return Err(bad(format!(
-                "options.host_journal_dir {dir:?} is not a directory"
-            )));
+            return Err(bad(format!("host_journal_dir {dir:?} is not a directory")));
         }
         Ok(DiskJournal {
             root: ws.root().to_path_buf(),

@@ -151,7 +151,7 @@ pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
     if journal_dir.is_some() && host_journal_dir.is_some() {
         return Err(Failure::new(
             Code::InvalidInput,
-            "options.journal_dir and options.host_journal_dir cannot both be given; choose one journal.",
+            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
         ));
     }
     let validate = read_validate(o)?;

@@ -104,7 +104,7 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
         .map(str::to_string);
     if journal_dir.is_some() && host_journal_dir.is_some() {
         return Err(bad(
-            "options.journal_dir and options.host_journal_dir cannot both be given; choose one journal.",
+            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
         ));
     }
     let validate = read_validate(&mut o)?;

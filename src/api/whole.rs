@@ -631,7 +631,7 @@ pub fn undo_edit(args: &[Value]) -> Res {
     if journal_dir.is_some() && host_journal_dir.is_some() {
         return Err(Failure::new(
             Code::InvalidInput,
-            "options.journal_dir and options.host_journal_dir cannot both be given; choose one journal.",
+            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
         ));
     }
     let max_file_bytes = o
