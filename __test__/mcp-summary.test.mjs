@@ -94,3 +94,20 @@ test('a result of a tool the summary does not know: every field readable, multi-
   assert.equal(text, 'path: src\nentries:\n- {"name":"a.js","type":"file"}\nnote:\nx\ny\n')
   assert.ok(tools && sp)
 })
+
+test('apply_patch results carry an edit_id: undo_edit reverts the whole patch', async (t) => {
+  const root = populate(tempDir(t), { 'a.txt': 'one\n' })
+  const s = await inProcess(t, { root })
+  const p = await s.call('apply_patch', { patch: '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+uno\n*** Add File: b.txt\n+new\n*** End Patch\n' })
+  assert.equal(p.structuredContent.ok, true, p.content[0].text)
+  const id = p.structuredContent.edit_id
+  assert.match(id, /^e[0-9a-f]+$/)
+  assert.match(p.content[0].text, new RegExp(`^a\\.txt: update \\+1 −1, file_hash [0-9a-f]{16}\\nb\\.txt: add \\+1 −0, file_hash [0-9a-f]{16}\\nedit_id ${id} \\(undo_edit reverts it\\)\\n`))
+  const u = await s.call('undo_edit', { edit_id: id })
+  assert.equal(u.structuredContent.ok, true, u.content[0].text)
+  assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'one\n')
+  assert.deepEqual(u.structuredContent.files.map((f) => [f.file_path, f.action]), [['a.txt', 'restored'], ['b.txt', 'deleted']])
+  const again = await s.call('undo_edit', { edit_id: id })
+  assert.equal(again.structuredContent.code, 'EDIT_NOT_FOUND')
+  assert.match(again.content[0].text, /^EDIT_NOT_FOUND: /)
+})
