@@ -98,8 +98,8 @@ const FAILURE = {
   type: 'object',
   properties: {
     ok: { const: false },
-    code: { type: 'string', description: 'Stable error code, e.g. SEARCH_BLOCK_NOT_FOUND, STALE_FILE, PATH_OUTSIDE_WORKSPACE.' },
-    message: { type: 'string', description: 'What went wrong and what to do next.' },
+    code: { type: 'string', description: 'Stable error code, e.g. STALE_FILE.' },
+    message: { type: 'string', description: 'What went wrong; nothing was written. Says what to do next.' },
   },
   required: ['ok', 'code', 'message'],
 }
@@ -109,7 +109,7 @@ const FAILURE = {
 function outputSchema(success) {
   return {
     type: 'object',
-    properties: { ok: { type: 'boolean', description: 'true: done; false: nothing was written, see code and message.' } },
+    properties: { ok: { type: 'boolean' } },
     required: ['ok'],
     oneOf: [
       {
@@ -771,12 +771,14 @@ function createToolRunner(lib, options) {
       )
     }
     try {
-      // A tool with an absolute file_path runs in the root that holds it; anything else runs in the
+      // A tool whose path argument (file_path, path or from_path) is absolute runs in the root that
+      // holds it; anything else runs in the
       // first root, then (a patch, an undo by edit_id) in the next ones while a root refuses its paths
       // with PATH_OUTSIDE_WORKSPACE (refused before anything is written).
-      const absolute = typeof args.file_path === 'string' && path.isAbsolute(args.file_path)
+      const primary = [args.file_path, args.path, args.from_path].find((p) => typeof p === 'string')
+      const absolute = primary !== undefined && path.isAbsolute(primary)
       const order = absolute
-        ? [roots.find((r) => inside(r, args.file_path)) || roots[0]]
+        ? [roots.find((r) => inside(r, primary)) || roots[0]]
         : tool.touches === 'patch' || tool.touches === 'undo'
           ? roots
           : [roots[0]]
