@@ -13,6 +13,13 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { BIN, populate, tempDir } from './mcp-helpers.mjs'
 
+// stderr arrives on its own pipe, possibly after the answer that followed the log line: wait for it (bounded).
+async function stderrMatches(stderr, re, ms = 10_000) {
+  const until = Date.now() + ms
+  while (!re.test(stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
+  assert.match(stderr(), re)
+}
+
 const TOKEN = 'test-token-0123456789abcdef'
 
 // Starts `surepatch --http 127.0.0.1:0` and waits (at most 20 s) for the URL on stderr.
@@ -132,7 +139,7 @@ test('--http sessions are isolated: read-before-edit state is per client', async
   const done = await a.call('patch_file', { file_path: 'a.txt', search_block: 'one', replace_block: 'uno' })
   assert.equal(done.structuredContent.ok, true, done.content[0].text)
   assert.equal(readFileSync(join(root, 'a.txt'), 'utf8'), 'uno\n')
-  assert.match(s.stderr(), /HTTP session \S+ started \(2 open\)/)
+  await stderrMatches(s.stderr, /HTTP session \S+ started \(2 open\)/)
 })
 
 test('--http without --root: client roots that exist here are served; roots of another machine fall back to the cwd', async (t) => {
@@ -146,5 +153,5 @@ test('--http without --root: client roots that exist here are served; roots of a
   assert.equal(readFileSync(join(cwd, 'f.txt'), 'utf8'), 'cwd\n')
   const remote = await client(t, s.url, TOKEN, ['/nonexistent/home/me/project'])
   assert.equal((await remote.call('view_file', { file_path: 'f.txt' })).structuredContent.content, 'cwd\n')
-  assert.match(s.stderr(), /none of the client's roots is a directory on this machine/)
+  await stderrMatches(s.stderr, /none of the client's roots is a directory on this machine/)
 })

@@ -45,6 +45,13 @@ async function connect(t, { roots, args = [], cwd, env = {} }) {
   }
 }
 
+// stderr arrives on its own pipe, possibly after the answer that followed the log line: wait for it (bounded).
+async function stderrMatches(stderr, re, ms = 10_000) {
+  const until = Date.now() + ms
+  while (!re.test(stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
+  assert.match(stderr(), re)
+}
+
 const patch = (file_path, from, to) => ({ file_path, search_block: from, replace_block: to })
 
 test('no --root: the client roots are served; paths outside them are refused, nothing written', async (t) => {
@@ -76,7 +83,7 @@ test('no --root: the client roots are served; paths outside them are refused, no
   const relOut = await c.call('view_file', { file_path: 'b.txt' }) // relative: against the first root only
   assert.equal(relOut.structuredContent.code, 'FILE_NOT_FOUND')
   assert.equal(readFileSync(join(cwd, 'c.txt'), 'utf8'), 'cwd\n')
-  assert.match(c.stderr(), /serving the client's roots/)
+  await stderrMatches(c.stderr, /serving the client's roots/)
 })
 
 test('notifications/roots/list_changed re-reads the roots', async (t) => {
@@ -107,7 +114,7 @@ test('--root: client roots inside it narrow what is served; roots outside it are
   const o = await c1.call('patch_file', patch(join(outside, 'o.txt'), 'o', 'x'))
   assert.equal(o.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
   assert.equal(readFileSync(join(outside, 'o.txt'), 'utf8'), 'o\n')
-  assert.match(c1.stderr(), /ignoring client root .*outside --root/)
+  await stderrMatches(c1.stderr, /ignoring client root .*outside --root/)
 
   // A root inside --root: served (relative paths against it); the rest of --root is not.
   const c2 = await connect(t, { roots: [join(fixed, 'sub'), outside], args: ['--root', fixed], cwd: tempDir(t) })
