@@ -26,6 +26,7 @@ export declare const ErrorCode: {
   readonly EDIT_NOT_FOUND: 'EDIT_NOT_FOUND'
   readonly FILE_READ_ERROR: 'FILE_READ_ERROR'
   readonly FILE_WRITE_ERROR: 'FILE_WRITE_ERROR'
+  readonly LOCK_TIMEOUT: 'LOCK_TIMEOUT'
   readonly SYNTAX_ERROR_INTRODUCED: 'SYNTAX_ERROR_INTRODUCED'
   readonly REWRITE_TOO_BROAD: 'REWRITE_TOO_BROAD'
   readonly INTERNAL_ERROR: 'INTERNAL_ERROR'
@@ -41,6 +42,7 @@ export type Tier =
   | 'trailing_whitespace'
   | 'typography'
   | 'indentation'
+  | 'inline_whitespace'
   | 'line_prefix'
   | 'blank_edges'
 
@@ -84,6 +86,12 @@ export interface EditOptions {
   /** Directory every path must stay inside (default: `process.cwd()`). */
   workspace_root?: string
   workspaceRoot?: string
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number
+  lockTimeoutMs?: number
   /** Compute everything, write nothing (`written: false`). */
   dry_run?: boolean
   dryRun?: boolean
@@ -198,7 +206,7 @@ export interface Failure {
   truncated?: boolean
   expected_replacements?: number
   /** The fallback ladder: what to do next, and how many times in a row this file failed with this code. */
-  next_action?: 'fix_input' | 'reread' | 'widen_context' | 'use_line_edit' | 'rewrite_file'
+  next_action?: 'fix_input' | 'reread' | 'widen_context' | 'use_line_edit' | 'rewrite_file' | 'retry'
   attempt?: number
   /** Set when this exact request already failed on this file: do not resend it unchanged. */
   repeated?: number
@@ -334,6 +342,12 @@ export interface PatchOptions {
   /** Directory every path must stay inside (default: `process.cwd()`). */
   workspace_root?: string
   workspaceRoot?: string
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number
+  lockTimeoutMs?: number
   /** Verify and compute everything, write nothing (`written: false`). */
   dry_run?: boolean
   dryRun?: boolean
@@ -412,7 +426,7 @@ export interface BlockFileReceipt extends FileReceiptBase {
   matches: MatchInfo[]
 }
 
-export interface ApplyPatchSuccess {
+export interface ApplyPatchSuccess extends JournalFields {
   ok: true
   /** One entry per operation, in input order. */
   files: HunkFileReceipt[]
@@ -420,22 +434,14 @@ export interface ApplyPatchSuccess {
   written: boolean
   /** Liberties taken with the patch's syntax (sorted, each once); empty for textbook input. */
   dialect: Dialect[]
-  /** Written calls only: the journal entry of the whole transaction (undo it with `undoEdit`). */
-  edit_id?: string | null
-  undo_available?: boolean
-  journal_warning?: string
 }
 
-export interface ApplyBlocksSuccess {
+export interface ApplyBlocksSuccess extends JournalFields {
   ok: true
   files: BlockFileReceipt[]
   written: boolean
   /** Liberties taken with the blocks' syntax (sorted, each once); empty for textbook input. */
   dialect: Dialect[]
-  /** Written calls only (see `ApplyPatchSuccess`). */
-  edit_id?: string | null
-  undo_available?: boolean
-  journal_warning?: string
 }
 
 /**
@@ -566,6 +572,12 @@ export declare function setEventLog(path: string | null): { ok: true } | Failure
 export interface ViewFileOptions {
   workspace_root?: string
   workspaceRoot?: string
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number
+  lockTimeoutMs?: number
   /** `"plain"` (default); `"numbered"` prefixes `%6d\t` like `cat -n`; `"hashline"` prefixes `N:tag|`. */
   format?: 'plain' | 'numbered' | 'hashline'
   /** 1-based first line (default 1). */
@@ -574,9 +586,12 @@ export interface ViewFileOptions {
   /** 1-based last line, inclusive (default: the last line; larger values are clamped). */
   end_line?: number
   endLine?: number
-  /** Cap on `content` in UTF-8 bytes: only whole lines fit, then `truncated: true`. */
+  /** Cap on `content` in UTF-8 bytes (default 262144): only whole lines fit, then `truncated: true`. */
   max_bytes?: number
   maxBytes?: number
+  /** Cap on the lines shown (default 2000 when `end_line` is not given). */
+  max_lines?: number
+  maxLines?: number
   max_file_bytes?: number
   maxFileBytes?: number
 }
@@ -597,7 +612,11 @@ export interface ViewFileSuccess {
   file_hash: string
   encoding: Encoding
   line_ending: LineEnding
+  /** Whether a cap cut the view (then `next_start_line` continues it). */
   truncated: boolean
+  next_start_line?: number
+  /** Set when the line at `start_line` alone is longer than `max_bytes`. */
+  hint?: string
 }
 
 export type ViewFileResult = ViewFileSuccess | Failure
@@ -709,6 +728,12 @@ export type DeleteFileResult = DeleteFileSuccess | Failure
 export interface UndoEditOptions {
   workspace_root?: string
   workspaceRoot?: string
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number
+  lockTimeoutMs?: number
   /** Also look in (and remove from) this on-disk journal. */
   journal_dir?: string
   journalDir?: string
@@ -740,6 +765,158 @@ export type UndoEditResult = UndoEditSuccess | Failure
 
 /** Read a file or a line range (async). */
 export declare function viewFile(filePath: string, options?: ViewFileOptions): Promise<ViewFileResult>
+
+/** Options every reading and finding tool takes. */
+export interface WorkspaceOption {
+  workspace_root?: string
+  workspaceRoot?: string
+}
+
+export interface ListDirectoryOptions extends WorkspaceOption {
+  /** Levels to list (1..20, default 1: the directory's own entries). */
+  depth?: number
+  /** List files `.gitignore` excludes too (default false). `.git` is never listed. */
+  include_ignored?: boolean
+  includeIgnored?: boolean
+  /** At most this many entries (default 1000, up to 100000). */
+  max_entries?: number
+  maxEntries?: number
+}
+
+export interface DirectoryEntry {
+  /** Workspace-relative. */
+  path: string
+  /** A symlink is not followed. */
+  type: 'file' | 'directory' | 'symlink' | 'other'
+  /** Bytes (files only). */
+  size?: number
+}
+
+export type ListDirectoryResult =
+  | { ok: true; path: string; entries: DirectoryEntry[]; truncated: boolean; hint?: string }
+  | Failure
+
+export interface FindFilesOptions extends WorkspaceOption {
+  /** Directory to search (default: the root). */
+  path?: string
+  /** At most this many paths (default 1000, up to 100000). */
+  max_results?: number
+  maxResults?: number
+  include_ignored?: boolean
+  includeIgnored?: boolean
+  /** Include hidden files and directories (default false). */
+  include_hidden?: boolean
+  includeHidden?: boolean
+}
+
+export type FindFilesResult =
+  | { ok: true; path: string; pattern: string; files: string[]; truncated: boolean; hint?: string }
+  | Failure
+
+export interface SearchFilesOptions extends WorkspaceOption {
+  /** `query` is a Rust regex (default false: literal text). */
+  regex?: boolean
+  /** Directory to search (default: the root). */
+  path?: string
+  /** Only files matching this glob (without `/`: by file name at any depth). */
+  glob?: string
+  /** Default true. */
+  case_sensitive?: boolean
+  caseSensitive?: boolean
+  /** Lines before and after each match (0..20, default 0). */
+  context_lines?: number
+  contextLines?: number
+  /** At most this many matching lines (default 200, up to 100000). */
+  max_results?: number
+  maxResults?: number
+  include_ignored?: boolean
+  includeIgnored?: boolean
+  include_hidden?: boolean
+  includeHidden?: boolean
+}
+
+export interface SearchMatch {
+  line_number: number
+  /** The line without its terminator (cut at 500 bytes, ending with '…'). */
+  text: string
+  /** With `context_lines` only. */
+  before?: string[]
+  after?: string[]
+}
+
+export type SearchFilesResult =
+  | {
+      ok: true
+      path: string
+      results: { file_path: string; matches: SearchMatch[] }[]
+      match_count: number
+      files_with_matches: number
+      files_searched: number
+      /** Files that could not be opened or read (skipped); absent when 0. */
+      files_unreadable?: number
+      truncated: boolean
+      hint?: string
+      long_lines_cut?: true
+      long_lines_hint?: string
+    }
+  | Failure
+
+/** A file to read whole, or a line range of it. */
+export type ReadManyItem = string | { file_path: string; start_line?: number; end_line?: number }
+
+export interface ReadManyFilesOptions extends WorkspaceOption {
+  format?: 'plain' | 'numbered' | 'hashline'
+  /** Content bytes for all files together (default and most 1048576). */
+  max_bytes?: number
+  maxBytes?: number
+  max_file_bytes?: number
+  maxFileBytes?: number
+}
+
+export type ReadManyFilesResult =
+  | { ok: true; files: (ViewFileSuccess | (Failure & { file_path: string }))[]; failed: number; hint?: string }
+  | Failure
+
+export interface MoveFileOptions extends EditOptions {
+  /** Replace an existing file at `toPath` (default false: FILE_EXISTS). */
+  overwrite?: boolean
+}
+
+export type MoveFileResult =
+  | {
+      ok: true
+      file_path: string
+      moved_to: string
+      bytes: number
+      file_hash: string
+      /** Whether a file at `toPath` was replaced. */
+      replaced: boolean
+      written: boolean
+      edit_id: string | null
+      undo_available: boolean
+      journal_warning?: string
+    }
+  | Failure
+
+export type CreateDirectoryResult = { ok: true; path: string; created: boolean } | Failure
+
+/** A directory's entries, `.gitignore`-aware (async). */
+export declare function listDirectory(path?: string | null, options?: ListDirectoryOptions): Promise<ListDirectoryResult>
+
+/** Files matching a glob, `.gitignore`-aware, in tree order (async). */
+export declare function findFiles(pattern: string, options?: FindFilesOptions): Promise<FindFilesResult>
+
+/** Search file contents, literal or regex, with line numbers and context; binary files skipped (async). */
+export declare function searchFiles(query: string, options?: SearchFilesOptions): Promise<SearchFilesResult>
+
+/** Several files or ranges in one call, each with its `file_hash` or its own failure (async). */
+export declare function readManyFiles(files: ReadManyItem[], options?: ReadManyFilesOptions): Promise<ReadManyFilesResult>
+
+/** Rename a file inside the workspace: locked, atomic, undoable (async). */
+export declare function moveFile(fromPath: string, toPath: string, options?: MoveFileOptions): Promise<MoveFileResult>
+
+/** Create a directory and its missing parents (async). */
+export declare function createDirectory(path: string, options?: WorkspaceOption): Promise<CreateDirectoryResult>
 
 /** Line-anchored edits; every anchor is checked against the file first (async). */
 export declare function editLines(filePath: string, ops: LineOp[], options?: EditOptions): Promise<EditLinesResult>
@@ -779,6 +956,14 @@ export type ToolName =
 export declare const toolDefinitions: {
   /** OpenAI function tools (Chat Completions `tools`). */
   openai: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: JsonSchema } }>
+  /**
+   * Chat Completions tools with `strict: true`: every property listed in `required` (optional ones
+   * nullable; a tool runner reads `null` as absent), `additionalProperties: false` at every level, and
+   * no keyword strict mode refuses (lengths, patterns, bounds, defaults).
+   */
+  openaiStrict: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: JsonSchema; strict: true } }>
+  /** The Responses API's flat function tools, with the same strict schemas. */
+  openaiResponses: Array<{ type: 'function'; name: ToolName; description: string; parameters: JsonSchema; strict: true }>
   /** Anthropic Messages API `tools`. */
   anthropic: Array<{ name: ToolName; description: string; input_schema: JsonSchema }>
   /** Vercel AI SDK: wrap `parameters` with `jsonSchema()` (as `inputSchema` in AI SDK 5). */

@@ -31,6 +31,7 @@ const ErrorCode = Object.freeze({
   EDIT_NOT_FOUND: 'EDIT_NOT_FOUND',
   FILE_READ_ERROR: 'FILE_READ_ERROR',
   FILE_WRITE_ERROR: 'FILE_WRITE_ERROR',
+  LOCK_TIMEOUT: 'LOCK_TIMEOUT',
   SYNTAX_ERROR_INTRODUCED: 'SYNTAX_ERROR_INTRODUCED',
   REWRITE_TOO_BROAD: 'REWRITE_TOO_BROAD',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
@@ -224,6 +225,36 @@ function viewFile(filePath, options) {
   return callAsync('view_file', ['file_path', 'options'], [filePath, options])
 }
 
+/** A directory's entries (`{path, type, size}`), `.gitignore`-aware; `depth` levels deep (default 1). */
+function listDirectory(path, options) {
+  return callAsync('list_directory', ['path', 'options'], [path, options])
+}
+
+/** Files whose name (or, with a `/` in the pattern, relative path) matches a glob; `.gitignore`-aware. */
+function findFiles(pattern, options) {
+  return callAsync('find_files', ['pattern', 'options'], [pattern, options])
+}
+
+/** Literal (or `regex: true`) search over the workspace: matching lines with line numbers and context. */
+function searchFiles(query, options) {
+  return callAsync('search_files', ['query', 'options'], [query, options])
+}
+
+/** Several files or line ranges (`path | {file_path, start_line, end_line}`) in one call; one failure does not fail the others. */
+function readManyFiles(files, options) {
+  return callAsync('read_many_files', ['files', 'options'], [files, options])
+}
+
+/** Rename a file inside the workspace: locked, atomic, undoable; FILE_EXISTS onto a file unless `overwrite`. */
+function moveFile(fromPath, toPath, options) {
+  return callAsync('move_file', ['fromPath', 'toPath', 'options'], [fromPath, toPath, options])
+}
+
+/** Create a directory and its missing parents (`created: false` when it already exists). */
+function createDirectory(path, options) {
+  return callAsync('create_directory', ['path', 'options'], [path, options])
+}
+
 /** Line-anchored edits (`{op, start: "12:tag", end?, lines?|text?}`), all anchors checked first. */
 function editLines(filePath, ops, options) {
   return callAsync('edit_lines', ['file_path', 'ops', 'options'], [filePath, ops, options])
@@ -285,6 +316,12 @@ module.exports = {
   applyEdits,
   previewEdits,
   viewFile,
+  listDirectory,
+  findFiles,
+  searchFiles,
+  readManyFiles,
+  moveFile,
+  createDirectory,
   editLines,
   createFile,
   writeFile,

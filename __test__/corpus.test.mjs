@@ -27,3 +27,20 @@ test('dev corpus: zero false applies, >= 95% of apply cases, >= 90% top-1 candid
   assert.ok((applyCases - missed) / applyCases >= 0.95, `apply cases correct: ${applyCases - missed}/${applyCases}`)
   assert.ok(top1 >= 90, `top1 ${top1}%`)
 })
+
+const dialects = join(corpus, 'dialects-dev.jsonl')
+
+test('dialect corpus: zero false applies, >= 98% of apply cases', { skip: !existsSync(dialects) && 'shared corpus not present' }, () => {
+  const out = execFileSync('python3', [join(corpus, 'score.py'), dialects, '--adapter', `node ${join(here, '..', 'bench', 'dialects-adapter.mjs')}`], {
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  })
+  const last = out.trim().split('\n').pop()
+  const m = /correct (\d+)\/(\d+)\s+false_apply (\d+)\s+missed (\d+)/.exec(last)
+  assert.ok(m, `unexpected scorer output: ${last}`)
+  const [, , , falseApply, missed] = m.map(Number)
+  assert.equal(falseApply, 0, `false applies:\n${out}`)
+  const applyCases = [...out.matchAll(/^(\S+)\s+(\d+)\s+(\d+)\s+(\d+) \|/gm)].filter((r) => r[1] === 'all').map((r) => Number(r[3]))[0]
+  assert.ok(applyCases > 0)
+  assert.ok((applyCases - missed) / applyCases >= 0.98, `apply cases correct: ${applyCases - missed}/${applyCases}`)
+})

@@ -41,6 +41,12 @@ function library(root) {
     patchFile: sp.patchFile,
     applyEdits: sp.applyEdits,
     touchedFiles: sp.touchedFiles,
+    listDirectory: sp.listDirectory,
+    findFiles: sp.findFiles,
+    searchFiles: sp.searchFiles,
+    readManyFiles: sp.readManyFiles,
+    moveFile: sp.moveFile,
+    createDirectory: sp.createDirectory,
     viewFile: record('viewFile', async (p) => {
       let content
       try {
@@ -68,12 +74,17 @@ test('every declared tool is served once its library function exists', async (t)
   const { lib } = library(root)
   const s = await inProcess(t, { root, library: lib })
   assert.deepEqual(s.tools.map((x) => x.name), tools.ALL_TOOLS)
-  assert.deepEqual(tools.ALL_TOOLS, ['view_file', 'patch_file', 'edit_file', 'apply_patch', 'edit_lines', 'write_file', 'delete_file', 'undo_edit'])
+  assert.deepEqual(tools.ALL_TOOLS, [
+    'view_file', 'patch_file', 'edit_file', 'apply_patch', 'edit_lines', 'write_file', 'delete_file', 'undo_edit',
+    'list_directory', 'find_files', 'search_files', 'read_many_files', 'move_file', 'create_directory',
+  ])
   const view = s.tools.find((x) => x.name === 'view_file')
   assert.deepEqual(view.annotations, { title: 'View file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
-  for (const x of s.tools.filter((y) => y.name !== 'view_file')) {
-    assert.equal(x.annotations.readOnlyHint, false, x.name)
-    assert.equal(x.annotations.destructiveHint, true, x.name)
+  const readOnly = ['view_file', 'list_directory', 'find_files', 'search_files', 'read_many_files']
+  for (const x of s.tools) {
+    assert.equal(x.annotations.readOnlyHint, readOnly.includes(x.name), x.name)
+    // Creating a directory adds and never replaces anything.
+    assert.equal(x.annotations.destructiveHint, !readOnly.includes(x.name) && x.name !== 'create_directory', x.name)
   }
   // Without the functions, only the tools the library has.
   const bare = await inProcess(t, { root, library: { ErrorCode: sp.ErrorCode, patchFile: sp.patchFile } })
@@ -236,7 +247,7 @@ test('read-before-edit: view, edit, chain; unviewed, changed or mismatched files
 test('toolDefinitions: OpenAI, Anthropic and Vercel shapes from the same schemas as MCP', () => {
   const defs = sp.toolDefinitions
   const available = tools.availableTools(sp)
-  assert.deepEqual(Object.keys(defs), ['openai', 'anthropic', 'vercel'])
+  assert.deepEqual(Object.keys(defs), ['openai', 'openaiStrict', 'openaiResponses', 'anthropic', 'vercel'])
   assert.deepEqual(defs.openai, available.map((d) => ({ type: 'function', function: { name: d.name, description: d.description, parameters: tools.inputSchemaOf(d) } })))
   assert.deepEqual(defs.anthropic, available.map((d) => ({ name: d.name, description: d.description, input_schema: tools.inputSchemaOf(d) })))
   assert.deepEqual(Object.keys(defs.vercel), available.map((d) => d.name))

@@ -38,7 +38,7 @@ const TOLERANCE = {
 }
 const TIER = {
   type: 'string',
-  enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'line_prefix', 'blank_edges'],
+  enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'inline_whitespace', 'line_prefix', 'blank_edges'],
 }
 const HASH = { type: 'string', description: 'Hash of the file content now on disk; pass it as base_hash to chain edits.' }
 // Liberties the engine took with the input's syntax (the content still matched exactly one place).
@@ -129,7 +129,8 @@ function outputSchema(success) {
 //   success ({properties, required}: the ok:true shape), annotations,
 //   op: the engine operation (the library function `lib` calls it),
 //   args(args, root, validate): the library call's argument list, from args normalized to snake_case,
-//   touches: 'file' (args.file_path) | 'patch' (paths inside args.patch) | 'undo' | null (read-only).
+//   touches: 'file' (args.file_path) | 'patch' (paths inside args.patch) | 'move' (a file replaced by
+//   move_file with overwrite) | 'undo' | null (read-only, or writes no existing file's content).
 // Which files a call touches is never worked out here: read-before-edit asks the engine (touchedFiles).
 const TOOLS = [
   {
@@ -138,7 +139,7 @@ const TOOLS = [
     title: 'View file',
     description:
       'Read a text file in the workspace. format "plain" returns the text as is, "numbered" prefixes each line with its number, "hashline" prefixes each line with a LINE:HASH anchor for edit_lines. ' +
-      'start_line/end_line (1-based, inclusive) read a slice; max_bytes caps the answer (truncated: true says more remains, continue from end_line + 1). ' +
+      'start_line/end_line (1-based, inclusive) read a slice. A view shows at most 2000 lines (without end_line) and 256 KiB; truncated: true says more remains: call again with start_line = next_start_line. ' +
       'The result carries file_hash: pass it as base_hash to any edit so it is refused (STALE_FILE) if the file changed in between. ' +
       'Errors: FILE_NOT_FOUND (check the path), BINARY_FILE_REJECTED / ENCODING_UNSUPPORTED (not an editable text file).',
     input: object(
@@ -147,7 +148,7 @@ const TOOLS = [
         format: { type: 'string', enum: ['plain', 'numbered', 'hashline'], description: 'How lines are shown.' },
         start_line: int('First line to return (1-based).', 1),
         end_line: int('Last line to return (inclusive).', 1),
-        max_bytes: int('Return at most this many bytes of content.', 1),
+        max_bytes: int('Return at most this many bytes of content (default 262144).', 1),
       },
       ['file_path'],
     ),
@@ -161,7 +162,8 @@ const TOOLS = [
         file_hash: HASH,
         encoding: str('Encoding of the file on disk (kept on write).'),
         line_ending: str('Line ending style of the file (kept on write).'),
-        truncated: bool('true when max_bytes cut the answer short.'),
+        truncated: bool('true when a cap cut the answer short.'),
+        next_start_line: int('When truncated: the start_line that continues the view.', 1),
       },
       required: ['file_path', 'content', 'start_line', 'end_line', 'total_lines', 'file_hash', 'encoding', 'line_ending', 'truncated'],
     },
@@ -320,6 +322,7 @@ const TOOLS = [
         },
         written: bool('false for a dry run.'),
         edit_id: EDIT_ID,
+        undo_available: bool('Whether undo_edit can restore every file this patch touched.'),
         dialect: DIALECT,
       },
       required: ['files', 'written'],
@@ -507,6 +510,222 @@ const TOOLS = [
         : null,
     touches: 'undo',
   },
+  {
+    name: 'list_directory',
+    lib: 'listDirectory',
+    title: 'List directory',
+    description:
+      'List a directory of the workspace: each entry\'s workspace-relative path, type (file, directory, symlink; symlinks are not followed) and size. ' +
+      'depth 1 (default) lists the directory itself, larger values go deeper. Files .gitignore excludes are left out unless include_ignored; .git is never listed. ' +
+      'At most max_entries (default 1000) entries, in tree order; truncated: true says more remain.',
+    input: object(
+      {
+        path: str('Directory, relative to the workspace root (default: the root).'),
+        depth: int('Levels to list, 1 to 20 (default 1).', 1),
+        include_ignored: bool('Also list files .gitignore excludes.'),
+        max_entries: int('At most this many entries (default 1000).', 1),
+      },
+      [],
+    ),
+    success: {
+      properties: {
+        path: str('The directory listed.'),
+        entries: {
+          type: 'array',
+          items: object({ path: { type: 'string' }, type: { type: 'string' }, size: { type: 'integer' } }, ['path', 'type']),
+        },
+        truncated: bool('true when max_entries cut the listing.'),
+      },
+      required: ['path', 'entries', 'truncated'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    op: 'list_directory',
+    args: (a, root) => [a.path, { workspace_root: root, depth: a.depth, include_ignored: a.include_ignored, max_entries: a.max_entries }],
+    touches: null,
+  },
+  {
+    name: 'find_files',
+    lib: 'findFiles',
+    title: 'Find files',
+    description:
+      'Find files by glob. A pattern without "/" matches file names at any depth ("*.ts"); one with "/" matches the path relative to path ("src/**/*.test.js"; * stays within a directory, ** crosses them). ' +
+      'Files .gitignore excludes and hidden files are skipped unless include_ignored / include_hidden. Returns workspace-relative paths sorted, at most max_results (default 1000; truncated: true says more matched).',
+    input: object(
+      {
+        pattern: str('Glob, e.g. "*.rs" or "src/**/*.ts".'),
+        path: str('Directory to search (default: the workspace root).'),
+        max_results: int('At most this many paths (default 1000).', 1),
+        include_ignored: bool('Also files .gitignore excludes.'),
+        include_hidden: bool('Also hidden files and directories (names starting with ".").'),
+      },
+      ['pattern'],
+    ),
+    success: {
+      properties: {
+        files: { type: 'array', items: { type: 'string' }, description: 'Matching paths, workspace-relative.' },
+        truncated: bool('true when max_results cut the list.'),
+      },
+      required: ['files', 'truncated'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    op: 'find_files',
+    args: (a, root) => [
+      a.pattern,
+      { workspace_root: root, path: a.path, max_results: a.max_results, include_ignored: a.include_ignored, include_hidden: a.include_hidden },
+    ],
+    touches: null,
+  },
+  {
+    name: 'search_files',
+    lib: 'searchFiles',
+    title: 'Search files',
+    description:
+      'Search the contents of the workspace\'s text files for query: literal text by default, a Rust regex with regex: true (a match stays within one line). ' +
+      'Returns the matching lines grouped by file, with line numbers (and context_lines before/after). Binary files, files .gitignore excludes and hidden files are skipped (include_ignored / include_hidden to search them). ' +
+      'At most max_results matching lines (default 200; truncated: true says the search stopped there: narrow it with path or glob).',
+    input: object(
+      {
+        query: str('Text to find (or a regex with regex: true).'),
+        regex: bool('Treat query as a regex.'),
+        path: str('Directory to search (default: the workspace root).'),
+        glob: str('Only files matching this glob, e.g. "*.py" (by name) or "src/**/*.ts".'),
+        case_sensitive: bool('Default true.'),
+        context_lines: int('Lines of context before and after each match (0 to 20).'),
+        max_results: int('At most this many matching lines (default 200).', 1),
+        include_ignored: bool('Also files .gitignore excludes.'),
+        include_hidden: bool('Also hidden files and directories.'),
+      },
+      ['query'],
+    ),
+    success: {
+      properties: {
+        results: {
+          type: 'array',
+          items: object(
+            {
+              file_path: { type: 'string' },
+              matches: {
+                type: 'array',
+                items: object(
+                  {
+                    line_number: { type: 'integer' },
+                    text: { type: 'string' },
+                    before: { type: 'array', items: { type: 'string' } },
+                    after: { type: 'array', items: { type: 'string' } },
+                  },
+                  ['line_number', 'text'],
+                ),
+              },
+            },
+            ['file_path', 'matches'],
+          ),
+        },
+        match_count: { type: 'integer' },
+        truncated: bool('true when max_results stopped the search.'),
+      },
+      required: ['results', 'match_count', 'truncated'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    op: 'search_files',
+    args: (a, root) => [
+      a.query,
+      {
+        workspace_root: root,
+        regex: a.regex,
+        path: a.path,
+        glob: a.glob,
+        case_sensitive: a.case_sensitive,
+        context_lines: a.context_lines,
+        max_results: a.max_results,
+        include_ignored: a.include_ignored,
+        include_hidden: a.include_hidden,
+      },
+    ],
+    touches: null,
+  },
+  {
+    name: 'read_many_files',
+    lib: 'readManyFiles',
+    title: 'Read many files',
+    description:
+      'Read several files, or line ranges of them, in one call: each item is read as view_file reads it (content, file_hash, truncated and next_start_line) ' +
+      'or carries its own ok: false, code and message; one failure does not fail the others. At most 100 items and 1 MiB of content per call.',
+    input: object(
+      {
+        files: {
+          type: 'array',
+          minItems: 1,
+          maxItems: 100,
+          description: 'Paths, or {file_path, start_line, end_line} for a range.',
+          items: {
+            anyOf: [
+              { type: 'string' },
+              object({ file_path: FILE_PATH, start_line: int('First line (1-based).', 1), end_line: int('Last line (inclusive).', 1) }, ['file_path']),
+            ],
+          },
+        },
+        format: { type: 'string', enum: ['plain', 'numbered', 'hashline'], description: 'How lines are shown.' },
+      },
+      ['files'],
+    ),
+    success: {
+      properties: {
+        files: { type: 'array', items: { type: 'object' }, description: 'One view_file result per item, in order.' },
+        failed: int('How many items failed.'),
+      },
+      required: ['files', 'failed'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    op: 'read_many_files',
+    args: (a, root) => [a.files, { workspace_root: root, format: a.format }],
+    touches: null,
+  },
+  {
+    name: 'move_file',
+    lib: 'moveFile',
+    title: 'Move file',
+    description:
+      'Rename or move one file inside the workspace (bytes unchanged; missing directories of to_path are created). ' +
+      'FILE_EXISTS when to_path exists, unless overwrite: true. Revert with undo_edit and the returned edit_id.',
+    input: object(
+      {
+        from_path: str('The file to move, relative to the workspace root.'),
+        to_path: str('Its new path.'),
+        overwrite: bool('Replace a file already at to_path.'),
+        base_hash: BASE_HASH,
+      },
+      ['from_path', 'to_path'],
+    ),
+    success: {
+      properties: {
+        file_path: str('The old path.'),
+        moved_to: str('The new path.'),
+        file_hash: HASH,
+        replaced: bool('true when a file at to_path was replaced.'),
+        edit_id: EDIT_ID,
+      },
+      required: ['file_path', 'moved_to', 'file_hash'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    op: 'move_file',
+    args: (a, root) => [a.from_path, a.to_path, { workspace_root: root, overwrite: a.overwrite, base_hash: a.base_hash }],
+    touches: 'move',
+  },
+  {
+    name: 'create_directory',
+    lib: 'createDirectory',
+    title: 'Create directory',
+    description: 'Create a directory (and its missing parents) in the workspace. An existing directory is not an error (created: false).',
+    input: object({ path: str('Directory to create, relative to the workspace root.') }, ['path']),
+    success: {
+      properties: { path: str('Workspace-relative path.'), created: bool('false when it already existed.') },
+      required: ['path', 'created'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    op: 'create_directory',
+    args: (a, root) => [a.path, { workspace_root: root }],
+    touches: null,
+  },
 ]
 
 // ---- generated views -------------------------------------------------------------------------------
@@ -544,12 +763,64 @@ function mcpTools(lib) {
 }
 
 /** Ready-made definitions for harnesses that do not speak MCP. */
+// Keywords OpenAI's strict mode (Structured Outputs) refuses, or may refuse, in a function's schema.
+const STRICT_DROPPED = [
+  'minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'default', 'examples', 'minProperties', 'maxProperties',
+  'patternProperties', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'contains', '$schema',
+]
+
+// A schema as strict mode wants it: every object lists all its properties in `required` with
+// `additionalProperties: false`, an optional property becomes nullable instead (the runner reads null
+// as absent), `const` becomes a one-value `enum`, `oneOf` becomes `anyOf`, and the keywords strict mode
+// refuses are dropped.
+function strictSchema(schema, optional = false) {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema
+  const out = {}
+  for (const [k, v] of Object.entries(schema)) {
+    if (STRICT_DROPPED.includes(k)) continue
+    if (k === 'properties') {
+      const req = new Set(schema.required || [])
+      out.properties = {}
+      for (const [name, sub] of Object.entries(v)) out.properties[name] = strictSchema(sub, !req.has(name))
+    } else if (k === 'items') out.items = strictSchema(v)
+    else if (k === 'anyOf' || k === 'oneOf') out.anyOf = v.map((x) => strictSchema(x))
+    else if (k === 'const') out.enum = [v]
+    else if (k !== 'required' && k !== 'additionalProperties') out[k] = v
+  }
+  if (out.type === 'object' || out.properties) {
+    out.properties = out.properties || {}
+    out.required = Object.keys(out.properties)
+    out.additionalProperties = false
+  }
+  if (optional) {
+    if (Array.isArray(out.type)) {
+      if (!out.type.includes('null')) out.type = [...out.type, 'null']
+    } else if (typeof out.type === 'string') {
+      if (out.type !== 'null') out.type = [out.type, 'null']
+    } else if (out.anyOf) {
+      if (!out.anyOf.some((x) => x.type === 'null')) out.anyOf = [...out.anyOf, { type: 'null' }]
+    } else {
+      return { anyOf: [out, { type: 'null' }] }
+    }
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null]
+  }
+  return out
+}
+
 function toolDefinitions(lib) {
   const tools = availableTools(lib)
   const vercel = {}
   for (const t of tools) vercel[t.name] = { description: t.description, parameters: inputSchemaOf(t) }
   return {
     openai: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: inputSchemaOf(t) } })),
+    // Chat Completions tools with strict: true (Structured Outputs).
+    openaiStrict: tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: strictSchema(inputSchemaOf(t)), strict: true },
+    })),
+    // The Responses API's flat function tool shape, strict.
+    openaiResponses: tools.map((t) => ({ type: 'function', name: t.name, description: t.description, parameters: strictSchema(inputSchemaOf(t)), strict: true })),
     anthropic: tools.map((t) => ({ name: t.name, description: t.description, input_schema: inputSchemaOf(t) })),
     vercel,
   }
@@ -578,6 +849,15 @@ const ROOT_KEYS = new Set(['workspace_root', 'workspaceRoot', 'root'])
 // ones), the workspace root in particular; null means absent; both spellings must agree.
 function normalize(tool, args) {
   if (args === undefined || args === null) args = {}
+  // OpenAI hands a tool call's arguments over as a JSON string.
+  if (typeof args === 'string') {
+    try {
+      args = args.trim() === '' ? {} : JSON.parse(args)
+    } catch (e) {
+      return { error: failure('INVALID_INPUT', `${tool.name}: the arguments are not valid JSON (${e.message}); send a JSON object.`) }
+    }
+    if (args === null) args = {}
+  }
   if (typeof args !== 'object' || Array.isArray(args)) {
     return { error: failure('INVALID_INPUT', `${tool.name}: arguments must be a JSON object.`) }
   }
@@ -693,7 +973,7 @@ function createToolRunner(lib, options) {
   // base_hashes), or a failure. The files come from the engine (touchedFiles): the same parsers and
   // sandbox resolution as the write, so no spelling of a path names another file here than there.
   async function guard(tool, a, root) {
-    if (tool.touches !== 'file' && tool.touches !== 'patch') return null
+    if (tool.touches !== 'file' && tool.touches !== 'patch' && tool.touches !== 'move') return null
     if (typeof lib.touchedFiles !== 'function') {
       return failure('INTERNAL_ERROR', `${tool.name}: read-before-edit needs the library's touchedFiles, which this build lacks; nothing was written.`)
     }
@@ -704,8 +984,14 @@ function createToolRunner(lib, options) {
     for (const x of t.targets) {
       if (x && x.role === 'file' && !x.exists && tool.name === 'write_file') a.create_only = true
       if (!x || !x.exists) continue // a new file needs no view; a missing one is the engine's to report
+      // A move keeps its file's content: only a file it replaces (overwrite) must have been seen.
+      if (tool.touches === 'move' && (x.role !== 'move_target' || !a.overwrite)) continue
       const seen = ledger.get(key(root, x.display))
       if (seen === undefined) return unread(x.display)
+      if (tool.touches === 'move') {
+        if (!sameHash(x.file_hash, seen)) return changed(x.display, seen, typeof x.file_hash === 'string' ? x.file_hash : 'unknown')
+        continue
+      }
       if (x.role === 'file') {
         // Single-file tools: the engine checks base_hash under the file lock.
         if (a.base_hash === undefined) a.base_hash = seen
@@ -728,6 +1014,19 @@ function createToolRunner(lib, options) {
     if (!r || r.ok !== true) return
     const k = (display) => (typeof display === 'string' ? key(root, display) : display)
     if (tool.name === 'view_file') return ledger.set(k(r.file_path), r.file_hash)
+    if (tool.name === 'read_many_files') {
+      for (const f of Array.isArray(r.files) ? r.files : []) if (f && f.ok === true) ledger.set(k(f.file_path), f.file_hash)
+      return
+    }
+    if (tool.name === 'move_file') {
+      // The file keeps its bytes: what was seen of it is still known, under its new name.
+      if (r.written === false) return
+      const seen = ledger.get(k(r.file_path))
+      ledger.forget(k(r.file_path))
+      ledger.forget(k(r.moved_to))
+      if (sameHash(seen, r.file_hash)) ledger.set(k(r.moved_to), r.file_hash)
+      return
+    }
     const files = Array.isArray(r.files) ? r.files : []
     if (tool.name === 'undo_edit') {
       for (const f of files) {

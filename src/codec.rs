@@ -63,6 +63,7 @@ pub struct Decoded {
 ///
 /// Plain UTF-8 is validated in place and not copied.
 pub fn decode(mut bytes: Vec<u8>) -> Result<Decoded> {
+    refuse_utf32(&bytes)?;
     if bytes.starts_with(&BOM_UTF8) {
         bytes.drain(..BOM_UTF8.len());
         let text = utf8(bytes, BOM_UTF8.len())?;
@@ -103,6 +104,7 @@ pub fn decode_slice(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, str>, Encoding
 /// `String.length`); for UTF-8 it is counted in the same pass that validates the bytes.
 pub fn decode_slice_counted(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, str>, Encoding, usize)> {
     use std::borrow::Cow;
+    refuse_utf32(bytes)?;
     if let Some(body) = bytes.strip_prefix(&BOM_UTF8) {
         let (text, units) = utf8_str(body, BOM_UTF8.len())?;
         return Ok((Cow::Borrowed(text), Encoding::Utf8Bom, units));
@@ -119,6 +121,31 @@ pub fn decode_slice_counted(bytes: &[u8]) -> Result<(std::borrow::Cow<'_, str>, 
     }
     let (text, units) = utf8_str(bytes, 0)?;
     Ok((Cow::Borrowed(text), Encoding::Utf8, units))
+}
+
+const BOM_UTF32LE: [u8; 4] = [0xFF, 0xFE, 0x00, 0x00];
+const BOM_UTF32BE: [u8; 4] = [0x00, 0x00, 0xFE, 0xFF];
+
+/// A UTF-32 byte-order mark → `ENCODING_UNSUPPORTED` (detail `encoding`). Checked before UTF-16,
+/// whose little-endian mark is the start of UTF-32's (a UTF-16 file cannot begin with U+0000 as text
+/// and be edited meaningfully, so `FF FE 00 00` is taken as UTF-32).
+fn refuse_utf32(bytes: &[u8]) -> Result<()> {
+    let name = if bytes.starts_with(&BOM_UTF32LE) {
+        "utf-32le"
+    } else if bytes.starts_with(&BOM_UTF32BE) {
+        "utf-32be"
+    } else {
+        return Ok(());
+    };
+    Err(Failure::new(
+        Code::EncodingUnsupported,
+        format!(
+            "the file is {} (it starts with a UTF-32 byte-order mark); only UTF-8 and BOM-marked \
+             UTF-16 files can be edited, so it is left untouched; convert it to UTF-8 first",
+            name.to_uppercase()
+        ),
+    )
+    .with("encoding", name))
 }
 
 /// Bytes per block of [`utf8_str`]: small enough to stay in the L1/L2 cache when a block needs its
@@ -773,5 +800,23 @@ mod tests {
         .map(|e| e.as_str())
         .collect();
         assert_eq!(names, ["lf", "crlf", "cr", "mixed", "none"]);
+    }
+
+    /// Regression (issue #16, item 6): UTF-32 files (with a BOM) were read as UTF-16 (NULs shown,
+    /// re-encoded as UTF-16 on write). Now refused, by both decoders.
+    #[test]
+    fn utf32_is_refused_not_read_as_utf16() {
+        let le = [&BOM_UTF32LE[..], b"h\0\0\0i\0\0\0\n\0\0\0"].concat();
+        let be = [&BOM_UTF32BE[..], b"\0\0\0h\0\0\0i"].concat();
+        for (bytes, name) in [(le, "utf-32le"), (be, "utf-32be")] {
+            let f = decode(bytes.clone()).unwrap_err();
+            assert_eq!(f.code, Code::EncodingUnsupported, "{}", f.message);
+            assert_eq!(f.detail("encoding"), Some(&name.into()));
+            let g = decode_slice_counted(&bytes).unwrap_err();
+            assert_eq!(g.code, Code::EncodingUnsupported);
+        }
+        // UTF-16 LE whose first character is not U+0000 is still UTF-16.
+        let d = decode(b"\xFF\xFEh\0".to_vec()).unwrap();
+        assert_eq!((d.text.as_str(), d.encoding), ("h", Encoding::Utf16Le));
     }
 }

@@ -52,6 +52,7 @@ codes! {
     EditNotFound => "EDIT_NOT_FOUND", "The edit_id is unknown or was evicted from the undo journal.";
     FileReadError => "FILE_READ_ERROR", "Reading the file failed; the message has the OS error.";
     FileWriteError => "FILE_WRITE_ERROR", "Writing the file failed and nothing was changed; the message has the OS error.";
+    LockTimeout => "LOCK_TIMEOUT", "Another writer held a lock on the file for longer than lock_timeout_ms (default 10 s); nothing was written. Retry in a moment.";
     SyntaxErrorIntroduced => "SYNTAX_ERROR_INTRODUCED", "The edit would break the file's syntax at the place shown; fix the edit so the file still parses.";
     RewriteTooBroad => "REWRITE_TOO_BROAD", "The rewrite changes more lines than max_changed_lines allows; change only the lines you mean to (editLines, applyEdits), or raise the limit if the whole rewrite is intended.";
     InternalError => "INTERNAL_ERROR", "A bug in surepatch; nothing was written. Please report it at https://github.com/surepatch/surepatch/issues.";

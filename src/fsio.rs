@@ -1,44 +1,779 @@
-//! Locks and atomic writes: how surepatch reads a file it is about to edit and puts the new bytes in
-//! place without ever leaving a half-written file.
+//! The sandboxed file system layer: every read, lock, write, rename, unlink and mkdir surepatch makes
+//! goes through a [`Sandbox`], a handle on the workspace root, and acts through directory handles
+//! opened one component at a time below it, never following a symbolic link.
 //!
-//! The protocol for an edit is `LockedFile::open` → `read_all` → (edit) → [`write_atomic`] → drop the
-//! lock. [`write_atomic`] replaces the file by renaming a fully written, fsynced temp file over it,
-//! so readers see the old or the new content, never a mix. Because that rename gives the path a new
+//! Paths handed to the sandbox are real paths from [`crate::workspace::Workspace::resolve`]: every
+//! symlink on them was already resolved, so the path below the root names only real directories. A
+//! component that is a symbolic link now was swapped in after the check, and is refused
+//! (`FILE_READ_ERROR`, detail `reason: "symlink"`), never followed. The directory handles come from
+//! `cap-std` (on Linux `openat2` with `RESOLVE_BENEATH` when the kernel has it), opened with
+//! `O_NOFOLLOW` for each component (`cap_fs_ext::DirExt::open_dir_nofollow`), so the final
+//! operation (`openat`, `renameat`, `unlinkat`, `linkat`, `mkdirat`) names a single entry of a
+//! directory known to be inside the root. This holds on every platform cap-std supports.
+//!
+//! The protocol for an edit is [`LockedFile::open`] → `read_all` → (edit) → [`Sandbox::write`] →
+//! drop the lock. A write replaces the file by renaming a fully written, fsynced temp file over it,
+//! so readers see the old or the new content, never a mix; the replaced file's mode, and its owner
+//! and group where the process may set them, are kept. Because that rename gives the path a new
 //! inode, [`LockedFile::open`] re-checks after taking its lock that the path still names the file it
-//! locked, and starts again if not: two cooperating editors can never both edit the same content.
+//! locked, and starts again if not. A creation links its temp file in place (`linkat`), which fails
+//! if the name exists, so two creators never overwrite each other.
 //!
 //! Locks are advisory (`flock` on unix, `LockFileEx` on Windows): they serialize surepatch writers
-//! (across threads and processes), not other programs.
-//!
-//! Paths given here are expected to come from [`crate::workspace::Workspace::resolve`] (symlinks
-//! already resolved); the final component is then never followed again ([`LockedFile::open`] uses
-//! `O_NOFOLLOW`), so a symlink swapped in after resolution is refused, not written through. A
-//! *directory* of the path swapped for a symlink is caught too (on Linux, where the kernel names each
-//! open descriptor in `/proc/self/fd`): the opened file and the directory written into must be at
-//! exactly the resolved path, and the write is then made relative to that directory's descriptor.
+//! (across threads and processes), not other programs. A lock wait is bounded ([`Deadline`], per
+//! call: option `lock_timeout_ms`, default 10 s) and ends with `LOCK_TIMEOUT`.
 
-use std::ffi::OsString;
-use std::fs::{self, File, Metadata, OpenOptions, Permissions};
+use std::cell::Cell;
+use std::ffi::{OsStr, OsString};
+use std::fs::{File, Metadata, Permissions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Component, Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, SystemTime};
+use std::time::{Duration, Instant, SystemTime};
+
+use cap_fs_ext::{DirExt, FollowSymlinks, OpenOptionsFollowExt};
+use cap_std::fs::{Dir, OpenOptions};
 
 use crate::error::{Code, Failure, Result};
 
 /// How many times [`LockedFile::open`] starts again when the path was replaced while it waited.
-/// Each retry means another writer finished an edit (progress, not a livelock); with N writers
-/// queued on one file, one of them can lose the race up to N-1 times per round, so the bound is
-/// generous and only stops a pathological stream of replacements.
+/// Each retry means another writer finished an edit (progress, not a livelock); the lock deadline
+/// bounds the whole wait anyway.
 const LOCK_RETRIES: usize = 1000;
 /// Temp files of ours older than this are a crash leftover and are swept.
 const STALE_TEMP_AGE: Duration = Duration::from_secs(10 * 60);
 /// Marker in temp file names: `.<name>.surepatch-<pid>-<random>.tmp`.
 const TEMP_MARK: &str = ".surepatch-";
+/// Longest file name (bytes) the common file systems take (ext4, xfs, btrfs, APFS; NTFS: 255 UTF-16
+/// units, which is more).
+const NAME_MAX: usize = 255;
+/// Bytes a temp name adds to its stem: `.` + [`TEMP_MARK`] + a 10-digit pid + `-` + 16 hex + `.tmp`.
+const TEMP_OVERHEAD: usize = 1 + TEMP_MARK.len() + 10 + 1 + 16 + 4;
+/// Default bound of a lock wait.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 
 fn lossy(p: &Path) -> String {
     p.to_string_lossy().into_owned()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lock deadlines
+
+thread_local! {
+    static LOCK_TIMEOUT: Cell<Duration> = const { Cell::new(DEFAULT_LOCK_TIMEOUT) };
+}
+
+/// Sets how long the lock waits of calls made on this thread may last (the option
+/// `lock_timeout_ms`, read once per call by the API layer; `None` restores the default 10 s).
+pub fn set_lock_timeout(limit: Option<Duration>) {
+    LOCK_TIMEOUT.with(|c| c.set(limit.unwrap_or(DEFAULT_LOCK_TIMEOUT)));
+}
+
+/// When the lock waits of one transaction must end.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline {
+    start: Instant,
+    limit: Duration,
+}
+
+impl Deadline {
+    pub fn after(limit: Duration) -> Deadline {
+        Deadline {
+            start: Instant::now(),
+            limit,
+        }
+    }
+
+    /// A deadline from this thread's setting ([`set_lock_timeout`]).
+    pub fn from_setting() -> Deadline {
+        Deadline::after(LOCK_TIMEOUT.with(Cell::get))
+    }
+
+    /// Whether the deadline has passed.
+    pub fn expired(&self) -> bool {
+        self.remaining().is_zero()
+    }
+
+    fn remaining(&self) -> Duration {
+        self.limit.saturating_sub(self.start.elapsed())
+    }
+
+    fn timed_out(&self, what: &Path, kind: &str) -> Failure {
+        let ms = self.limit.as_millis() as u64;
+        Failure::new(
+            Code::LockTimeout,
+            format!(
+                "{} is locked by another writer ({kind} lock); gave up after {ms} ms (option \
+                 lock_timeout_ms); nothing was written. Try again in a moment.",
+                what.display()
+            ),
+        )
+        .with("path", lossy(what))
+        .with("lock_timeout_ms", ms)
+    }
+}
+
+/// Takes an exclusive lock on `file`, polling until `deadline` (1 ms, doubling to 50 ms between
+/// tries). A blocking `flock` cannot be bounded, hence the polling.
+fn lock_until(file: &File, deadline: &Deadline, what: &Path, kind: &str) -> Result<()> {
+    let mut pause = Duration::from_millis(1);
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::WouldBlock) => {}
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(Failure::new(
+                    Code::FileReadError,
+                    format!("locking {} failed: {e}", what.display()),
+                )
+                .with("path", lossy(what)))
+            }
+        }
+        let left = deadline.remaining();
+        if left.is_zero() {
+            return Err(deadline.timed_out(what, kind));
+        }
+        std::thread::sleep(pause.min(left));
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+fn symlink_refused(path: &Path) -> Failure {
+    Failure::new(
+        Code::FileReadError,
+        format!(
+            "{} is a symbolic link (it was probably swapped in after the path was resolved); \
+             it is not followed; resolve the path again",
+            path.display()
+        ),
+    )
+    .with("path", lossy(path))
+    .with("reason", "symlink")
+}
+
+fn swapped_parent(path: &Path) -> Failure {
+    Failure::new(
+        Code::FileReadError,
+        format!(
+            "a directory on the path of {} was replaced (by a symbolic link or a move) after the \
+             path was resolved; it is not followed; resolve the path again",
+            path.display()
+        ),
+    )
+    .with("path", lossy(path))
+    .with("reason", "symlink")
+}
+
+fn is_loop(e: &io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        let raw = e.raw_os_error();
+        raw == Some(libc::ELOOP)
+            || (cfg!(any(target_os = "freebsd", target_os = "dragonfly"))
+                && raw == Some(libc::EMLINK))
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = e;
+        false
+    }
+}
+
+fn open_error(e: &io::Error, path: &Path) -> Failure {
+    if is_loop(e) {
+        return symlink_refused(path);
+    }
+    if e.kind() == io::ErrorKind::NotADirectory {
+        return Failure::new(
+            Code::FileNotFound,
+            format!(
+                "{} does not exist: one of its parents is a file; check the path",
+                path.display()
+            ),
+        )
+        .with("path", lossy(path));
+    }
+    Failure::io(e, true, &lossy(path)).with("path", lossy(path))
+}
+
+fn write_error(e: &io::Error, path: &Path) -> Failure {
+    let what = lossy(path);
+    let mut f = Failure::io(e, false, &what).with("path", &what);
+    if f.code == Code::FileWriteError || f.code == Code::FileNotFound {
+        f.message.push_str("; the file was not changed");
+    }
+    f
+}
+
+// ---------------------------------------------------------------------------------------------
+// The sandbox
+
+/// A handle on the workspace root; every file system operation of a call goes through it.
+#[derive(Debug)]
+pub struct Sandbox {
+    root: PathBuf,
+    dir: Dir,
+}
+
+/// The metadata a replacement keeps: the mode, and on unix the owner and group.
+#[derive(Debug, Clone)]
+pub struct Kept {
+    perms: Permissions,
+    #[cfg(unix)]
+    owner: (u32, u32),
+}
+
+impl Kept {
+    fn of(meta: &Metadata) -> Kept {
+        Kept {
+            perms: meta.permissions(),
+            #[cfg(unix)]
+            owner: {
+                use std::os::unix::fs::MetadataExt;
+                (meta.uid(), meta.gid())
+            },
+        }
+    }
+
+    /// Gives `file` (a fresh temp file owned by this process) this owner, group and mode. Owner and
+    /// group are best effort (only root may give a file away; an owner may set one of its groups);
+    /// the mode is set last, as `chown` clears the set-id bits.
+    fn apply(&self, file: &File) -> io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::{fchown, MetadataExt};
+            let m = file.metadata()?;
+            let (uid, gid) = self.owner;
+            if (m.uid(), m.gid()) != (uid, gid)
+                && fchown(file, Some(uid), Some(gid)).is_err()
+                && m.gid() != gid
+            {
+                let _ = fchown(file, None, Some(gid));
+            }
+        }
+        file.set_permissions(self.perms.clone())
+    }
+}
+
+/// How [`Sandbox::write`] puts the new file in place.
+#[derive(Debug, Clone, Copy)]
+pub enum Put<'a> {
+    /// Replace the file, keeping its mode, owner and group.
+    Replace(&'a Kept),
+    /// Create the file; the name must be free (else `STALE_FILE`).
+    CreateNew,
+    /// Create or replace, with the mode of a new file (journal files).
+    Any,
+}
+
+impl Sandbox {
+    /// Opens the workspace root `root` (a canonical path).
+    pub fn open(root: &Path) -> Result<Sandbox> {
+        let dir = Dir::open_ambient_dir(root, cap_std::ambient_authority()).map_err(|e| {
+            Failure::new(
+                Code::InvalidInput,
+                format!("the workspace root {} cannot be used: {e}", root.display()),
+            )
+            .with("root", lossy(root))
+        })?;
+        Ok(Sandbox {
+            root: root.to_path_buf(),
+            dir,
+        })
+    }
+
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The components of `real` below the root. Outside → `PATH_OUTSIDE_WORKSPACE`; a `.`/`..`
+    /// component (not from a resolved path) → `INVALID_INPUT`.
+    fn components<'a>(&self, real: &'a Path) -> Result<Vec<&'a OsStr>> {
+        let rel = if real.is_absolute() {
+            real.strip_prefix(&self.root).map_err(|_| {
+                Failure::new(
+                    Code::PathOutsideWorkspace,
+                    format!(
+                        "{} is outside the workspace root {}",
+                        real.display(),
+                        self.root.display()
+                    ),
+                )
+                .with("path", lossy(real))
+            })?
+        } else {
+            real
+        };
+        rel.components()
+            .map(|c| match c {
+                Component::Normal(n) => Ok(n),
+                _ => Err(Failure::new(
+                    Code::InvalidInput,
+                    format!("{}: '.' and '..' are not allowed here", real.display()),
+                )
+                .with("path", lossy(real))),
+            })
+            .collect()
+    }
+
+    /// Opens the directory `names` below the root, one component at a time, never following a
+    /// symlink. `real` is the path the caller asked about (for messages).
+    fn walk(&self, names: &[&OsStr], real: &Path) -> Result<Dir> {
+        let mut dir = self
+            .dir
+            .try_clone()
+            .map_err(|e| Failure::io(&e, true, &lossy(&self.root)))?;
+        for name in names {
+            dir = match dir.open_dir_nofollow(name) {
+                Ok(d) => d,
+                Err(e) => {
+                    return Err(match dir.symlink_metadata(name) {
+                        Ok(m) if m.file_type().is_symlink() => swapped_parent(real),
+                        Ok(m) if !m.is_dir() => Failure::new(
+                            Code::FileNotFound,
+                            format!(
+                                "{} does not exist: one of its parents is a file; check the path",
+                                real.display()
+                            ),
+                        )
+                        .with("path", lossy(real)),
+                        Err(e2) if e2.kind() == io::ErrorKind::NotFound => Failure::new(
+                            Code::FileNotFound,
+                            format!(
+                                "{} does not exist: its directory {} is missing",
+                                real.display(),
+                                Path::new(name).display()
+                            ),
+                        )
+                        .with("path", lossy(real)),
+                        // It was a symlink when opened (`O_NOFOLLOW|O_DIRECTORY` on a link
+                        // gives ENOTDIR or ELOOP) and is a directory again now: swapped.
+                        _ if is_loop(&e) || e.kind() == io::ErrorKind::NotADirectory => {
+                            swapped_parent(real)
+                        }
+                        _ => Failure::io(&e, true, &lossy(real)).with("path", lossy(real)),
+                    });
+                }
+            };
+        }
+        Ok(dir)
+    }
+
+    /// The directory `real_dir` (the root or below it).
+    pub fn open_dir(&self, real_dir: &Path) -> Result<Dir> {
+        let names = self.components(real_dir)?;
+        self.walk(&names, real_dir)
+    }
+
+    /// The directory holding `real`, and the file's name in it.
+    fn parent(&self, real: &Path) -> Result<(Dir, OsString)> {
+        let mut names = self.components(real)?;
+        let name = names.pop().ok_or_else(|| {
+            Failure::new(
+                Code::InvalidInput,
+                format!("{} does not name a file", real.display()),
+            )
+        })?;
+        Ok((self.walk(&names, real)?, name.to_os_string()))
+    }
+
+    /// Whether an entry (of any type) exists at `real`, not following a symlink. A missing or
+    /// unreadable directory on the way → false.
+    pub fn exists(&self, real: &Path) -> bool {
+        self.parent(real)
+            .is_ok_and(|(d, n)| d.symlink_metadata(&n).is_ok())
+    }
+
+    /// Whether `real` is a directory (not a symlink to one).
+    pub fn is_dir(&self, real: &Path) -> bool {
+        self.open_dir(real).is_ok()
+    }
+
+    /// The bytes of the regular file `real`; `None` if missing, not a regular file, or unreadable.
+    pub fn read_regular(&self, real: &Path) -> Option<Vec<u8>> {
+        let (dir, name) = self.parent(real).ok()?;
+        let file = dir.open_with(&name, &read_options()).ok()?.into_std();
+        if !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        let mut buf = Vec::new();
+        (&file).read_to_end(&mut buf).ok()?;
+        Some(buf)
+    }
+
+    /// Names of the entries of `real_dir` with whether each is a directory (not following links).
+    pub fn list_dir(&self, real_dir: &Path) -> Vec<(OsString, bool)> {
+        let Ok(dir) = self.open_dir(real_dir) else {
+            return Vec::new();
+        };
+        let Ok(entries) = dir.entries() else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .map(|e| {
+                let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+                (e.file_name(), is_dir)
+            })
+            .collect()
+    }
+
+    /// Sizes of the regular files directly in `real_dir`, by name.
+    pub fn file_sizes(&self, real_dir: &Path) -> Vec<(OsString, u64)> {
+        let Ok(dir) = self.open_dir(real_dir) else {
+            return Vec::new();
+        };
+        let Ok(entries) = dir.entries() else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter_map(|e| {
+                let m = dir.symlink_metadata(e.file_name()).ok()?;
+                m.is_file().then(|| (e.file_name(), m.len()))
+            })
+            .collect()
+    }
+
+    /// Removes the regular file (or symlink: the link itself) at `real`.
+    pub fn remove_file(&self, real: &Path) -> Result<()> {
+        let (dir, name) = self.parent(real)?;
+        dir.remove_file(&name).map_err(|e| {
+            let code = match e.kind() {
+                io::ErrorKind::NotFound => Code::FileNotFound,
+                io::ErrorKind::PermissionDenied => Code::PermissionDenied,
+                io::ErrorKind::IsADirectory => Code::TargetIsDirectory,
+                _ => Code::FileWriteError,
+            };
+            Failure::new(
+                code,
+                format!(
+                    "deleting {} failed: {e}; it was not deleted",
+                    real.display()
+                ),
+            )
+            .with("path", lossy(real))
+        })
+    }
+
+    /// Removes the directory `real_dir` and everything in it (symlinks in it are removed, never
+    /// followed). Best effort.
+    pub fn remove_dir_all(&self, real_dir: &Path) {
+        if let Ok((dir, name)) = self.parent(real_dir) {
+            if dir
+                .symlink_metadata(&name)
+                .is_ok_and(|m| m.is_dir() && !m.file_type().is_symlink())
+            {
+                let _ = dir.remove_dir_all(&name);
+            }
+        }
+    }
+
+    /// Creates the missing directories of `real_dir` (the root or below it), one component at a
+    /// time: each is created with `mkdirat` in, then opened (`O_NOFOLLOW`) from, its parent's handle.
+    /// A component that is a symlink → `FILE_READ_ERROR` (`reason: "symlink"`); a file →
+    /// `INVALID_INPUT`.
+    pub fn create_dirs(&self, real_dir: &Path) -> Result<()> {
+        let names = self.components(real_dir)?;
+        let mut dir = self
+            .dir
+            .try_clone()
+            .map_err(|e| Failure::io(&e, false, &lossy(&self.root)))?;
+        for name in names {
+            let mut next = None;
+            // A few rounds in case another process creates or removes the entry meanwhile.
+            for _ in 0..8 {
+                match dir.open_dir_nofollow(name) {
+                    Ok(d) => {
+                        next = Some(d);
+                        break;
+                    }
+                    Err(e) => match dir.symlink_metadata(name) {
+                        Ok(m) if m.file_type().is_symlink() => {
+                            return Err(swapped_parent(real_dir))
+                        }
+                        Ok(m) if !m.is_dir() => {
+                            return Err(Failure::new(
+                                Code::InvalidInput,
+                                format!(
+                                    "{} cannot be created: {} exists and is not a directory",
+                                    real_dir.display(),
+                                    Path::new(name).display()
+                                ),
+                            )
+                            .with("path", lossy(real_dir)))
+                        }
+                        Ok(_) if is_loop(&e) || e.kind() == io::ErrorKind::NotADirectory => {
+                            return Err(swapped_parent(real_dir))
+                        }
+                        Ok(_) => return Err(write_error(&e, real_dir)),
+                        Err(_) => match dir.create_dir(name) {
+                            Ok(()) => {}
+                            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                            Err(e) => return Err(write_error(&e, real_dir)),
+                        },
+                    },
+                }
+            }
+            dir = next.ok_or_else(|| {
+                write_error(
+                    &io::Error::other("it kept changing while being created"),
+                    real_dir,
+                )
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Atomically replaces or creates `real` with the concatenation of `parts`.
+    ///
+    /// Writes a temp file (see [`temp_stem`]) in the same directory, fsyncs it, gives it the kept
+    /// metadata ([`Put::Replace`]) or a new file's mode (0o644 less the umask), then renames it over
+    /// `real` ([`Put::CreateNew`]: links it in place, failing if the name is taken) and fsyncs the
+    /// directory. On any failure the temp file is removed and `real` is untouched. Before writing,
+    /// our temp files for the same name older than 10 minutes (crash leftovers) are removed; no
+    /// other file is touched. A hard link to the old file keeps the old content.
+    pub fn write(&self, real: &Path, parts: &[&[u8]], put: Put<'_>) -> Result<()> {
+        self.prepare(real, parts, put, None)?.install()
+    }
+
+    /// [`Sandbox::write`] without the fsyncs: atomic for readers and across a killed process, but
+    /// not across a power loss (for records whose loss costs nothing but a leftover).
+    pub fn write_volatile(&self, real: &Path, bytes: &[u8]) -> Result<()> {
+        let mut p = self.prepare_with(real, &[bytes], Put::Any, None, false)?;
+        p.durable = false;
+        p.install()
+    }
+
+    /// The first half of [`Sandbox::write`]: the temp file, written, fsynced and given its metadata,
+    /// next to `real`, not yet in place. `tmp`: the temp name to use (see [`temp_name`]; it must be
+    /// free), else a fresh one. Dropping the result removes the temp file.
+    pub fn prepare(
+        &self,
+        real: &Path,
+        parts: &[&[u8]],
+        put: Put<'_>,
+        tmp: Option<&OsStr>,
+    ) -> Result<Prepared> {
+        self.prepare_with(real, parts, put, tmp, true)
+    }
+
+    fn prepare_with(
+        &self,
+        real: &Path,
+        parts: &[&[u8]],
+        put: Put<'_>,
+        tmp: Option<&OsStr>,
+        durable: bool,
+    ) -> Result<Prepared> {
+        let (dir, name) = self.parent(real)?;
+        let dir = Pinned { dir };
+        let fail = |e: &io::Error| write_error(e, real);
+        dir.sweep_stale_temps(&name);
+        let (tmp, mut file) = match tmp {
+            Some(t) => dir.create_named(t).map(|f| (t.to_os_string(), f)),
+            None => dir.create_temp(&name),
+        }
+        .map_err(|e| fail(&e))?;
+        let prepared = Prepared {
+            dir,
+            tmp,
+            name,
+            real: real.to_path_buf(),
+            create_new: matches!(put, Put::CreateNew),
+            armed: true,
+            durable,
+        };
+        for part in parts {
+            file.write_all(part).map_err(|e| fail(&e))?;
+        }
+        if let Put::Replace(kept) = put {
+            kept.apply(&file).map_err(|e| fail(&e))?;
+        }
+        if durable {
+            file.sync_all().map_err(|e| fail(&e))?;
+        }
+        Ok(prepared)
+    }
+
+    /// Opens (creating it if `create`) the file `real` and takes its lock without waiting:
+    /// `Ok(None)` when another holds it.
+    pub fn try_lock_file(&self, real: &Path, create: bool) -> io::Result<Option<File>> {
+        let (dir, name) = self.parent(real).map_err(as_io)?;
+        let mut o = OpenOptions::new();
+        o.read(true).follow(FollowSymlinks::No);
+        if create {
+            o.write(true).create(true);
+        }
+        let file = dir.open_with(&name, &o)?.into_std();
+        match file.try_lock() {
+            Ok(()) => Ok(Some(file)),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+
+    /// Puts the temp file `tmp` (in the directory of `real`) in place at `real`, as a recovery does:
+    /// nothing when `tmp` is gone; only removes `tmp` when it already is `real` (linked in place
+    /// before a crash); else renames it over `real`. Then fsyncs the directory.
+    pub fn roll_forward(&self, real: &Path, tmp: &OsStr) -> Result<()> {
+        let (dir, name) = self.parent(real)?;
+        let Ok(t) = dir.symlink_metadata(tmp) else {
+            return Ok(());
+        };
+        let linked = dir
+            .symlink_metadata(&name)
+            .is_ok_and(|n| same_entry(&t, &n));
+        let r = if linked {
+            dir.remove_file(tmp)
+        } else {
+            dir.rename(tmp, &dir, &name)
+        };
+        r.map_err(|e| write_error(&e, real))?;
+        Pinned { dir }.sync();
+        Ok(())
+    }
+
+    /// Renames `from` to `to` (any two directories of the workspace), both through directory
+    /// handles opened without following links.
+    pub fn rename(&self, from: &Path, to: &Path) -> io::Result<()> {
+        let (da, a) = self.parent(from).map_err(as_io)?;
+        let (db, b) = self.parent(to).map_err(as_io)?;
+        da.rename(&a, &db, &b)
+    }
+
+    /// Renames `from` to `to`, two names in one directory.
+    pub fn rename_in_dir(&self, from: &Path, to: &Path) -> io::Result<()> {
+        let (dir, a) = self.parent(from).map_err(as_io)?;
+        let b = to.file_name().ok_or(io::ErrorKind::InvalidInput)?;
+        dir.rename(&a, &dir, b)
+    }
+
+    /// Removes `tmp` from the directory of `real` if it is there (a recovery's roll back).
+    pub fn remove_temp(&self, real: &Path, tmp: &OsStr) {
+        if let Ok((dir, _)) = self.parent(real) {
+            let _ = dir.remove_file(tmp);
+        }
+    }
+
+    /// Removes the directory `real_dir` if it is empty. Best effort.
+    pub fn remove_empty_dir(&self, real_dir: &Path) {
+        if let Ok((dir, name)) = self.parent(real_dir) {
+            let _ = dir.remove_dir(&name);
+        }
+    }
+}
+
+/// A failure as an I/O error of the matching kind (for the helpers that answer `io::Result`).
+fn as_io(f: Failure) -> io::Error {
+    let kind = match f.code {
+        Code::FileNotFound => io::ErrorKind::NotFound,
+        Code::PermissionDenied => io::ErrorKind::PermissionDenied,
+        _ => io::ErrorKind::Other,
+    };
+    io::Error::new(kind, f.message)
+}
+
+/// A fresh temp name for target `real` (see [`Sandbox::prepare`]).
+pub fn temp_name(real: &Path) -> OsString {
+    let name = real.file_name().unwrap_or(OsStr::new("file"));
+    let mut tmp = OsString::from(".");
+    tmp.push(temp_stem(name));
+    tmp.push(format!(
+        "{TEMP_MARK}{}-{:016x}.tmp",
+        std::process::id(),
+        random_u64()
+    ));
+    tmp
+}
+
+#[cfg(unix)]
+fn same_entry(a: &cap_std::fs::Metadata, b: &cap_std::fs::Metadata) -> bool {
+    use cap_std::fs::MetadataExt;
+    a.dev() == b.dev() && a.ino() == b.ino()
+}
+
+#[cfg(not(unix))]
+fn same_entry(a: &cap_std::fs::Metadata, b: &cap_std::fs::Metadata) -> bool {
+    a.len() == b.len()
+        && a.modified().ok().map(|t| t.into_std()) == b.modified().ok().map(|t| t.into_std())
+        && a.created().ok().map(|t| t.into_std()) == b.created().ok().map(|t| t.into_std())
+}
+
+/// A temp file written next to its target, to be put in place by [`Prepared::install`]; removed
+/// if dropped before.
+pub struct Prepared {
+    dir: Pinned,
+    tmp: OsString,
+    name: OsString,
+    real: PathBuf,
+    create_new: bool,
+    armed: bool,
+    durable: bool,
+}
+
+impl Prepared {
+    /// The temp file's name (in the target's directory).
+    pub fn temp(&self) -> &OsStr {
+        &self.tmp
+    }
+
+    /// Renames the temp file over the target (a creation: links it in place, failing with
+    /// `STALE_FILE` if the name was taken) and fsyncs the directory.
+    pub fn install(mut self) -> Result<()> {
+        if fault_injected(&self.real) {
+            return Err(Failure::new(
+                Code::FileWriteError,
+                format!(
+                    "writing {} failed: injected fault (test hook); the file was not changed",
+                    self.real.display()
+                ),
+            )
+            .with("path", lossy(&self.real)));
+        }
+        if self.create_new {
+            // Linked: the temp name is removed below, the file stays at `name`.
+            self.dir.link_new(&self.tmp, &self.name, &self.real)?;
+        } else {
+            self.dir
+                .dir
+                .rename(&self.tmp, &self.dir.dir, &self.name)
+                .map_err(|e| write_error(&e, &self.real))?;
+            self.armed = false;
+        }
+        if std::mem::take(&mut self.armed) {
+            let _ = self.dir.remove(&self.tmp);
+        }
+        if self.durable {
+            self.dir.sync();
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Prepared {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = self.dir.remove(&self.tmp);
+        }
+    }
+}
+
+fn read_options() -> OpenOptions {
+    let mut o = OpenOptions::new();
+    o.read(true).follow(FollowSymlinks::No);
+    #[cfg(unix)]
+    {
+        use cap_std::fs::OpenOptionsExt;
+        // O_NONBLOCK: opening a FIFO must not hang (it is refused right after, by fstat); it has no
+        // effect on regular files.
+        o.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    o
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -50,50 +785,51 @@ pub struct LockedFile {
     file: File,
     meta: Metadata,
     path: PathBuf,
+    writable: bool,
 }
 
 impl LockedFile {
-    /// Opens `path` (final component not followed: `O_NOFOLLOW` on unix), takes an exclusive lock
-    /// (`File::lock`), then re-checks that `path` still names the same file (device and inode): if
-    /// another writer renamed a new file into place meanwhile, unlocks and starts again (at most 1000
-    /// times).
+    /// Opens `real` through the sandbox (no symlink followed, final component included), takes an
+    /// exclusive lock (waiting until `deadline`, then `LOCK_TIMEOUT`), then re-checks that `real`
+    /// still names the same file (device and inode): if another writer renamed a new file into
+    /// place meanwhile, unlocks and starts again.
     ///
     /// Errors: directory → `TARGET_IS_DIRECTORY`; missing → `FILE_NOT_FOUND`; `EACCES` →
-    /// `PERMISSION_DENIED`; a symlink in the final component, or not a regular file →
-    /// `FILE_READ_ERROR` / `INVALID_INPUT`.
-    pub fn open(path: &Path) -> Result<LockedFile> {
+    /// `PERMISSION_DENIED`; a symlink on the path → `FILE_READ_ERROR` (`reason: "symlink"`); not a
+    /// regular file → `INVALID_INPUT`.
+    pub fn open(sb: &Sandbox, real: &Path, deadline: &Deadline) -> Result<LockedFile> {
         for _ in 0..LOCK_RETRIES {
-            let file = open_nofollow(path).map_err(|e| open_error(&e, path))?;
+            let (dir, name) = sb.parent(real)?;
+            let file = dir
+                .open_with(&name, &read_options())
+                .map_err(|e| open_error(&e, real))?
+                .into_std();
             let meta = file
                 .metadata()
-                .map_err(|e| Failure::io(&e, true, &lossy(path)))?;
-            check_regular(&meta, path)?;
-            file.lock().map_err(|e| {
-                Failure::new(
-                    Code::FileReadError,
-                    format!("locking {} failed: {e}", path.display()),
-                )
-                .with("path", lossy(path))
-            })?;
-            match fs::symlink_metadata(path) {
+                .map_err(|e| Failure::io(&e, true, &lossy(real)))?;
+            check_regular(&meta, real)?;
+            lock_until(&file, deadline, real, "file")?;
+            match dir.symlink_metadata(&name) {
                 Ok(now) if same_file(&meta, &now) => {
-                    if !opened_at(&file, path) {
-                        return Err(swapped_parent(path));
+                    if !opened_at(&file, real) {
+                        return Err(swapped_parent(real));
                     }
                     // Fresh metadata: the size may have changed while we waited for the lock.
                     let meta = file
                         .metadata()
-                        .map_err(|e| Failure::io(&e, true, &lossy(path)))?;
+                        .map_err(|e| Failure::io(&e, true, &lossy(real)))?;
+                    let writable = may_write(&dir, &name, &meta);
                     return Ok(LockedFile {
                         file,
                         meta,
-                        path: path.to_path_buf(),
+                        path: real.to_path_buf(),
+                        writable,
                     });
                 }
                 // Replaced or removed while we waited: drop (unlock) and look again.
                 Ok(_) => continue,
                 Err(e) if e.kind() == io::ErrorKind::NotFound => continue,
-                Err(e) => return Err(Failure::io(&e, true, &lossy(path))),
+                Err(e) => return Err(Failure::io(&e, true, &lossy(real))),
             }
         }
         Err(Failure::new(
@@ -101,10 +837,10 @@ impl LockedFile {
             format!(
                 "{} kept being replaced by another writer while it was being locked \
                  ({LOCK_RETRIES} tries); try again",
-                path.display()
+                real.display()
             ),
         )
-        .with("path", lossy(path)))
+        .with("path", lossy(real)))
     }
 
     /// Reads the whole file from its start. Larger than `max_bytes` → `FILE_TOO_LARGE` (details
@@ -162,15 +898,67 @@ impl LockedFile {
         self.len() == 0
     }
 
-    /// Permissions of the locked file, to pass to [`write_atomic`].
-    pub fn permissions(&self) -> Permissions {
-        self.meta.permissions()
+    /// What a replacement of this file keeps (mode, owner, group).
+    pub fn kept(&self) -> Kept {
+        Kept::of(&self.meta)
+    }
+
+    /// Whether this process may replace or delete the file (see [`may_write`]).
+    pub fn writable(&self) -> bool {
+        self.writable
     }
 
     /// The path this file was opened at.
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Whether the caller may change the file `name` of `dir`, as a plain write would be allowed: the
+/// file must not be read-only (at least one write bit set: a 0444 file is refused even for root,
+/// like editors do), and the kernel must grant the effective user write access (`faccessat` with
+/// `AT_EACCESS`; root passes this test for every file, as it could `open(O_WRONLY)` it). Elsewhere:
+/// the read-only attribute.
+fn may_write(dir: &Dir, name: &OsStr, meta: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        use std::os::unix::io::AsRawFd;
+        if meta.permissions().mode() & 0o222 == 0 {
+            return false;
+        }
+        let Ok(n) = cname(name) else { return false };
+        // SAFETY: `n` is a NUL-terminated string; the descriptor is the open directory.
+        let r =
+            unsafe { libc::faccessat(dir.as_raw_fd(), n.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+        if r == 0 {
+            return true;
+        }
+        let e = io::Error::last_os_error().raw_os_error();
+        // Only a real refusal refuses; an unsupported check (ENOSYS, EINVAL) leaves it to the write.
+        !matches!(
+            e,
+            Some(libc::EACCES) | Some(libc::EPERM) | Some(libc::EROFS)
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (dir, name);
+        !meta.permissions().readonly()
+    }
+}
+
+/// The `PERMISSION_DENIED` refusal of a change to a file [`may_write`] says no to.
+pub fn not_writable(display: &str) -> Failure {
+    Failure::new(
+        Code::PermissionDenied,
+        format!(
+            "{display} is not writable by this process (read-only mode, or owned by another user \
+             without write permission for us); it was not changed. Change its permissions first \
+             if the edit is intended."
+        ),
+    )
+    .with("file_path", display)
 }
 
 fn check_regular(meta: &Metadata, path: &Path) -> Result<()> {
@@ -197,69 +985,9 @@ fn check_regular(meta: &Metadata, path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn symlink_refused(path: &Path) -> Failure {
-    Failure::new(
-        Code::FileReadError,
-        format!(
-            "{} is a symbolic link (it was probably swapped in after the path was resolved); \
-             it is not followed; resolve the path again",
-            path.display()
-        ),
-    )
-    .with("path", lossy(path))
-    .with("reason", "symlink")
-}
-
-fn open_error(e: &io::Error, path: &Path) -> Failure {
-    #[cfg(unix)]
-    {
-        let raw = e.raw_os_error();
-        let refused_link = raw == Some(libc::ELOOP)
-            || (cfg!(any(target_os = "freebsd", target_os = "dragonfly"))
-                && raw == Some(libc::EMLINK));
-        if refused_link {
-            return symlink_refused(path);
-        }
-    }
-    if e.kind() == io::ErrorKind::NotADirectory {
-        return Failure::new(
-            Code::FileNotFound,
-            format!(
-                "{} does not exist: one of its parents is a file; check the path",
-                path.display()
-            ),
-        )
-        .with("path", lossy(path));
-    }
-    Failure::io(e, true, &lossy(path)).with("path", lossy(path))
-}
-
 #[cfg(unix)]
-fn open_nofollow(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    // O_NONBLOCK: opening a FIFO must not hang (it is refused right after, by fstat); it has no
-    // effect on regular files.
-    OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open_nofollow(path: &Path) -> io::Result<File> {
-    let mut opts = OpenOptions::new();
-    opts.read(true);
-    #[cfg(windows)]
-    {
-        use std::os::windows::fs::OpenOptionsExt;
-        // FILE_FLAG_OPEN_REPARSE_POINT: open a symlink itself (refused by `check_regular`).
-        opts.custom_flags(0x0020_0000);
-    }
-    opts.open(path)
-}
-
-#[cfg(unix)]
-fn same_file(a: &Metadata, b: &Metadata) -> bool {
+fn same_file(a: &Metadata, b: &cap_std::fs::Metadata) -> bool {
+    use cap_std::fs::MetadataExt as _;
     use std::os::unix::fs::MetadataExt;
     a.dev() == b.dev() && a.ino() == b.ino()
 }
@@ -267,106 +995,123 @@ fn same_file(a: &Metadata, b: &Metadata) -> bool {
 /// Without a stable file id in std off unix, compare what a replacement would change: a renamed-in
 /// file has its own creation time, and almost always another write time.
 #[cfg(not(unix))]
-fn same_file(a: &Metadata, b: &Metadata) -> bool {
+fn same_file(a: &Metadata, b: &cap_std::fs::Metadata) -> bool {
     a.file_type().is_file() == b.file_type().is_file()
-        && a.created().ok() == b.created().ok()
-        && a.modified().ok() == b.modified().ok()
+        && a.created().ok() == b.created().ok().map(|t| t.into_std())
+        && a.modified().ok() == b.modified().ok().map(|t| t.into_std())
         && a.len() == b.len()
+}
+
+/// Whether `file` (just opened at the absolute path `expected`) is still at `expected`: the kernel's
+/// own name for the descriptor (`/proc/self/fd/N` on Linux) must be `expected` itself. Catches a
+/// directory of the path moved away (inside or outside the root) while the lock was awaited. Where
+/// the kernel does not name descriptors, this check is not made (the handles still keep every
+/// operation inside the root).
+fn opened_at(file: &File, expected: &Path) -> bool {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    if expected.is_absolute() {
+        use std::os::unix::io::AsRawFd;
+        if let Ok(real) = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())) {
+            return real == expected;
+        }
+    }
+    let _ = (file, expected);
+    true
+}
+
+/// A readable descriptor of the directory `dir` (cap-std's own may be an `O_PATH` handle, which can
+/// be neither locked nor fsynced).
+#[cfg(unix)]
+fn readable_dir(dir: &Dir) -> io::Result<File> {
+    use cap_fs_ext::OpenOptionsMaybeDirExt;
+    let mut o = OpenOptions::new();
+    o.read(true).maybe_dir(true).follow(FollowSymlinks::No);
+    let f = dir.open_with(".", &o)?.into_std();
+    if !f.metadata()?.is_dir() {
+        return Err(io::Error::from(io::ErrorKind::NotADirectory));
+    }
+    Ok(f)
+}
+
+#[cfg(unix)]
+fn cname(name: &OsStr) -> io::Result<std::ffi::CString> {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::CString::new(name.as_bytes())
+        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
 }
 
 // ---------------------------------------------------------------------------------------------
 // DirLock
 
-/// Serializes creation of a new file in `dir` (between the "does it exist?" check and the write).
+/// Serializes creation of new files below a directory (between the "does it exist?" check and the
+/// write).
 ///
 /// On unix the directory itself is locked with `flock`. Elsewhere a lock file
-/// `.surepatch-dir.lock` is created exclusively in `dir` and removed on drop (no lock file is left
-/// behind; one older than 10 minutes is taken to be a crash leftover and removed).
+/// `.surepatch-dir.lock` is created exclusively in the directory and removed on drop (one older
+/// than 10 minutes is taken to be a crash leftover and removed).
 #[derive(Debug)]
 pub struct DirLock {
     #[allow(dead_code)]
     file: File,
     #[cfg(not(unix))]
-    lock_path: PathBuf,
+    dir: Dir,
 }
 
+#[cfg(not(unix))]
+const DIR_LOCK_NAME: &str = ".surepatch-dir.lock";
+
 impl DirLock {
-    pub fn acquire(dir: &Path) -> Result<DirLock> {
-        Self::acquire_impl(dir)
+    /// Locks the directory `real_dir`, waiting until `deadline` (then `LOCK_TIMEOUT`).
+    pub fn acquire(sb: &Sandbox, real_dir: &Path, deadline: &Deadline) -> Result<DirLock> {
+        let dir = sb.open_dir(real_dir)?;
+        Self::acquire_impl(dir, real_dir, deadline)
     }
 
     #[cfg(unix)]
-    fn acquire_impl(dir: &Path) -> Result<DirLock> {
-        use std::os::unix::fs::OpenOptionsExt;
-        let file = OpenOptions::new()
-            .read(true)
-            .custom_flags(libc::O_DIRECTORY)
-            .open(dir)
-            .map_err(|e| dir_error(&e, dir))?;
-        file.lock().map_err(|e| dir_error(&e, dir))?;
+    fn acquire_impl(dir: Dir, real_dir: &Path, deadline: &Deadline) -> Result<DirLock> {
+        let file = readable_dir(&dir).map_err(|e| Failure::io(&e, true, &lossy(real_dir)))?;
+        lock_until(&file, deadline, real_dir, "directory")?;
         Ok(DirLock { file })
     }
 
     #[cfg(not(unix))]
-    fn acquire_impl(dir: &Path) -> Result<DirLock> {
-        let lock_path = dir.join(".surepatch-dir.lock");
-        // 60 s at most, in 5 ms steps.
-        for _ in 0..12_000 {
-            match OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&lock_path)
-            {
-                Ok(file) => return Ok(DirLock { file, lock_path }),
+    fn acquire_impl(dir: Dir, real_dir: &Path, deadline: &Deadline) -> Result<DirLock> {
+        loop {
+            let mut o = OpenOptions::new();
+            o.write(true).create_new(true);
+            match dir.open_with(DIR_LOCK_NAME, &o) {
+                Ok(file) => {
+                    return Ok(DirLock {
+                        file: file.into_std(),
+                        dir,
+                    })
+                }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {
-                    let stale = fs::symlink_metadata(&lock_path)
+                    let stale = dir
+                        .symlink_metadata(DIR_LOCK_NAME)
                         .and_then(|m| m.modified())
                         .ok()
-                        .and_then(|t| SystemTime::now().duration_since(t).ok())
+                        .and_then(|t| SystemTime::now().duration_since(t.into_std()).ok())
                         .is_some_and(|age| age > STALE_TEMP_AGE);
                     if stale {
-                        let _ = fs::remove_file(&lock_path);
+                        let _ = dir.remove_file(DIR_LOCK_NAME);
+                    } else if deadline.remaining().is_zero() {
+                        return Err(deadline.timed_out(real_dir, "directory"));
                     } else {
                         std::thread::sleep(Duration::from_millis(5));
                     }
                 }
-                Err(e) => return Err(dir_error(&e, dir)),
+                Err(e) => return Err(write_error(&e, real_dir)),
             }
         }
-        Err(Failure::new(
-            Code::FileWriteError,
-            format!(
-                "timed out waiting for the lock on directory {}",
-                dir.display()
-            ),
-        ))
     }
 }
 
 #[cfg(not(unix))]
 impl Drop for DirLock {
     fn drop(&mut self) {
-        let _ = fs::remove_file(&self.lock_path);
+        let _ = self.dir.remove_file(DIR_LOCK_NAME);
     }
-}
-
-fn dir_error(e: &io::Error, dir: &Path) -> Failure {
-    if e.kind() == io::ErrorKind::NotADirectory {
-        return Failure::new(
-            Code::InvalidInput,
-            format!("{} is not a directory", dir.display()),
-        )
-        .with("path", lossy(dir));
-    }
-    Failure::new(
-        match e.kind() {
-            io::ErrorKind::NotFound => Code::FileNotFound,
-            io::ErrorKind::PermissionDenied => Code::PermissionDenied,
-            _ => Code::FileWriteError,
-        },
-        format!("locking directory {} failed: {e}", dir.display()),
-    )
-    .with("path", lossy(dir))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -375,7 +1120,7 @@ fn dir_error(e: &io::Error, dir: &Path) -> Failure {
 static FAULT_ARMED: AtomicBool = AtomicBool::new(false);
 static FAULT_SUFFIX: Mutex<Option<String>> = Mutex::new(None);
 
-/// Test hook: while set, [`write_atomic`] fails with `FILE_WRITE_ERROR` for any target whose path
+/// Test hook: while set, [`Sandbox::write`] fails with `FILE_WRITE_ERROR` for any target whose path
 /// ends with `path_suffix` (a string suffix of the whole path), after it has created its temp file
 /// (so that tests can check the cleanup). `None` clears it. One process-wide setting: tests that
 /// use it should give a suffix unique to their own temp directory. Costs one atomic load when unset.
@@ -397,178 +1142,58 @@ fn fault_injected(path: &Path) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Atomic writes
 
-/// Whether `file` (just opened at the absolute path `expected`) really is the file at `expected`, with
-/// no symlink in any directory of the path: the kernel's own name for the descriptor
-/// (`/proc/self/fd/N` on Linux) must be `expected` itself. This closes the race where a parent
-/// directory is swapped for a symlink between the sandbox check and the open. Where the kernel does
-/// not name descriptors (macOS, BSD, Windows, Linux without /proc), this check is not made.
-fn opened_at(file: &File, expected: &Path) -> bool {
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    if expected.is_absolute() {
-        use std::os::unix::io::AsRawFd;
-        if let Ok(real) = fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd())) {
-            return real == expected;
-        }
+/// The directory a write happens in, as a handle: every step (sweep, temp file, rename, fsync) is
+/// relative to it.
+struct Pinned {
+    dir: Dir,
+}
+
+impl Pinned {
+    fn remove(&self, name: &OsStr) -> io::Result<()> {
+        self.dir.remove_file(name)
     }
-    let _ = (file, expected);
-    true
-}
 
-fn swapped_parent(path: &Path) -> Failure {
-    Failure::new(
-        Code::FileReadError,
-        format!(
-            "a directory on the path of {} was replaced (by a symbolic link or a move) after the \
-             path was resolved; it is not followed; resolve the path again",
-            path.display()
-        ),
-    )
-    .with("path", lossy(path))
-    .with("reason", "symlink")
-}
-
-/// The directory a write happens in, pinned: on unix an open descriptor, checked to be the directory
-/// the path names (see [`opened_at`]), and every later step (sweep, temp file, rename, fsync) is made
-/// relative to it (`openat`, `renameat`, `unlinkat`), so a directory swapped for a symlink afterwards
-/// is never followed.
-struct Dir {
-    path: PathBuf,
-    #[cfg(unix)]
-    fd: File,
-}
-
-#[cfg(unix)]
-fn cname(name: &std::ffi::OsStr) -> io::Result<std::ffi::CString> {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::CString::new(name.as_bytes())
-        .map_err(|_| io::Error::from(io::ErrorKind::InvalidInput))
-}
-
-#[cfg(unix)]
-fn cvt(r: libc::c_int) -> io::Result<libc::c_int> {
-    if r < 0 {
-        Err(io::Error::last_os_error())
-    } else {
-        Ok(r)
-    }
-}
-
-impl Dir {
-    /// Opens `dir`. `Ok(None)`: the directory is not where its path says (a swapped parent).
-    fn open(dir: &Path) -> io::Result<Option<Dir>> {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            let fd = OpenOptions::new()
-                .read(true)
-                .custom_flags(libc::O_DIRECTORY | libc::O_CLOEXEC)
-                .open(dir)?;
-            if !opened_at(&fd, dir) {
-                return Ok(None);
+    /// Links the finished temp file at `name`; fails with `STALE_FILE` if `name` exists (someone
+    /// else created it meanwhile). Where hard links are not supported, checks and renames.
+    fn link_new(&self, tmp: &OsStr, name: &OsStr, real: &Path) -> Result<()> {
+        let taken = || {
+            Failure::new(
+                Code::StaleFile,
+                format!(
+                    "{} was created by someone else meanwhile; nothing was written over it. \
+                     Re-read it and try again.",
+                    real.display()
+                ),
+            )
+            .with("path", lossy(real))
+        };
+        match self.dir.hard_link(tmp, &self.dir, name) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(taken()),
+            Err(_) => {
+                if self.dir.symlink_metadata(name).is_ok() {
+                    return Err(taken());
+                }
+                self.dir
+                    .rename(tmp, &self.dir, name)
+                    .map_err(|e| write_error(&e, real))
             }
-            Ok(Some(Dir {
-                path: dir.to_path_buf(),
-                fd,
-            }))
         }
-        #[cfg(not(unix))]
-        Ok(Some(Dir {
-            path: dir.to_path_buf(),
-        }))
-    }
-
-    /// `(is a regular file, modification time)` of `name`, not following a symlink.
-    fn stat(&self, name: &std::ffi::OsStr) -> Option<(bool, SystemTime)> {
-        #[cfg(unix)]
-        {
-            use std::os::unix::io::AsRawFd;
-            let n = cname(name).ok()?;
-            let mut st: libc::stat = unsafe { std::mem::zeroed() };
-            // SAFETY: `n` is a NUL-terminated string and `st` a valid out-pointer.
-            cvt(unsafe {
-                libc::fstatat(
-                    self.fd.as_raw_fd(),
-                    n.as_ptr(),
-                    &mut st,
-                    libc::AT_SYMLINK_NOFOLLOW,
-                )
-            })
-            .ok()?;
-            let secs = u64::try_from(st.st_mtime).ok()?;
-            // `mode_t` is u32 on Linux, u16 on macOS.
-            #[allow(clippy::unnecessary_cast)]
-            let is_file = (st.st_mode as u32 & libc::S_IFMT as u32) == libc::S_IFREG as u32;
-            Some((is_file, SystemTime::UNIX_EPOCH + Duration::from_secs(secs)))
-        }
-        #[cfg(not(unix))]
-        {
-            let m = fs::symlink_metadata(self.path.join(name)).ok()?;
-            Some((m.file_type().is_file(), m.modified().ok()?))
-        }
-    }
-
-    fn remove(&self, name: &std::ffi::OsStr) -> io::Result<()> {
-        #[cfg(unix)]
-        {
-            use std::os::unix::io::AsRawFd;
-            let n = cname(name)?;
-            // SAFETY: `n` is a NUL-terminated string.
-            cvt(unsafe { libc::unlinkat(self.fd.as_raw_fd(), n.as_ptr(), 0) }).map(|_| ())
-        }
-        #[cfg(not(unix))]
-        fs::remove_file(self.path.join(name))
-    }
-
-    fn create_new(&self, name: &std::ffi::OsStr) -> io::Result<File> {
-        #[cfg(unix)]
-        {
-            use std::os::unix::io::{AsRawFd, FromRawFd};
-            let n = cname(name)?;
-            let flags =
-                libc::O_WRONLY | libc::O_CREAT | libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
-            // A new file's mode: 0o644 less the umask (applied by the kernel).
-            // SAFETY: `n` is a NUL-terminated string; the returned descriptor is owned by the File.
-            let fd = cvt(unsafe {
-                libc::openat(
-                    self.fd.as_raw_fd(),
-                    n.as_ptr(),
-                    flags,
-                    0o644 as libc::c_uint,
-                )
-            })?;
-            Ok(unsafe { File::from_raw_fd(fd) })
-        }
-        #[cfg(not(unix))]
-        OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(self.path.join(name))
-    }
-
-    fn rename(&self, from: &std::ffi::OsStr, to: &std::ffi::OsStr) -> io::Result<()> {
-        #[cfg(unix)]
-        {
-            use std::os::unix::io::AsRawFd;
-            let (f, t) = (cname(from)?, cname(to)?);
-            let d = self.fd.as_raw_fd();
-            // SAFETY: both names are NUL-terminated strings.
-            cvt(unsafe { libc::renameat(d, f.as_ptr(), d, t.as_ptr()) }).map(|_| ())
-        }
-        #[cfg(not(unix))]
-        fs::rename(self.path.join(from), self.path.join(to))
     }
 
     /// Makes a rename durable. Best effort: the rename has happened whatever this returns, and some
     /// file systems refuse to fsync a directory.
     fn sync(&self) {
         #[cfg(unix)]
-        let _ = self.fd.sync_all();
+        if let Ok(d) = readable_dir(&self.dir) {
+            let _ = d.sync_all();
+        }
     }
 
     /// Removes crash leftovers: our temp files for target `name` older than 10 minutes. Best effort:
     /// errors are ignored. Nothing else is touched.
-    fn sweep_stale_temps(&self, name: &std::ffi::OsStr) {
-        let Ok(entries) = fs::read_dir(&self.path) else {
+    fn sweep_stale_temps(&self, name: &OsStr) {
+        let Ok(entries) = self.dir.entries() else {
             return;
         };
         let prefix = temp_prefix(name);
@@ -578,27 +1203,31 @@ impl Dir {
             if !is_our_temp(&file_name, &prefix) {
                 continue;
             }
-            let Some((is_file, modified)) = self.stat(&file_name) else {
+            let Ok(m) = self.dir.symlink_metadata(&file_name) else {
                 continue;
             };
-            let old = now
-                .duration_since(modified)
-                .is_ok_and(|age| age > STALE_TEMP_AGE);
-            if is_file && old {
+            let old = m
+                .modified()
+                .ok()
+                .and_then(|t| now.duration_since(t.into_std()).ok())
+                .is_some_and(|age| age > STALE_TEMP_AGE);
+            if m.is_file() && old {
                 let _ = self.remove(&file_name);
             }
         }
     }
 
-    fn create_temp(&self, name: &std::ffi::OsStr) -> io::Result<(OsString, File)> {
-        let pid = std::process::id();
+    fn create_named(&self, tmp: &OsStr) -> io::Result<File> {
+        Ok(self.dir.open_with(tmp, &temp_options())?.into_std())
+    }
+
+    fn create_temp(&self, name: &OsStr) -> io::Result<(OsString, File)> {
+        let opts = temp_options();
         let mut last = None;
         for _ in 0..100 {
-            let mut tmp = OsString::from(".");
-            tmp.push(name);
-            tmp.push(format!("{TEMP_MARK}{pid}-{:016x}.tmp", random_u64()));
-            match self.create_new(&tmp) {
-                Ok(f) => return Ok((tmp, f)),
+            let tmp = temp_name(Path::new(name));
+            match self.dir.open_with(&tmp, &opts) {
+                Ok(f) => return Ok((tmp, f.into_std())),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = Some(e),
                 Err(e) => return Err(e),
             }
@@ -607,15 +1236,16 @@ impl Dir {
     }
 }
 
-/// Removes the temp file on drop unless disarmed.
-struct TempGuard<'a>(&'a Dir, Option<OsString>);
-
-impl Drop for TempGuard<'_> {
-    fn drop(&mut self) {
-        if let Some(n) = self.1.take() {
-            let _ = self.0.remove(&n);
-        }
+fn temp_options() -> OpenOptions {
+    let mut opts = OpenOptions::new();
+    opts.write(true).create_new(true).follow(FollowSymlinks::No);
+    #[cfg(unix)]
+    {
+        use cap_std::fs::OpenOptionsExt;
+        // A new file's mode: 0o644 less the umask (applied by the kernel).
+        opts.mode(0o644);
     }
+    opts
 }
 
 fn random_u64() -> u64 {
@@ -630,17 +1260,42 @@ fn random_u64() -> u64 {
     h.finish()
 }
 
-/// `.<name>.surepatch-`, the start of every temp file name for target `name`.
-fn temp_prefix(name: &std::ffi::OsStr) -> Vec<u8> {
+/// The part of a temp name that stands for the target `name`: the name itself when the temp name
+/// fits in 255 bytes, else its first bytes (whole characters) and `~` and 8 hex digits of a hash of
+/// the whole name, so that a name of up to 255 bytes can be written.
+fn temp_stem(name: &OsStr) -> OsString {
+    let budget = NAME_MAX - TEMP_OVERHEAD;
+    if name.len() <= budget {
+        return name.to_os_string();
+    }
+    let lossy = name.to_string_lossy();
+    let mut cut = budget - 9;
+    while !lossy.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let hash = blake3::hash(name.as_encoded_bytes());
+    let h = hash.as_bytes();
+    OsString::from(format!(
+        "{}~{:02x}{:02x}{:02x}{:02x}",
+        &lossy[..cut],
+        h[0],
+        h[1],
+        h[2],
+        h[3]
+    ))
+}
+
+/// `.<stem>.surepatch-`, the start of every temp file name for target `name`.
+fn temp_prefix(name: &OsStr) -> Vec<u8> {
     let mut p = b".".to_vec();
-    p.extend_from_slice(name.as_encoded_bytes());
+    p.extend_from_slice(temp_stem(name).as_encoded_bytes());
     p.extend_from_slice(TEMP_MARK.as_bytes());
     p
 }
 
 /// Whether `file_name` is one of our temp files for the target whose prefix is `prefix`:
 /// `<prefix><decimal pid>-<hex>.tmp`.
-fn is_our_temp(file_name: &std::ffi::OsStr, prefix: &[u8]) -> bool {
+fn is_our_temp(file_name: &OsStr, prefix: &[u8]) -> bool {
     let Some(rest) = file_name.as_encoded_bytes().strip_prefix(prefix) else {
         return false;
     };
@@ -657,180 +1312,10 @@ fn is_our_temp(file_name: &std::ffi::OsStr, prefix: &[u8]) -> bool {
         && rand.iter().all(u8::is_ascii_hexdigit)
 }
 
-/// Atomically replaces (or creates) `path` with `bytes`.
-///
-/// Writes a temp file `.<name>.surepatch-<pid>-<random>.tmp` in the same directory, fsyncs it, sets
-/// its permissions (`perms`, else those of a new file: 0o644 less the umask), renames it over
-/// `path` and fsyncs the directory (unix). On any failure the temp file is removed and `path` is
-/// untouched. Before writing, our temp files for the same name older than 10 minutes (crash
-/// leftovers) are removed; no other file is touched.
-///
-/// On unix every step is made relative to a descriptor of the directory, opened once and (on
-/// Linux) checked to be the directory `path` names with no symlink on the way; a directory swapped
-/// for a symlink meanwhile → `FILE_READ_ERROR` (detail `reason: "symlink"`), nothing written.
-///
-/// `path` should be a resolved real path: a symlink at `path` is replaced, not followed. The new
-/// file is owned by this process's user, and a hard link to the old file keeps the old content.
-pub fn write_atomic(path: &Path, bytes: &[u8], perms: Option<&Permissions>) -> Result<()> {
-    write_atomic_parts(path, &[bytes], perms)
-}
-
-/// [`write_atomic`] of the concatenation of `parts`, written one after another (an edit of a large
-/// file sends the unchanged prefix and suffix straight from the buffer it read).
-pub fn write_atomic_parts(path: &Path, parts: &[&[u8]], perms: Option<&Permissions>) -> Result<()> {
-    let what = lossy(path);
-    let fail = |e: &io::Error| {
-        let mut f = Failure::io(e, false, &what).with("path", &what);
-        if f.code == Code::FileWriteError || f.code == Code::FileNotFound {
-            f.message.push_str("; the file was not changed");
-        }
-        f
-    };
-    let name = match path.file_name() {
-        Some(n) => n,
-        None => {
-            return Err(Failure::new(
-                Code::InvalidInput,
-                format!("{} does not name a file", path.display()),
-            ))
-        }
-    };
-    let dir_path = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    let dir = Dir::open(dir_path)
-        .map_err(|e| fail(&e))?
-        .ok_or_else(|| swapped_parent(path))?;
-    dir.sweep_stale_temps(name);
-
-    let (tmp_name, mut file) = dir.create_temp(name).map_err(|e| fail(&e))?;
-    let mut guard = TempGuard(&dir, Some(tmp_name.clone()));
-
-    if fault_injected(path) {
-        return Err(Failure::new(
-            Code::FileWriteError,
-            format!("writing {what} failed: injected fault (test hook); the file was not changed"),
-        )
-        .with("path", &what));
-    }
-    for part in parts {
-        file.write_all(part).map_err(|e| fail(&e))?;
-    }
-    if let Some(p) = perms {
-        file.set_permissions(p.clone()).map_err(|e| fail(&e))?;
-    }
-    file.sync_all().map_err(|e| fail(&e))?;
-    drop(file);
-    dir.rename(&tmp_name, name).map_err(|e| fail(&e))?;
-    guard.1 = None;
-    dir.sync();
-    Ok(())
-}
-
-/// Creates the missing directories of `dir`, which must be `root` or below it (relative paths are
-/// taken from `root`). Existing components that are symlinks are followed only if they resolve to a
-/// directory inside `root`; anything that escapes → `PATH_OUTSIDE_WORKSPACE`. A component that is a
-/// file, or a `..` → `INVALID_INPUT`.
-pub fn create_dirs_within(root: &Path, dir: &Path) -> Result<()> {
-    let root = fs::canonicalize(root).map_err(|e| {
-        Failure::new(
-            Code::InvalidInput,
-            format!("the workspace root {} cannot be used: {e}", root.display()),
-        )
-    })?;
-    let outside = |p: &Path| {
-        Failure::new(
-            Code::PathOutsideWorkspace,
-            format!(
-                "{} is outside the workspace root {}",
-                p.display(),
-                root.display()
-            ),
-        )
-        .with("path", lossy(dir))
-    };
-    let invalid = |why: String| Failure::new(Code::InvalidInput, why).with("path", lossy(dir));
-    let io_fail =
-        |e: &io::Error, p: &Path| Failure::io(e, false, &lossy(p)).with("path", lossy(dir));
-
-    let full = if dir.is_absolute() {
-        dir.to_path_buf()
-    } else {
-        root.join(dir)
-    };
-    let rel = full.strip_prefix(&root).map_err(|_| outside(&full))?;
-    let mut cur = root.clone();
-    for c in rel.components() {
-        let name = match c {
-            Component::Normal(n) => n,
-            Component::CurDir => continue,
-            _ => {
-                return Err(invalid(format!(
-                    "{}: '..' is not allowed when creating directories",
-                    dir.display()
-                )))
-            }
-        };
-        let next = cur.join(name);
-        // A few rounds in case another process creates or swaps the entry meanwhile.
-        let mut done = false;
-        for _ in 0..8 {
-            match fs::symlink_metadata(&next) {
-                Ok(m) if m.file_type().is_symlink() => {
-                    let target = match fs::canonicalize(&next) {
-                        Ok(t) => t,
-                        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                            return Err(invalid(format!(
-                                "{} is a dangling symbolic link",
-                                next.display()
-                            )))
-                        }
-                        Err(e) => return Err(io_fail(&e, &next)),
-                    };
-                    if !target.starts_with(&root) {
-                        return Err(outside(&target));
-                    }
-                    if !target.is_dir() {
-                        return Err(invalid(format!("{} is not a directory", next.display())));
-                    }
-                    cur = target;
-                }
-                Ok(m) if m.is_dir() => cur = next.clone(),
-                Ok(_) => {
-                    return Err(invalid(format!(
-                        "{} exists and is not a directory",
-                        next.display()
-                    )))
-                }
-                Err(e) if e.kind() == io::ErrorKind::NotFound => match fs::create_dir(&next) {
-                    Ok(()) => cur = next.clone(),
-                    Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                    Err(e) => return Err(io_fail(&e, &next)),
-                },
-                Err(e) => return Err(io_fail(&e, &next)),
-            }
-            done = true;
-            break;
-        }
-        if !done {
-            return Err(io_fail(
-                &io::Error::other("it kept changing while being created"),
-                &next,
-            ));
-        }
-    }
-    // Catch a component swapped for a symlink while we walked.
-    let real = fs::canonicalize(&cur).map_err(|e| io_fail(&e, &cur))?;
-    if !real.starts_with(&root) {
-        return Err(outside(&real));
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
     use std::sync::{Arc, Barrier};
 
     fn names(dir: &Path) -> Vec<String> {
@@ -840,6 +1325,22 @@ mod tests {
             .collect();
         v.sort();
         v
+    }
+
+    /// A canonical temp directory and a sandbox on it.
+    fn setup() -> (tempfile::TempDir, PathBuf, Sandbox) {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(tmp.path()).unwrap();
+        let sb = Sandbox::open(&root).unwrap();
+        (tmp, root, sb)
+    }
+
+    fn soon() -> Deadline {
+        Deadline::after(DEFAULT_LOCK_TIMEOUT)
+    }
+
+    fn open(sb: &Sandbox, p: &Path) -> Result<LockedFile> {
+        LockedFile::open(sb, p, &soon())
     }
 
     #[cfg(unix)]
@@ -856,12 +1357,13 @@ mod tests {
 
     #[test]
     fn open_and_read() {
-        let tmp = tempfile::tempdir().unwrap();
-        let p = tmp.path().join("a.txt");
+        let (_t, root, sb) = setup();
+        let p = root.join("a.txt");
         fs::write(&p, "hello\n").unwrap();
-        let mut f = LockedFile::open(&p).unwrap();
+        let mut f = open(&sb, &p).unwrap();
         assert_eq!(f.len(), 6);
         assert!(!f.is_empty());
+        assert!(f.writable());
         assert_eq!(f.path(), p);
         assert_eq!(f.read_all(1 << 20).unwrap(), b"hello\n");
         // Twice: reads from the start again.
@@ -872,23 +1374,28 @@ mod tests {
         assert_eq!(fail.detail("size"), Some(&6.into()));
         assert_eq!(fail.detail("limit"), Some(&5.into()));
 
-        let empty = tmp.path().join("empty");
+        let empty = root.join("empty");
         fs::write(&empty, "").unwrap();
-        let mut f = LockedFile::open(&empty).unwrap();
+        let mut f = open(&sb, &empty).unwrap();
         assert!(f.is_empty());
         assert_eq!(f.read_all(0).unwrap(), b"");
     }
 
     #[test]
     fn open_errors() {
-        let tmp = tempfile::tempdir().unwrap();
-        let f = LockedFile::open(&tmp.path().join("missing")).unwrap_err();
+        let (_t, root, sb) = setup();
+        let f = open(&sb, &root.join("missing")).unwrap_err();
         assert_eq!(f.code, Code::FileNotFound);
-        let f = LockedFile::open(tmp.path()).unwrap_err();
+        fs::create_dir(root.join("d")).unwrap();
+        let f = open(&sb, &root.join("d")).unwrap_err();
         assert_eq!(f.code, Code::TargetIsDirectory);
-        fs::write(tmp.path().join("file"), "x").unwrap();
-        let f = LockedFile::open(&tmp.path().join("file/below")).unwrap_err();
+        fs::write(root.join("file"), "x").unwrap();
+        let f = open(&sb, &root.join("file/below")).unwrap_err();
         assert_eq!(f.code, Code::FileNotFound);
+        let f = open(&sb, &root.join("nodir/below")).unwrap_err();
+        assert_eq!(f.code, Code::FileNotFound);
+        let f = open(&sb, &root.with_file_name("elsewhere")).unwrap_err();
+        assert_eq!(f.code, Code::PathOutsideWorkspace);
     }
 
     #[cfg(unix)]
@@ -904,41 +1411,55 @@ mod tests {
             return;
         }
         use std::os::unix::fs::PermissionsExt;
-        let tmp = tempfile::tempdir().unwrap();
-        let p = tmp.path().join("secret");
+        let (_t, root, sb) = setup();
+        let p = root.join("secret");
         fs::write(&p, "x").unwrap();
         fs::set_permissions(&p, Permissions::from_mode(0o000)).unwrap();
-        assert_eq!(
-            LockedFile::open(&p).unwrap_err().code,
-            Code::PermissionDenied
-        );
+        assert_eq!(open(&sb, &p).unwrap_err().code, Code::PermissionDenied);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn read_only_files_are_not_writable() {
+        use std::os::unix::fs::PermissionsExt;
+        let (_t, root, sb) = setup();
+        for (m, w) in [
+            (0o644, true),
+            (0o444, false),
+            (0o400, false),
+            (0o555, false),
+            (0o464, true),
+        ] {
+            let p = root.join(format!("f{m:o}"));
+            fs::write(&p, "x").unwrap();
+            fs::set_permissions(&p, Permissions::from_mode(m)).unwrap();
+            assert_eq!(open(&sb, &p).unwrap().writable(), w, "mode {m:o}");
+        }
     }
 
     #[cfg(unix)]
     #[test]
     fn special_files_refused() {
-        let tmp = tempfile::tempdir().unwrap();
-        let fifo = tmp.path().join("fifo");
+        let (_t, root, sb) = setup();
+        let fifo = root.join("fifo");
         let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
         assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
         // Must not hang on the FIFO.
-        assert_eq!(
-            LockedFile::open(&fifo).unwrap_err().code,
-            Code::InvalidInput
-        );
+        assert_eq!(open(&sb, &fifo).unwrap_err().code, Code::InvalidInput);
     }
 
     #[test]
     fn lock_is_exclusive() {
-        let tmp = tempfile::tempdir().unwrap();
-        let p = tmp.path().join("a.txt");
+        let (_t, root, sb) = setup();
+        let p = root.join("a.txt");
         fs::write(&p, "x").unwrap();
-        let held = LockedFile::open(&p).unwrap();
+        let held = open(&sb, &p).unwrap();
         let released = Arc::new(AtomicBool::new(false));
         let t = {
-            let (p, released) = (p.clone(), released.clone());
+            let (p, root, released) = (p.clone(), root.clone(), released.clone());
             std::thread::spawn(move || {
-                let _f = LockedFile::open(&p).unwrap();
+                let sb = Sandbox::open(&root).unwrap();
+                let _f = open(&sb, &p).unwrap();
                 assert!(released.load(Ordering::SeqCst), "got the lock while held");
             })
         };
@@ -949,46 +1470,79 @@ mod tests {
     }
 
     #[test]
+    fn a_lock_wait_is_bounded() {
+        let (_t, root, sb) = setup();
+        let p = root.join("a.txt");
+        fs::write(&p, "x").unwrap();
+        let _held = open(&sb, &p).unwrap();
+        let started = Instant::now();
+        let f =
+            LockedFile::open(&sb, &p, &Deadline::after(Duration::from_millis(150))).unwrap_err();
+        let waited = started.elapsed();
+        assert_eq!(f.code, Code::LockTimeout, "{}", f.message);
+        assert_eq!(f.detail("lock_timeout_ms"), Some(&150.into()));
+        assert!(waited >= Duration::from_millis(150), "{waited:?}");
+        assert!(waited < Duration::from_secs(3), "{waited:?}");
+        // Directory locks too.
+        let _d = DirLock::acquire(&sb, &root, &soon()).unwrap();
+        let f =
+            DirLock::acquire(&sb, &root, &Deadline::after(Duration::from_millis(50))).unwrap_err();
+        assert_eq!(f.code, Code::LockTimeout);
+        // The per-thread setting.
+        set_lock_timeout(Some(Duration::from_millis(20)));
+        let f = LockedFile::open(&sb, &p, &Deadline::from_setting()).unwrap_err();
+        set_lock_timeout(None);
+        assert_eq!(f.detail("lock_timeout_ms"), Some(&20.into()));
+        assert_eq!(fs::read(&p).unwrap(), b"x");
+    }
+
+    #[test]
     fn waiter_reopens_a_replaced_file() {
-        let tmp = tempfile::tempdir().unwrap();
-        let p = tmp.path().join("a.txt");
+        let (_t, root, sb) = setup();
+        let p = root.join("a.txt");
         fs::write(&p, "old").unwrap();
-        let held = LockedFile::open(&p).unwrap();
+        let held = open(&sb, &p).unwrap();
         let t = {
-            let p = p.clone();
+            let (p, root) = (p.clone(), root.clone());
             std::thread::spawn(move || {
-                let mut f = LockedFile::open(&p).unwrap();
+                let sb = Sandbox::open(&root).unwrap();
+                let mut f = open(&sb, &p).unwrap();
                 f.read_all(100).unwrap()
             })
         };
-        // Let the waiter open the old inode and block on its lock.
+        // Let the waiter open the old inode and wait for its lock.
         std::thread::sleep(Duration::from_millis(100));
-        write_atomic(&p, b"new", Some(&held.permissions())).unwrap();
+        sb.write(&p, &[b"new"], Put::Replace(&held.kept())).unwrap();
         drop(held);
         assert_eq!(t.join().unwrap(), b"new");
     }
 
     #[test]
     fn no_lost_updates_under_contention() {
-        let tmp = tempfile::tempdir().unwrap();
-        let p = tmp.path().join("counter");
+        let (_t, root, _sb) = setup();
+        let p = root.join("counter");
         fs::write(&p, "0").unwrap();
         const THREADS: usize = 8;
         const ROUNDS: usize = 25;
         let barrier = Arc::new(Barrier::new(THREADS));
         let handles: Vec<_> = (0..THREADS)
             .map(|_| {
-                let (p, barrier) = (p.clone(), barrier.clone());
+                let (p, root, barrier) = (p.clone(), root.clone(), barrier.clone());
                 std::thread::spawn(move || {
+                    let sb = Sandbox::open(&root).unwrap();
                     barrier.wait();
                     for _ in 0..ROUNDS {
-                        let mut f = LockedFile::open(&p).unwrap();
+                        let mut f = open(&sb, &p).unwrap();
                         let n: usize = String::from_utf8(f.read_all(64).unwrap())
                             .unwrap()
                             .parse()
                             .unwrap();
-                        write_atomic(&p, (n + 1).to_string().as_bytes(), Some(&f.permissions()))
-                            .unwrap();
+                        sb.write(
+                            &p,
+                            &[(n + 1).to_string().as_bytes()],
+                            Put::Replace(&f.kept()),
+                        )
+                        .unwrap();
                     }
                 })
             })
@@ -1000,7 +1554,7 @@ mod tests {
             fs::read_to_string(&p).unwrap(),
             (THREADS * ROUNDS).to_string()
         );
-        assert_eq!(names(tmp.path()), ["counter"], "no temp files left");
+        assert_eq!(names(&root), ["counter"], "no temp files left");
     }
 
     #[cfg(unix)]
@@ -1008,103 +1562,160 @@ mod tests {
     fn symlink_swapped_in_after_resolve_is_not_followed() {
         use crate::workspace::{Resolve, Workspace};
         let tmp = tempfile::tempdir().unwrap();
-        let root = tmp.path().join("root");
+        let base = fs::canonicalize(tmp.path()).unwrap();
+        let root = base.join("root");
         fs::create_dir(&root).unwrap();
         fs::write(root.join("a.txt"), "inside").unwrap();
-        let outside = tmp.path().join("outside.txt");
+        let outside = base.join("outside.txt");
         fs::write(&outside, "secret").unwrap();
 
         let ws = Workspace::new(&root).unwrap();
+        let sb = Sandbox::open(ws.root()).unwrap();
         let r = ws.resolve("a.txt", Resolve::Existing).unwrap();
         // The attacker swaps a symlink into the final component.
         let link_tmp = root.join("a.txt.link");
         std::os::unix::fs::symlink(&outside, &link_tmp).unwrap();
         fs::rename(&link_tmp, &r.real).unwrap();
 
-        let f = LockedFile::open(&r.real).unwrap_err();
+        let f = open(&sb, &r.real).unwrap_err();
         assert_eq!(f.code, Code::FileReadError, "{}", f.message);
         assert_eq!(f.detail("reason"), Some(&"symlink".into()));
         assert_eq!(fs::read_to_string(&outside).unwrap(), "secret");
-        assert!(fs::symlink_metadata(&r.real)
-            .unwrap()
-            .file_type()
-            .is_symlink());
+        assert!(sb.read_regular(&r.real).is_none());
+        // A write replaces the link itself, never the target.
+        sb.write(&r.real, &[b"mine"], Put::Any).unwrap();
+        assert_eq!(fs::read_to_string(&outside).unwrap(), "secret");
+        assert_eq!(fs::read_to_string(&r.real).unwrap(), "mine");
     }
 
     #[cfg(unix)]
     #[test]
-    fn permissions_are_kept() {
-        use std::os::unix::fs::PermissionsExt;
-        let tmp = tempfile::tempdir().unwrap();
-        for m in [0o600, 0o755, 0o640, 0o444] {
-            let p = tmp.path().join(format!("f{m:o}"));
+    fn mode_owner_and_group_are_kept() {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        let (_t, root, sb) = setup();
+        for m in [0o600, 0o755, 0o640, 0o444, 0o4755] {
+            let p = root.join(format!("f{m:o}"));
             fs::write(&p, "before").unwrap();
             fs::set_permissions(&p, Permissions::from_mode(m)).unwrap();
-            let f = LockedFile::open(&p).unwrap();
-            write_atomic(&p, b"after", Some(&f.permissions())).unwrap();
+            let f = open(&sb, &p).unwrap();
+            sb.write(&p, &[b"after"], Put::Replace(&f.kept())).unwrap();
             drop(f);
             assert_eq!(mode(&p), m, "mode {m:o} kept");
             assert_eq!(fs::read(&p).unwrap(), b"after");
         }
+        // Owner and group: only root may give a file away.
+        if unsafe { libc::geteuid() } != 0 {
+            return;
+        }
+        let p = root.join("owned");
+        fs::write(&p, "before").unwrap();
+        std::os::unix::fs::chown(&p, Some(65534), Some(65534)).unwrap();
+        fs::set_permissions(&p, Permissions::from_mode(0o2664)).unwrap();
+        let f = open(&sb, &p).unwrap();
+        sb.write(&p, &[b"after"], Put::Replace(&f.kept())).unwrap();
+        let m = fs::metadata(&p).unwrap();
+        assert_eq!((m.uid(), m.gid()), (65534, 65534));
+        assert_eq!(mode(&p), 0o2664, "set-id bits survive the chown");
     }
 
     #[cfg(unix)]
     #[test]
     fn new_file_gets_default_mode() {
         use std::os::unix::fs::OpenOptionsExt;
-        let tmp = tempfile::tempdir().unwrap();
+        let (_t, root, sb) = setup();
         // What the kernel gives a new 0o644 file under the current umask.
-        let reference = tmp.path().join("reference");
-        OpenOptions::new()
+        let reference = root.join("reference");
+        fs::OpenOptions::new()
             .write(true)
             .create_new(true)
             .mode(0o644)
             .open(&reference)
             .unwrap();
-        let p = tmp.path().join("new.txt");
-        write_atomic(&p, b"x", None).unwrap();
+        let p = root.join("new.txt");
+        sb.write(&p, &[b"x"], Put::CreateNew).unwrap();
         assert_eq!(mode(&p), mode(&reference));
         assert_eq!(mode(&p) & !0o644, 0);
     }
 
     #[test]
     fn write_replaces_and_leaves_no_temp() {
-        let tmp = tempfile::tempdir().unwrap();
-        let p = tmp.path().join("a.txt");
-        write_atomic(&p, b"one", None).unwrap();
+        let (_t, root, sb) = setup();
+        let p = root.join("a.txt");
+        sb.write(&p, &[b"one"], Put::CreateNew).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"one");
-        write_atomic(&p, b"two\r\n", None).unwrap();
+        sb.write(&p, &[b"two", b"\r\n"], Put::Any).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"two\r\n");
-        write_atomic(&p, b"", None).unwrap();
+        sb.write(&p, &[b""], Put::Any).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"");
-        assert_eq!(names(tmp.path()), ["a.txt"]);
+        assert_eq!(names(&root), ["a.txt"]);
+    }
+
+    #[test]
+    fn create_new_never_overwrites() {
+        let (_t, root, sb) = setup();
+        let p = root.join("a.txt");
+        fs::write(&p, "theirs").unwrap();
+        let f = sb.write(&p, &[b"mine"], Put::CreateNew).unwrap_err();
+        assert_eq!(f.code, Code::StaleFile);
+        assert_eq!(fs::read(&p).unwrap(), b"theirs");
+        assert_eq!(names(&root), ["a.txt"], "no temp left");
     }
 
     #[test]
     fn write_into_missing_directory_fails_cleanly() {
-        let tmp = tempfile::tempdir().unwrap();
-        let f = write_atomic(&tmp.path().join("nodir/a.txt"), b"x", None).unwrap_err();
+        let (_t, root, sb) = setup();
+        let f = sb
+            .write(&root.join("nodir/a.txt"), &[b"x"], Put::Any)
+            .unwrap_err();
         assert_eq!(f.code, Code::FileNotFound);
-        assert!(names(tmp.path()).is_empty());
+        assert!(names(&root).is_empty());
+    }
+
+    /// Regression (issue #16, item 6): a name of 220-255 bytes could not be written (the temp name
+    /// was too long).
+    #[test]
+    fn names_up_to_255_bytes_can_be_written() {
+        let (_t, root, sb) = setup();
+        for len in [200usize, 212, 213, 220, 240, 255] {
+            let name = "n".repeat(len);
+            let p = root.join(&name);
+            sb.write(&p, &[b"one"], Put::CreateNew).unwrap();
+            let f = open(&sb, &p).unwrap();
+            sb.write(&p, &[b"two"], Put::Replace(&f.kept())).unwrap();
+            assert_eq!(fs::read(&p).unwrap(), b"two", "{len}");
+            fs::remove_file(&p).unwrap();
+        }
+        // Multi-byte characters are cut on a character boundary.
+        let name = "é".repeat(127);
+        sb.write(&root.join(&name), &[b"x"], Put::CreateNew)
+            .unwrap();
+        let stem = temp_stem(OsStr::new(&name));
+        assert!(stem.len() + TEMP_OVERHEAD <= NAME_MAX);
+        assert!(stem.to_str().is_some());
+        assert_ne!(
+            temp_stem(OsStr::new(&"a".repeat(250))),
+            temp_stem(OsStr::new(&"a".repeat(251)))
+        );
+        assert_eq!(names(&root), [name]);
     }
 
     #[cfg(unix)]
     #[test]
     fn injected_fault_leaves_target_and_no_temp() {
-        let tmp = tempfile::tempdir().unwrap();
-        let p = tmp.path().join("victim.txt");
+        let (_t, root, sb) = setup();
+        let p = root.join("victim.txt");
         fs::write(&p, "original").unwrap();
         let before = ino(&p);
-        let fresh = tmp.path().join("fresh.txt");
-        let other = tmp.path().join("other.txt");
+        let fresh = root.join("fresh.txt");
+        let other = root.join("other.txt");
 
-        let dir = tmp.path().to_string_lossy().into_owned();
+        let dir = root.to_string_lossy().into_owned();
         set_write_fault(Some(format!("{dir}/victim.txt")));
-        let f = write_atomic(&p, b"changed", None).unwrap_err();
+        let f = sb.write(&p, &[b"changed"], Put::Any).unwrap_err();
         // Another target is not affected by the fault.
-        let ok = write_atomic(&other, b"fine", None);
+        let ok = sb.write(&other, &[b"fine"], Put::Any);
         set_write_fault(Some(format!("{dir}/fresh.txt")));
-        let g = write_atomic(&fresh, b"new", None).unwrap_err();
+        let g = sb.write(&fresh, &[b"new"], Put::CreateNew).unwrap_err();
         set_write_fault(None);
 
         assert_eq!(f.code, Code::FileWriteError);
@@ -1113,17 +1724,17 @@ mod tests {
         assert_eq!(fs::read(&p).unwrap(), b"original");
         assert_eq!(ino(&p), before, "target untouched");
         assert!(!fresh.exists(), "a new file is not created");
-        assert_eq!(names(tmp.path()), ["other.txt", "victim.txt"]);
+        assert_eq!(names(&root), ["other.txt", "victim.txt"]);
 
         // Cleared: writes go through again.
-        write_atomic(&p, b"changed", None).unwrap();
+        sb.write(&p, &[b"changed"], Put::Any).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"changed");
     }
 
     #[test]
     fn temp_names_are_recognised_strictly() {
-        let prefix = temp_prefix(std::ffi::OsStr::new("a.txt"));
-        let ok = |n: &str| is_our_temp(std::ffi::OsStr::new(n), &prefix);
+        let prefix = temp_prefix(OsStr::new("a.txt"));
+        let ok = |n: &str| is_our_temp(OsStr::new(n), &prefix);
         assert!(ok(".a.txt.surepatch-123-00ff.tmp"));
         assert!(!ok(".a.txt.surepatch-123-00ff.tmp.bak"));
         assert!(!ok(".a.txt.surepatch-x-00ff.tmp"));
@@ -1137,8 +1748,7 @@ mod tests {
 
     #[test]
     fn sweep_removes_only_old_matching_temps() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path();
+        let (_t, dir, sb) = setup();
         let old = SystemTime::now() - Duration::from_secs(20 * 60);
         let recent = SystemTime::now() - Duration::from_secs(5 * 60);
         let make = |name: &str, mtime: SystemTime| {
@@ -1155,9 +1765,9 @@ mod tests {
         fs::create_dir(dir.join(".a.txt.surepatch-7-ab.tmp")).unwrap(); // a directory: kept
         fs::write(dir.join("a.txt"), "x").unwrap();
 
-        write_atomic(&dir.join("a.txt"), b"y", None).unwrap();
+        sb.write(&dir.join("a.txt"), &[b"y"], Put::Any).unwrap();
         assert_eq!(
-            names(dir),
+            names(&dir),
             [
                 ".a.txt.surepatch-4242-0123456789abcdef.tmp",
                 ".a.txt.surepatch-7-ab.tmp",
@@ -1173,14 +1783,14 @@ mod tests {
 
     #[test]
     fn dir_lock_serializes_and_leaves_nothing() {
-        let tmp = tempfile::tempdir().unwrap();
-        let dir = tmp.path().to_path_buf();
-        let first = DirLock::acquire(&dir).unwrap();
+        let (_t, dir, sb) = setup();
+        let first = DirLock::acquire(&sb, &dir, &soon()).unwrap();
         let released = Arc::new(AtomicBool::new(false));
         let t = {
             let (dir, released) = (dir.clone(), released.clone());
             std::thread::spawn(move || {
-                let _l = DirLock::acquire(&dir).unwrap();
+                let sb = Sandbox::open(&dir).unwrap();
+                let _l = DirLock::acquire(&sb, &dir, &soon()).unwrap();
                 assert!(released.load(Ordering::SeqCst), "got the lock while held");
             })
         };
@@ -1191,97 +1801,115 @@ mod tests {
         assert!(names(&dir).is_empty(), "no lock files left");
 
         assert_eq!(
-            DirLock::acquire(&dir.join("missing")).unwrap_err().code,
+            DirLock::acquire(&sb, &dir.join("missing"), &soon())
+                .unwrap_err()
+                .code,
             Code::FileNotFound
         );
         fs::write(dir.join("f"), "x").unwrap();
         assert_eq!(
-            DirLock::acquire(&dir.join("f")).unwrap_err().code,
-            Code::InvalidInput
+            DirLock::acquire(&sb, &dir.join("f"), &soon())
+                .unwrap_err()
+                .code,
+            Code::FileNotFound
         );
     }
 
     #[test]
     fn create_dirs() {
-        let tmp = tempfile::tempdir().unwrap();
-        let root = fs::canonicalize(tmp.path()).unwrap().join("root");
+        let (_t, base, _) = setup();
+        let root = base.join("root");
         fs::create_dir(&root).unwrap();
-        create_dirs_within(&root, &root.join("a/b/c")).unwrap();
+        let sb = Sandbox::open(&root).unwrap();
+        sb.create_dirs(&root.join("a/b/c")).unwrap();
         assert!(root.join("a/b/c").is_dir());
         // Existing, relative, and the root itself.
-        create_dirs_within(&root, &root.join("a/b")).unwrap();
-        create_dirs_within(&root, Path::new("a/x")).unwrap();
+        sb.create_dirs(&root.join("a/b")).unwrap();
+        sb.create_dirs(Path::new("a/x")).unwrap();
         assert!(root.join("a/x").is_dir());
-        create_dirs_within(&root, &root).unwrap();
+        sb.create_dirs(&root).unwrap();
 
         fs::write(root.join("file"), "x").unwrap();
-        let f = create_dirs_within(&root, &root.join("file/sub")).unwrap_err();
+        let f = sb.create_dirs(&root.join("file/sub")).unwrap_err();
         assert_eq!(f.code, Code::InvalidInput);
-        let f = create_dirs_within(&root, &root.join("a/../b")).unwrap_err();
+        let f = sb.create_dirs(&root.join("a/../b")).unwrap_err();
         assert_eq!(f.code, Code::InvalidInput);
-        let f = create_dirs_within(&root, &tmp.path().join("elsewhere")).unwrap_err();
+        let f = sb.create_dirs(&base.join("elsewhere")).unwrap_err();
         assert_eq!(f.code, Code::PathOutsideWorkspace);
-        let f = create_dirs_within(&root, &root.with_file_name("root-evil/x")).unwrap_err();
+        let f = sb
+            .create_dirs(&root.with_file_name("root-evil/x"))
+            .unwrap_err();
         assert_eq!(f.code, Code::PathOutsideWorkspace);
         assert!(!root.with_file_name("root-evil").exists());
         assert!(!root.join("b").exists());
     }
 
-    /// Regression (safety R3): a parent directory swapped for a symlink to outside after the path was
-    /// resolved used to be followed by both the open and the rename, so the edit landed outside.
-    #[cfg(any(target_os = "linux", target_os = "android"))]
-    #[test]
-    fn parent_directory_swapped_for_a_symlink_is_not_followed() {
-        use std::os::unix::fs::symlink;
-        let tmp = tempfile::tempdir().unwrap();
-        let base = fs::canonicalize(tmp.path()).unwrap();
-        fs::create_dir_all(base.join("root/dir")).unwrap();
-        fs::create_dir(base.join("outside")).unwrap();
-        fs::write(base.join("root/dir/f.txt"), "inside\n").unwrap();
-        fs::write(base.join("outside/f.txt"), "secret\n").unwrap();
-        let real = base.join("root/dir/f.txt");
-        // The swap, after resolution.
-        fs::rename(base.join("root/dir"), base.join("root/dir-aside")).unwrap();
-        symlink(base.join("outside"), base.join("root/dir")).unwrap();
-
-        let err = LockedFile::open(&real).unwrap_err();
-        assert_eq!(err.code, Code::FileReadError);
-        assert_eq!(err.detail("reason").unwrap(), "symlink");
-        let err = write_atomic(&real, b"PWNED\n", None).unwrap_err();
-        assert_eq!(err.code, Code::FileReadError);
-        assert_eq!(err.detail("reason").unwrap(), "symlink");
-        assert_eq!(fs::read(base.join("outside/f.txt")).unwrap(), b"secret\n");
-        assert_eq!(
-            names(&base.join("outside")),
-            ["f.txt"],
-            "no temp file outside"
-        );
-        assert_eq!(
-            fs::read(base.join("root/dir-aside/f.txt")).unwrap(),
-            b"inside\n"
-        );
-    }
-
+    /// Regression (issue #16, item 1): a directory of a resolved path is real, so a symlink there
+    /// was swapped in; creating directories through it used to be followed when it led inside.
     #[cfg(unix)]
     #[test]
-    fn create_dirs_through_symlinks() {
+    fn create_dirs_refuses_symlinks() {
         use std::os::unix::fs::symlink;
-        let tmp = tempfile::tempdir().unwrap();
-        let base = fs::canonicalize(tmp.path()).unwrap();
+        let (_t, base, _) = setup();
         let root = base.join("root");
         fs::create_dir_all(root.join("real")).unwrap();
         fs::create_dir(base.join("out")).unwrap();
         symlink("real", root.join("in_link")).unwrap();
         symlink("../out", root.join("out_link")).unwrap();
-        symlink("nowhere", root.join("dangling")).unwrap();
+        let sb = Sandbox::open(&root).unwrap();
+        for link in ["in_link", "out_link"] {
+            let f = sb
+                .create_dirs(&root.join(link).join("new/deeper"))
+                .unwrap_err();
+            assert_eq!(f.code, Code::FileReadError, "{link}");
+            assert_eq!(f.detail("reason").unwrap(), "symlink");
+        }
+        assert!(
+            names(&base.join("out")).is_empty(),
+            "nothing created outside"
+        );
+        assert!(names(&root.join("real")).is_empty());
+    }
 
-        create_dirs_within(&root, &root.join("in_link/new")).unwrap();
-        assert!(root.join("real/new").is_dir());
+    /// Regression (safety R3, issue #16 item 1): a parent directory swapped for a symlink to outside
+    /// after the path was resolved: no open, write, unlink or mkdir follows it.
+    #[cfg(unix)]
+    #[test]
+    fn parent_directory_swapped_for_a_symlink_is_not_followed() {
+        use std::os::unix::fs::symlink;
+        let (_t, base, _) = setup();
+        fs::create_dir_all(base.join("root/dir")).unwrap();
+        fs::create_dir(base.join("outside")).unwrap();
+        fs::write(base.join("root/dir/f.txt"), "inside\n").unwrap();
+        fs::write(base.join("outside/f.txt"), "secret\n").unwrap();
+        let sb = Sandbox::open(&base.join("root")).unwrap();
+        let real = base.join("root/dir/f.txt");
+        // The swap, after resolution.
+        fs::rename(base.join("root/dir"), base.join("root/dir-aside")).unwrap();
+        symlink(base.join("outside"), base.join("root/dir")).unwrap();
 
-        let f = create_dirs_within(&root, &root.join("out_link/new")).unwrap_err();
-        assert_eq!(f.code, Code::PathOutsideWorkspace);
-        assert!(!base.join("out/new").exists(), "nothing created outside");
-        let f = create_dirs_within(&root, &root.join("dangling/new")).unwrap_err();
-        assert_eq!(f.code, Code::InvalidInput);
+        let symlink_refused = |f: Failure| {
+            assert_eq!(f.code, Code::FileReadError, "{}", f.message);
+            assert_eq!(f.detail("reason"), Some(&"symlink".into()), "{}", f.message);
+        };
+        symlink_refused(open(&sb, &real).unwrap_err());
+        symlink_refused(sb.write(&real, &[b"PWNED\n"], Put::Any).unwrap_err());
+        symlink_refused(sb.write(&real, &[b"PWNED\n"], Put::CreateNew).unwrap_err());
+        symlink_refused(sb.remove_file(&real).unwrap_err());
+        symlink_refused(sb.create_dirs(&base.join("root/dir/n/x")).unwrap_err());
+        symlink_refused(DirLock::acquire(&sb, &base.join("root/dir"), &soon()).unwrap_err());
+        assert!(sb.read_regular(&real).is_none());
+        assert!(!sb.exists(&real));
+        sb.remove_dir_all(&base.join("root/dir"));
+        assert_eq!(fs::read(base.join("outside/f.txt")).unwrap(), b"secret\n");
+        assert_eq!(
+            names(&base.join("outside")),
+            ["f.txt"],
+            "nothing created outside"
+        );
+        assert_eq!(
+            fs::read(base.join("root/dir-aside/f.txt")).unwrap(),
+            b"inside\n"
+        );
     }
 }

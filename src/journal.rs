@@ -109,6 +109,9 @@ pub struct Journal {
     bytes: usize,
     max_entries: usize,
     max_bytes: usize,
+    /// The entries also written to a journal directory (id → directory): one of them missing from
+    /// its directory later was undone (or pruned) by another process sharing it.
+    on_disk: std::collections::HashMap<String, PathBuf>,
 }
 
 impl Journal {
@@ -118,6 +121,7 @@ impl Journal {
             bytes: 0,
             max_entries,
             max_bytes,
+            on_disk: Default::default(),
         }
     }
 
@@ -130,7 +134,10 @@ impl Journal {
         }
         while self.entries.len() >= self.max_entries || self.bytes + size > self.max_bytes {
             match self.entries.pop_front() {
-                Some(old) => self.bytes -= old.size(),
+                Some(old) => {
+                    self.bytes -= old.size();
+                    self.on_disk.remove(&old.edit_id);
+                }
                 None => break,
             }
         }
@@ -155,6 +162,7 @@ impl Journal {
         let i = self.entries.iter().position(|e| e.edit_id == edit_id)?;
         let e = self.entries.remove(i)?;
         self.bytes -= e.size();
+        self.on_disk.remove(edit_id);
         Some(e)
     }
 
@@ -242,7 +250,14 @@ pub fn record_taking(done: &mut [Committed], disk: Option<&DiskJournal>) -> Reco
             f.message
         )
     });
-    let kept = global().push(entry);
+    let mut j = global();
+    let kept = j.push(entry);
+    if kept && warning.is_none() {
+        if let Some(d) = disk {
+            j.on_disk.insert(id.clone(), d.dir.clone());
+        }
+    }
+    drop(j);
     Recorded {
         edit_id: kept.then_some(id),
         warning,
@@ -251,20 +266,62 @@ pub fn record_taking(done: &mut [Committed], disk: Option<&DiskJournal>) -> Reco
 
 /// The entry named `edit_id`, from memory or `disk`.
 fn find_by_id(edit_id: &str, disk: Option<&DiskJournal>) -> Option<Entry> {
+    if let Some(d) = disk {
+        drop_undone_elsewhere(d);
+    }
     if let Some(e) = global().get(edit_id) {
         return Some(e.clone());
     }
     disk.and_then(|d| d.load(edit_id))
 }
 
-/// The newest entry that touched `real`, from memory or `disk`.
-fn find_latest(real: &Path, disk: Option<&DiskJournal>) -> Option<Entry> {
-    let mem = global().latest_for(real).cloned();
-    let on_disk = disk.and_then(|d| d.latest_for(real));
-    match (mem, on_disk) {
-        (Some(a), Some(b)) => Some(if b.edit_id > a.edit_id { b } else { a }),
-        (a, b) => a.or(b),
+/// Forgets the entries this process wrote to `disk` that are no longer there: another process
+/// sharing the directory undid them (or pruned them), so undoing them here would restore a state
+/// that was already walked back.
+fn drop_undone_elsewhere(disk: &DiskJournal) {
+    let Ok(sb) = disk.sandbox() else { return };
+    let present: std::collections::HashSet<String> = disk.ids(&sb).into_iter().collect();
+    let mut j = global();
+    let gone: Vec<String> = j
+        .on_disk
+        .iter()
+        .filter(|(id, dir)| **dir == disk.dir && !present.contains(*id))
+        .map(|(id, _)| id.clone())
+        .collect();
+    for id in gone {
+        j.remove(&id);
     }
+}
+
+/// The entry to undo for `real`, from memory or `disk`: the newest one that left the file as it is
+/// now (`now`: its hash, `None` when absent), so that undoing by path walks back through the writes
+/// in the order they happened, even when several processes share the journal directory (their ids
+/// are ordered by clock and a per-process counter, which cannot order writes made in one
+/// millisecond by two processes). With none such, the newest that touched it (undo then reports
+/// `STALE_FILE`).
+fn find_latest(real: &Path, now: Option<&str>, disk: Option<&DiskJournal>) -> Option<Entry> {
+    if let Some(d) = disk {
+        drop_undone_elsewhere(d);
+    }
+    let mut candidates: Vec<(String, bool)> = global()
+        .entries
+        .iter()
+        .filter_map(|e| {
+            let f = e.files.iter().find(|f| f.real == real)?;
+            Some((e.edit_id.clone(), f.after_hash.as_deref() == now))
+        })
+        .collect();
+    if let Some(d) = disk {
+        candidates.extend(d.candidates(real, now));
+    }
+    let best = candidates
+        .iter()
+        .filter(|c| c.1)
+        .map(|c| &c.0)
+        .max()
+        .or_else(|| candidates.iter().map(|c| &c.0).max())?
+        .clone();
+    find_by_id(&best, disk)
 }
 
 /// Removes an entry everywhere (after a successful undo).
@@ -322,7 +379,11 @@ pub fn undo(
         })?,
         Target::Path(p) => {
             let r = ws.resolve(p, Resolve::MayCreate)?;
-            find_latest(&r.real, disk).ok_or_else(|| {
+            let now = fsio::Sandbox::open(ws.root())
+                .ok()
+                .and_then(|sb| sb.read_regular(&r.real))
+                .map(|b| file_hash(&b));
+            find_latest(&r.real, now.as_deref(), disk).ok_or_else(|| {
                 Failure::new(
                     Code::EditNotFound,
                     format!("the undo journal holds no edit of {}; re-read the file and edit it directly.", r.display),
@@ -434,7 +495,8 @@ const FORMAT: &str = "surepatch-journal/1";
 pub struct DiskJournal {
     root: PathBuf,
     dir: PathBuf,
-    /// Entry directories are created only inside this one (the workspace root, or the host's directory).
+    /// Every access to the journal directory goes through a sandbox rooted here (the workspace root,
+    /// or the host's directory).
     within: PathBuf,
 }
 
@@ -496,15 +558,21 @@ impl DiskJournal {
         &self.dir
     }
 
+    /// The sandbox every access to the journal directory goes through.
+    fn sandbox(&self) -> Result<fsio::Sandbox> {
+        fsio::Sandbox::open(&self.within)
+    }
+
     fn write(&self, e: &Entry) -> Result<()> {
+        let sb = self.sandbox()?;
         let at = self.dir.join(&e.edit_id);
-        fsio::create_dirs_within(&self.within, &at)?;
+        sb.create_dirs(&at)?;
         let mut files = Vec::new();
         for (n, f) in e.files.iter().enumerate() {
             let before = match &f.before {
                 Some(b) => {
                     let name = format!("{n}.bin");
-                    fsio::write_atomic(&at.join(&name), b, None)?;
+                    sb.write(&at.join(&name), &[b], fsio::Put::Any)?;
                     Some((name, file_hash(b)))
                 }
                 None => None,
@@ -518,42 +586,37 @@ impl DiskJournal {
         }
         let manifest = json!({"format": FORMAT, "edit_id": e.edit_id, "files": files});
         // The manifest last: an entry without one is incomplete and ignored.
-        fsio::write_atomic(&at.join(ENTRY_FILE), manifest.to_string().as_bytes(), None)?;
-        self.prune();
+        let manifest = manifest.to_string();
+        sb.write(&at.join(ENTRY_FILE), &[manifest.as_bytes()], fsio::Put::Any)?;
+        self.prune(&sb);
         Ok(())
     }
 
     /// Entry directory names, oldest first.
-    fn ids(&self) -> Vec<String> {
-        let Ok(rd) = std::fs::read_dir(&self.dir) else {
-            return Vec::new();
-        };
-        let mut ids: Vec<String> = rd
-            .flatten()
-            .filter(|d| d.file_type().map(|t| t.is_dir()).unwrap_or(false))
-            .filter_map(|d| d.file_name().into_string().ok())
+    fn ids(&self, sb: &fsio::Sandbox) -> Vec<String> {
+        let mut ids: Vec<String> = sb
+            .list_dir(&self.dir)
+            .into_iter()
+            .filter(|(_, is_dir)| *is_dir)
+            .filter_map(|(n, _)| n.into_string().ok())
             .filter(|n| is_edit_id(n))
             .collect();
         ids.sort();
         ids
     }
 
-    fn read_regular(path: &Path) -> Option<Vec<u8>> {
-        let m = std::fs::symlink_metadata(path).ok()?;
-        if !m.is_file() {
-            return None;
-        }
-        std::fs::read(path).ok()
-    }
-
     /// Loads an entry; `None` when absent, incomplete or damaged.
     fn load(&self, edit_id: &str) -> Option<Entry> {
+        self.load_in(&self.sandbox().ok()?, edit_id)
+    }
+
+    fn load_in(&self, sb: &fsio::Sandbox, edit_id: &str) -> Option<Entry> {
         if !is_edit_id(edit_id) {
             return None;
         }
         let at = self.dir.join(edit_id);
         let manifest: Value =
-            serde_json::from_slice(&Self::read_regular(&at.join(ENTRY_FILE))?).ok()?;
+            serde_json::from_slice(&sb.read_regular(&at.join(ENTRY_FILE))?).ok()?;
         if manifest["format"] != FORMAT || manifest["edit_id"] != edit_id {
             return None;
         }
@@ -565,7 +628,7 @@ impl DiskJournal {
                     if name.contains('/') || name.contains('\\') || name.starts_with('.') {
                         return None;
                     }
-                    let b = Self::read_regular(&at.join(name))?;
+                    let b = sb.read_regular(&at.join(name))?;
                     if f["before_hash"].as_str() != Some(file_hash(&b).as_str()) {
                         return None;
                     }
@@ -591,19 +654,43 @@ impl DiskJournal {
         })
     }
 
+    /// The entries whose manifest names `real`: `(edit_id, whether it left the hash now)` (`now`:
+    /// `None` when the file is absent). Reads manifests only.
+    fn candidates(&self, real: &Path, now: Option<&str>) -> Vec<(String, bool)> {
+        let Ok(sb) = self.sandbox() else {
+            return Vec::new();
+        };
+        self.ids(&sb)
+            .into_iter()
+            .filter_map(|id| {
+                let m: Value =
+                    serde_json::from_slice(&sb.read_regular(&self.dir.join(&id).join(ENTRY_FILE))?)
+                        .ok()?;
+                let f = m["files"]
+                    .as_array()?
+                    .iter()
+                    .find(|f| f["path"].as_str().map(|p| self.root.join(p)) == Some(real.into()))?;
+                let hit = f["after_hash"].as_str() == now;
+                Some((id, hit))
+            })
+            .collect()
+    }
+
     /// The newest complete entry that touched `real`.
+    #[cfg(test)]
     fn latest_for(&self, real: &Path) -> Option<Entry> {
-        self.ids().iter().rev().find_map(|id| {
+        let sb = self.sandbox().ok()?;
+        self.ids(&sb).iter().rev().find_map(|id| {
             // Read only the manifest first; load the saved bytes of the matching entry alone.
             let m: Value =
-                serde_json::from_slice(&Self::read_regular(&self.dir.join(id).join(ENTRY_FILE))?)
+                serde_json::from_slice(&sb.read_regular(&self.dir.join(id).join(ENTRY_FILE))?)
                     .ok()?;
             let hit = m["files"]
                 .as_array()?
                 .iter()
                 .any(|f| f["path"].as_str().map(|p| self.root.join(p)) == Some(real.into()));
             if hit {
-                self.load(id)
+                self.load_in(&sb, id)
             } else {
                 None
             }
@@ -611,32 +698,28 @@ impl DiskJournal {
     }
 
     fn remove(&self, edit_id: &str) {
+        if let Ok(sb) = self.sandbox() {
+            self.remove_in(&sb, edit_id);
+        }
+    }
+
+    fn remove_in(&self, sb: &fsio::Sandbox, edit_id: &str) {
         if is_edit_id(edit_id) {
-            let at = self.dir.join(edit_id);
-            if std::fs::symlink_metadata(&at)
-                .map(|m| m.is_dir())
-                .unwrap_or(false)
-            {
-                let _ = std::fs::remove_dir_all(at);
-            }
+            sb.remove_dir_all(&self.dir.join(edit_id));
         }
     }
 
     /// Keeps at most [`MAX_ENTRIES`] entries and [`MAX_BYTES`] of saved bytes, dropping the oldest.
-    fn prune(&self) {
-        let ids = self.ids();
+    fn prune(&self, sb: &fsio::Sandbox) {
+        let ids = self.ids(sb);
         let sizes: Vec<u64> = ids
             .iter()
             .map(|id| {
-                std::fs::read_dir(self.dir.join(id))
-                    .map(|rd| {
-                        rd.flatten()
-                            .filter(|d| d.file_name().to_string_lossy().ends_with(".bin"))
-                            .filter_map(|d| d.metadata().ok())
-                            .map(|m| m.len())
-                            .sum()
-                    })
-                    .unwrap_or(0)
+                sb.file_sizes(&self.dir.join(id))
+                    .into_iter()
+                    .filter(|(n, _)| n.to_string_lossy().ends_with(".bin"))
+                    .map(|(_, len)| len)
+                    .sum()
             })
             .collect();
         let mut count = ids.len();
@@ -645,7 +728,7 @@ impl DiskJournal {
             if count <= MAX_ENTRIES && total <= MAX_BYTES as u64 {
                 break;
             }
-            self.remove(id);
+            self.remove_in(sb, id);
             count -= 1;
             total -= size;
         }
@@ -810,9 +893,44 @@ mod tests {
             ..e
         };
         dj.write(&e).unwrap();
-        let ids = dj.ids();
+        let ids = dj.ids(&dj.sandbox().unwrap());
         assert_eq!(ids.len(), MAX_ENTRIES);
         assert_eq!(ids.last(), Some(&e.edit_id));
         assert!(!ids.contains(&format!("e{:012x}{:06x}0000", 1, 0)));
+    }
+
+    /// Regression (issue #16, item 6): ids from two processes cannot order writes made in one
+    /// millisecond (the counter is per process), so undo by path got stuck on `STALE_FILE`. Two
+    /// entries whose ids sort against the order of the writes: undo follows the file's state.
+    #[test]
+    fn undo_by_path_follows_the_writes_not_the_ids() {
+        let d = tempfile::tempdir().unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let dj = DiskJournal::open(&ws, "j").unwrap();
+        let real = ws.root().join("f.txt");
+        fs::write(&real, "v2\n").unwrap();
+        let rec = |id: &str, before: &[u8], after: &[u8]| Entry {
+            edit_id: id.to_string(),
+            files: vec![FileRecord {
+                real: real.clone(),
+                display: "f.txt".into(),
+                before: Some(before.to_vec()),
+                after_hash: Some(file_hash(after)),
+            }],
+        };
+        // v0 → v1 by "process Q" (counter 5), then v1 → v2 by "process P" (counter 0), same ms.
+        let first = rec("e000000000001000005aaaa", b"v0\n", b"v1\n");
+        let second = rec("e000000000001000000bbbb", b"v1\n", b"v2\n");
+        dj.write(&first).unwrap();
+        dj.write(&second).unwrap();
+        let u = undo(&ws, Target::Path("f.txt"), Some(&dj), 1 << 20).unwrap();
+        assert_eq!(u.edit_id, second.edit_id);
+        assert_eq!(fs::read(&real).unwrap(), b"v1\n");
+        let u = undo(&ws, Target::Path("f.txt"), Some(&dj), 1 << 20).unwrap();
+        assert_eq!(u.edit_id, first.edit_id);
+        assert_eq!(fs::read(&real).unwrap(), b"v0\n");
+        let f = undo(&ws, Target::Path("f.txt"), Some(&dj), 1 << 20).unwrap_err();
+        assert_eq!(f.code, Code::EditNotFound);
+        assert_eq!(fs::read(&real).unwrap(), b"v0\n");
     }
 }

@@ -1,6 +1,18 @@
-//! Transactions over one or more files: every file is resolved and locked first (in path order, so
-//! two transactions never deadlock), read, handed to the caller to compute new contents, then written
-//! all at once; if a write fails midway, the files already written are restored.
+//! Transactions over one or more files: every file is resolved and locked first, read, handed to the
+//! caller to compute new contents, then written all at once; if a write fails midway, the files
+//! already written are restored.
+//!
+//! # Locks
+//!
+//! A transaction locks each existing file it names, and for each file it may create, the deepest
+//! directory above it that exists (so that two creators of one name are serialized). Every lock is
+//! taken in one total order, the order of the locked paths (a directory sorts before everything
+//! below it), so two transactions never wait for each other in a cycle, whatever they name. Each
+//! wait is bounded by the call's deadline ([`fsio::Deadline`], option `lock_timeout_ms`), after
+//! which the call ends with `LOCK_TIMEOUT` and nothing written.
+//!
+//! Every read, write, rename and unlink goes through a [`Sandbox`] on the workspace root, never
+//! following a symlink below it (see [`crate::fsio`]).
 //!
 //! ```no_run
 //! use surepatch::{txn::{Txn, Action}, workspace::{Workspace, Resolve}};
@@ -12,13 +24,12 @@
 //! assert_eq!(done[0].display, "a.txt");
 //! ```
 
-use std::fs::Permissions;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Code, Failure, Result};
-use crate::fsio::{self, DirLock, LockedFile};
+use crate::fsio::{self, Deadline, DirLock, Kept, LockedFile, Put, Sandbox};
 use crate::hash::file_hash_parts;
-use crate::workspace::{Resolve, Workspace};
+use crate::workspace::{Resolve, Resolved, Workspace};
 
 /// What happens to a file at commit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,7 +72,8 @@ pub struct TxFile {
     /// Whether the file existed when the transaction opened.
     pub existed: bool,
     pub action: Action,
-    perms: Option<Permissions>,
+    kept: Option<Kept>,
+    writable: bool,
     _lock: Option<LockedFile>,
 }
 
@@ -80,69 +92,168 @@ pub struct Committed {
 }
 
 pub struct Txn {
-    root: PathBuf,
+    sandbox: Sandbox,
     pub files: Vec<TxFile>,
     _dir_locks: Vec<DirLock>,
 }
 
+/// One lock of a transaction, sorted by path.
+enum LockOn {
+    /// File `i` of the resolved list (it exists).
+    File(usize),
+    /// A directory under which files will be created.
+    Dir,
+}
+
 impl Txn {
+    /// The workspace's directory handle every operation of this transaction goes through.
+    pub fn sandbox(&self) -> &Sandbox {
+        &self.sandbox
+    }
+
     /// Resolves, locks and reads every path. The same real file named twice is one entry; `files`
     /// keeps the callers' order (use [`Txn::index_of`] to find a path's entry).
     pub fn open(ws: &Workspace, paths: &[(String, Resolve)], max_bytes: u64) -> Result<Txn> {
+        let deadline = Deadline::from_setting();
         let mut resolved = Vec::with_capacity(paths.len());
         for (p, mode) in paths {
             let r = ws.resolve(p, *mode)?;
             crate::trace::touch(&r.real);
             resolved.push((p.clone(), r));
         }
-        // Lock in real-path order.
+        let sandbox = Sandbox::open(ws.root())?;
+        Self::lock_when_recovered(ws, sandbox, &resolved, max_bytes, &deadline)
+    }
+
+    /// Locks are taken only when no transaction that died midway touches the files: one found
+    /// before is recovered first; one found after (its owner died while we waited) makes us let go
+    /// and start again, so that it is recovered before anyone reads its files.
+    fn lock_when_recovered(
+        ws: &Workspace,
+        mut sandbox: Sandbox,
+        resolved: &[(String, Resolved)],
+        max_bytes: u64,
+        deadline: &Deadline,
+    ) -> Result<Txn> {
+        loop {
+            recover_dead_intents(&sandbox, deadline)?;
+            let txn = Self::lock_all(ws, sandbox, resolved, max_bytes, deadline)?;
+            let reals: Vec<&Path> = txn.files.iter().map(|f| f.real.as_path()).collect();
+            if !intents_touch(&txn.sandbox, &reals) {
+                return Ok(txn);
+            }
+            if deadline.expired() {
+                return Err(Failure::new(
+                    Code::LockTimeout,
+                    "a transaction that was interrupted (killed) is being recovered on these files; \
+                     nothing was written. Try again in a moment.",
+                ));
+            }
+            // Let go of every lock now (not at the end of this iteration).
+            let Txn {
+                sandbox: sb,
+                files,
+                _dir_locks,
+            } = txn;
+            drop((files, _dir_locks));
+            sandbox = sb;
+            // A recovery holding the record waits for the locks just released: let it finish
+            // before locking again (else the two could take turns until the deadline).
+            let reals: Vec<PathBuf> = resolved.iter().map(|(_, r)| r.real.clone()).collect();
+            let reals: Vec<&Path> = reals.iter().map(PathBuf::as_path).collect();
+            loop {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+                if deadline.expired() || !live_intent_touches(&sandbox, &reals) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Locks and reads every resolved path (see [`Txn::open`]).
+    fn lock_all(
+        ws: &Workspace,
+        sandbox: Sandbox,
+        resolved: &[(String, Resolved)],
+        max_bytes: u64,
+        deadline: &Deadline,
+    ) -> Result<Txn> {
+        // The same real file twice is one entry (the first).
         let mut order: Vec<usize> = (0..resolved.len()).collect();
         order.sort_by(|&a, &b| resolved[a].1.real.cmp(&resolved[b].1.real));
         order.dedup_by(|a, b| resolved[*a].1.real == resolved[*b].1.real);
+        // Every lock in path order: files, and for new files the deepest existing directory above.
+        let mut locks: Vec<(PathBuf, LockOn)> = Vec::new();
+        for &i in &order {
+            let r = &resolved[i].1;
+            if r.exists {
+                locks.push((r.real.clone(), LockOn::File(i)));
+            } else {
+                let mut dir = r.real.parent().unwrap_or(ws.root()).to_path_buf();
+                while dir != ws.root() && !sandbox.is_dir(&dir) {
+                    dir.pop();
+                }
+                locks.push((dir, LockOn::Dir));
+            }
+        }
+        locks.sort_by(|a, b| a.0.cmp(&b.0));
+        // A directory is locked once: a second lock on it from this process would wait for the first.
+        locks.dedup_by(|a, b| a.0 == b.0 && matches!((&a.1, &b.1), (LockOn::Dir, LockOn::Dir)));
+
         let mut files: Vec<Option<TxFile>> = (0..resolved.len()).map(|_| None).collect();
         let mut dir_locks = Vec::new();
-        // Each parent directory is locked once: a second lock on it from this process would wait
-        // for the first forever.
-        let mut locked_dirs: Vec<PathBuf> = Vec::new();
-        for i in order {
-            let (user_path, r) = &resolved[i];
-            let with_path = |f: Failure| f.with("file_path", &r.display);
-            let (bytes, perms, lock) = if r.exists {
-                let mut lock = LockedFile::open(&r.real).map_err(with_path)?;
-                let bytes = lock.read_all(max_bytes).map_err(with_path)?;
-                (Some(bytes), Some(lock.permissions()), Some(lock))
-            } else {
-                if let Some(parent) = r.real.parent().filter(|p| p.is_dir()) {
-                    if !locked_dirs.iter().any(|d| d == parent) {
-                        dir_locks.push(DirLock::acquire(parent).map_err(with_path)?);
-                        locked_dirs.push(parent.to_path_buf());
-                    }
-                    if r.real.exists() {
-                        return Err(with_path(Failure::new(
-                            Code::StaleFile,
-                            format!(
-                                "{} was created by someone else meanwhile; re-read and try again.",
-                                r.display
-                            ),
-                        )));
-                    }
+        for (path, on) in &locks {
+            match on {
+                LockOn::Dir => dir_locks.push(DirLock::acquire(&sandbox, path, deadline)?),
+                LockOn::File(i) => {
+                    let (user_path, r) = &resolved[*i];
+                    let with_path = |f: Failure| f.with("file_path", &r.display);
+                    let mut lock =
+                        LockedFile::open(&sandbox, &r.real, deadline).map_err(with_path)?;
+                    let bytes = lock.read_all(max_bytes).map_err(with_path)?;
+                    files[*i] = Some(TxFile {
+                        user_path: user_path.clone(),
+                        real: r.real.clone(),
+                        display: r.display.clone(),
+                        bytes: Some(bytes),
+                        existed: true,
+                        action: Action::Keep,
+                        kept: Some(lock.kept()),
+                        writable: lock.writable(),
+                        _lock: Some(lock),
+                    });
                 }
-                (None, None, None)
-            };
+            }
+        }
+        for &i in &order {
+            let (user_path, r) = &resolved[i];
+            if r.exists {
+                continue;
+            }
+            if sandbox.exists(&r.real) {
+                return Err(Failure::new(
+                    Code::StaleFile,
+                    format!(
+                        "{} was created by someone else meanwhile; re-read and try again.",
+                        r.display
+                    ),
+                )
+                .with("file_path", &r.display));
+            }
             files[i] = Some(TxFile {
                 user_path: user_path.clone(),
                 real: r.real.clone(),
                 display: r.display.clone(),
-                existed: bytes.is_some(),
-                bytes,
+                bytes: None,
+                existed: false,
                 action: Action::Keep,
-                perms,
-                _lock: lock,
+                kept: None,
+                writable: true,
+                _lock: None,
             });
         }
-        let root = ws.root().to_path_buf();
         Ok(Txn {
-            root,
+            sandbox,
             files: files.into_iter().flatten().collect(),
             _dir_locks: dir_locks,
         })
@@ -154,14 +265,27 @@ impl Txn {
     }
 
     /// Writes every planned change; on any failure restores what was already changed and returns the
-    /// failure. Writes happen before deletes.
+    /// failure. Writes happen before deletes. A change to an existing file this process may not
+    /// write ([`fsio`]'s rule: read-only mode, or no write access) → `PERMISSION_DENIED` before
+    /// anything is written.
     pub fn commit(mut self) -> Result<Vec<Committed>> {
-        let mut done: Vec<Committed> = Vec::new();
+        if let Some(f) = self
+            .files
+            .iter()
+            .find(|f| f.existed && !f.writable && f.action != Action::Keep)
+        {
+            return Err(fsio::not_writable(&f.display));
+        }
         let mut order: Vec<usize> = (0..self.files.len())
             .filter(|&i| matches!(self.files[i].action, Action::Write(_) | Action::Splice(_)))
             .collect();
         order.extend((0..self.files.len()).filter(|&i| self.files[i].action == Action::Delete));
+        if order.len() >= 2 {
+            return self.commit_many(&order);
+        }
+        let mut done: Vec<Committed> = Vec::new();
         for i in order {
+            let sb = &self.sandbox;
             let f = &mut self.files[i];
             let action = std::mem::replace(&mut f.action, Action::Keep);
             let step = match &action {
@@ -170,14 +294,16 @@ impl Txn {
                         Failure::new(Code::InternalError, "a splice of a file that was not read")
                     });
                     let r = match f.real.parent() {
-                        Some(parent) if !f.existed && !parent.is_dir() => {
-                            fsio::create_dirs_within(&self.root, parent)
-                        }
+                        Some(parent) if !f.existed => sb.create_dirs(parent),
                         _ => Ok(()),
+                    };
+                    let put = match &f.kept {
+                        Some(k) => Put::Replace(k),
+                        None => Put::CreateNew,
                     };
                     let written = parts.and_then(|parts| {
                         r?;
-                        let hash = write_and_hash(&f.real, &parts, f.perms.as_ref())?;
+                        let hash = write_and_hash(sb, &f.real, &parts, put)?;
                         Ok((hash, parts.iter().map(|p| p.len()).sum()))
                     });
                     written.map(|(hash, after_bytes)| Committed {
@@ -189,22 +315,20 @@ impl Txn {
                         after_bytes,
                     })
                 }
-                Action::Delete => std::fs::remove_file(&f.real)
-                    .map_err(|e| Failure::io(&e, false, &f.display))
-                    .map(|_| Committed {
-                        display: f.display.clone(),
-                        real: f.real.clone(),
-                        kind: "delete",
-                        before: f.bytes.take(),
-                        file_hash: None,
-                        after_bytes: 0,
-                    }),
+                Action::Delete => sb.remove_file(&f.real).map(|_| Committed {
+                    display: f.display.clone(),
+                    real: f.real.clone(),
+                    kind: "delete",
+                    before: f.bytes.take(),
+                    file_hash: None,
+                    after_bytes: 0,
+                }),
                 Action::Keep => continue,
             };
             match step {
                 Ok(c) => done.push(c),
                 Err(e) => {
-                    let restored = rollback(&done, &self.files);
+                    let restored = rollback(&self.sandbox, &done, &self.files);
                     let e = e
                         .with("file_path", &self.files[i].display)
                         .with("rolled_back", restored);
@@ -214,38 +338,156 @@ impl Txn {
         }
         Ok(done)
     }
+
+    /// A commit changing two files or more, atomic across a crash (see [`Intent`]): every new
+    /// content is written to its temp file first, under a `prepared` record; the record turns
+    /// `committed`; then the renames and deletes; then the record goes. A failure before the commit
+    /// point changes nothing; one after it restores the files already changed.
+    fn commit_many(mut self, order: &[usize]) -> Result<Vec<Committed>> {
+        let sb = &self.sandbox;
+        let fail_at = |e: Failure, i: usize, files: &[TxFile]| {
+            e.with("file_path", &files[i].display)
+                .with("rolled_back", Vec::<String>::new())
+        };
+        // Plan: the temp name of every write, known before anything is created.
+        let temps: Vec<Option<std::ffi::OsString>> = order
+            .iter()
+            .map(|&i| match self.files[i].action {
+                Action::Delete => None,
+                _ => Some(fsio::temp_name(&self.files[i].real)),
+            })
+            .collect();
+        let ops = order
+            .iter()
+            .zip(&temps)
+            .map(|(&i, t)| {
+                serde_json::json!({
+                    "path": self.files[i].display,
+                    "temp": t.as_ref().map(|t| t.to_string_lossy()),
+                })
+            })
+            .collect();
+        let intent = Intent::begin(sb, ops)?;
+        let mut intent = scopeguard(intent);
+        // Phase 1: every temp file, complete.
+        let mut prepared = Vec::new();
+        for (&i, t) in order.iter().zip(&temps) {
+            let Some(t) = t else { continue };
+            let f = &self.files[i];
+            let parts = match f.action.parts(f.bytes.as_deref()) {
+                Some(p) => p,
+                None => {
+                    return Err(Failure::new(
+                        Code::InternalError,
+                        "a splice of a file that was not read",
+                    ))
+                }
+            };
+            let put = match &f.kept {
+                Some(k) => Put::Replace(k),
+                None => Put::CreateNew,
+            };
+            let step = match f.real.parent() {
+                Some(parent) if !f.existed => sb.create_dirs(parent),
+                _ => Ok(()),
+            }
+            .and_then(|_| sb.prepare(&f.real, &parts, put, Some(t)));
+            match step {
+                Ok(p) => prepared.push((
+                    i,
+                    p,
+                    file_hash_parts(&parts),
+                    parts.iter().map(|p| p.len()).sum::<usize>(),
+                )),
+                Err(e) => return Err(fail_at(e, i, &self.files)),
+            }
+        }
+        // The commit point.
+        intent.0.as_mut().map_or(Ok(()), Intent::commit)?;
+        // Phase 2: in place.
+        let mut done: Vec<Committed> = Vec::new();
+        let mut prepared = prepared.into_iter();
+        for &i in order {
+            let step = if self.files[i].action == Action::Delete {
+                sb.remove_file(&self.files[i].real).map(|_| (None, 0))
+            } else {
+                let (j, p, hash, len) = prepared.next().expect("one prepared file per write");
+                debug_assert_eq!(i, j);
+                p.install().map(|_| (Some(hash), len))
+            };
+            let f = &mut self.files[i];
+            match step {
+                Ok((file_hash, after_bytes)) => done.push(Committed {
+                    display: f.display.clone(),
+                    real: f.real.clone(),
+                    kind: match (&f.action, f.existed) {
+                        (Action::Delete, _) => "delete",
+                        (_, true) => "update",
+                        (_, false) => "create",
+                    },
+                    before: f.bytes.take(),
+                    file_hash,
+                    after_bytes,
+                }),
+                Err(e) => {
+                    let restored = rollback(sb, &done, &self.files);
+                    return Err(e
+                        .with("file_path", &self.files[i].display)
+                        .with("rolled_back", restored));
+                }
+            }
+        }
+        for f in self.files.iter_mut() {
+            f.action = Action::Keep;
+        }
+        Ok(done)
+    }
+}
+
+/// Finishes (removes) an intent record when dropped, whatever path the commit took.
+struct IntentGuard<'a>(Option<Intent<'a>>);
+
+impl Drop for IntentGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(i) = self.0.take() {
+            i.finish();
+        }
+    }
+}
+
+fn scopeguard(i: Intent<'_>) -> IntentGuard<'_> {
+    IntentGuard(Some(i))
 }
 
 /// Writes the concatenation of `parts` atomically and returns its hash; for large files the hash is
 /// computed on a second thread while the write and its fsyncs wait on the disk.
-fn write_and_hash(
-    path: &std::path::Path,
-    parts: &[&[u8]],
-    perms: Option<&Permissions>,
-) -> Result<String> {
+fn write_and_hash(sb: &Sandbox, path: &Path, parts: &[&[u8]], put: Put<'_>) -> Result<String> {
     if parts.iter().map(|p| p.len()).sum::<usize>() < 1 << 20 {
-        fsio::write_atomic_parts(path, parts, perms)?;
+        sb.write(path, parts, put)?;
         return Ok(file_hash_parts(parts));
     }
     std::thread::scope(|s| {
         let hasher = s.spawn(|| file_hash_parts(parts));
-        let written = fsio::write_atomic_parts(path, parts, perms);
+        let written = sb.write(path, parts, put);
         let hash = hasher.join().unwrap_or_else(|_| file_hash_parts(parts));
         written.map(|_| hash)
     })
 }
 
-/// Puts back the files a failed commit already changed; returns their display paths.
-fn rollback(done: &[Committed], files: &[TxFile]) -> Vec<String> {
+/// Puts back the files a failed commit already changed, through the sandbox; returns their display
+/// paths.
+fn rollback(sb: &Sandbox, done: &[Committed], files: &[TxFile]) -> Vec<String> {
     let mut restored = Vec::new();
     for c in done.iter().rev() {
-        let perms = files
+        let kept = files
             .iter()
             .find(|f| f.real == c.real)
-            .and_then(|f| f.perms.clone());
+            .and_then(|f| f.kept.as_ref());
+        // An updated or deleted file is put back with its mode and owner.
+        let put = kept.map_or(Put::Any, Put::Replace);
         let ok = match (&c.before, c.kind) {
-            (Some(bytes), _) => fsio::write_atomic(&c.real, bytes, perms.as_ref()).is_ok(),
-            (None, "create") => std::fs::remove_file(&c.real).is_ok(),
+            (Some(bytes), _) => sb.write(&c.real, &[bytes], put).is_ok(),
+            (None, "create") => sb.remove_file(&c.real).is_ok(),
             (None, _) => false,
         };
         if ok {
@@ -253,6 +495,267 @@ fn rollback(done: &[Committed], files: &[TxFile]) -> Vec<String> {
         }
     }
     restored
+}
+
+// ---------------------------------------------------------------------------------------------
+// Crash atomicity of multi-file commits
+
+/// Directory (in the workspace root) of the intent records of multi-file commits in progress; it
+/// exists only while one is.
+pub const INTENT_DIR: &str = ".surepatch-txn";
+const INTENT_FORMAT: &str = "surepatch-txn/1";
+
+/// The durable record of a multi-file commit: `<id>.json` lists every file it changes (its
+/// workspace-relative path, and the temp file holding its new bytes, or none for a delete), first in
+/// state `prepared` (the temp files are being written; nothing is in place), then `committed` (all
+/// temp files are complete: the commit point). `<id>.lock` is locked by the committing process for
+/// the whole commit, so a record whose lock is free belongs to a process that died: the next call
+/// recovers it — a `prepared` one is rolled back (its temp files removed, no file changed), a
+/// `committed` one is rolled forward (every remaining temp file renamed into place, every delete
+/// done).
+struct Intent<'a> {
+    sb: &'a Sandbox,
+    json: PathBuf,
+    lock_path: PathBuf,
+    lock: Option<std::fs::File>,
+    record: serde_json::Value,
+}
+
+fn intent_dir(sb: &Sandbox) -> PathBuf {
+    sb.root().join(INTENT_DIR)
+}
+
+impl<'a> Intent<'a> {
+    fn begin(sb: &'a Sandbox, ops: Vec<serde_json::Value>) -> Result<Intent<'a>> {
+        let dir = intent_dir(sb);
+        let id = crate::journal::new_edit_id();
+        let lock_path = dir.join(format!("{id}.lock"));
+        let io = |e: std::io::Error| Failure::io(&e, false, INTENT_DIR);
+        // The lock file appears under its name already locked: it is created and locked under a
+        // temp name, then renamed. (Created in place, a recovery could find it in the instant
+        // before the lock and take it for a dead commit's.) Another commit may remove the (empty)
+        // directory between our mkdir and our create: try again then.
+        let lock_tmp = dir.join(format!(
+            ".{id}.lock{}",
+            fsio::temp_name(Path::new("")).to_string_lossy()
+        ));
+        let mut tries = 0;
+        let lock = loop {
+            sb.create_dirs(&dir)?;
+            let made = sb.try_lock_file(&lock_tmp, true).and_then(|l| {
+                let l = l.ok_or_else(|| std::io::Error::other("a fresh lock was already held"))?;
+                sb.rename_in_dir(&lock_tmp, &lock_path)?;
+                Ok(l)
+            });
+            match made {
+                Ok(l) => break l,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 8 => {
+                    sb.remove_temp(&lock_tmp, lock_tmp.file_name().unwrap_or_default());
+                    tries += 1
+                }
+                Err(e) => {
+                    sb.remove_temp(&lock_tmp, lock_tmp.file_name().unwrap_or_default());
+                    return Err(io(e));
+                }
+            }
+        };
+        let intent = Intent {
+            sb,
+            json: dir.join(format!("{id}.json")),
+            lock_path,
+            lock: Some(lock),
+            record: serde_json::json!({"format": INTENT_FORMAT, "state": "prepared", "ops": ops}),
+        };
+        if let Err(e) = intent.save() {
+            intent.finish();
+            return Err(e);
+        }
+        Ok(intent)
+    }
+
+    /// Writes the record: `prepared` without fsync (lost only in a power loss, which then leaves the
+    /// temp files as ordinary crash leftovers), `committed` durably before anything is renamed.
+    fn save(&self) -> Result<()> {
+        let text = self.record.to_string();
+        if self.record["state"] == "committed" {
+            self.sb.write(&self.json, &[text.as_bytes()], Put::Any)
+        } else {
+            self.sb.write_volatile(&self.json, text.as_bytes())
+        }
+    }
+
+    /// The commit point: every temp file is complete.
+    fn commit(&mut self) -> Result<()> {
+        self.record["state"] = "committed".into();
+        self.save()
+    }
+
+    /// Removes the record, then its lock, then the directory if empty.
+    fn finish(mut self) {
+        let _ = self.sb.remove_file(&self.json);
+        let _ = self.sb.remove_file(&self.lock_path);
+        drop(self.lock.take());
+        self.sb.remove_empty_dir(&intent_dir(self.sb));
+    }
+}
+
+/// The ids of the intent records (and orphan locks) in the intent directory.
+fn intent_ids(sb: &Sandbox) -> Vec<String> {
+    let mut ids: Vec<String> = sb
+        .list_dir(&intent_dir(sb))
+        .into_iter()
+        .filter_map(|(n, _)| n.into_string().ok())
+        .filter_map(|n| {
+            // `<id>.json`, `<id>.lock`, and the temp files `.<id>.json…` / `.<id>.lock…`.
+            let n = n
+                .strip_prefix('.')
+                .map_or(n.as_str(), |t| t.split('.').next().unwrap_or(t));
+            n.strip_suffix(".json")
+                .or_else(|| n.strip_suffix(".lock"))
+                .or(Some(n))
+                .map(str::to_string)
+        })
+        .filter(|id| crate::journal::is_edit_id(id))
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
+}
+
+/// `(state, [(real path, temp name or None for a delete)])` of a record.
+type Plan = (String, Vec<(PathBuf, Option<std::ffi::OsString>)>);
+
+fn read_intent(sb: &Sandbox, id: &str) -> Option<Plan> {
+    let bytes = sb.read_regular(&intent_dir(sb).join(format!("{id}.json")))?;
+    let v: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
+    if v["format"] != INTENT_FORMAT {
+        return None;
+    }
+    let state = v["state"].as_str()?.to_string();
+    let mut ops = Vec::new();
+    for op in v["ops"].as_array()? {
+        let path = op["path"].as_str()?;
+        let real = sb.root().join(path);
+        if !real.starts_with(sb.root()) || path.split('/').any(|c| c == "..") {
+            return None;
+        }
+        let temp = match &op["temp"] {
+            serde_json::Value::String(t) if !t.contains('/') && !t.contains('\\') => {
+                Some(std::ffi::OsString::from(t))
+            }
+            serde_json::Value::Null => None,
+            _ => return None,
+        };
+        ops.push((real, temp));
+    }
+    Some((state, ops))
+}
+
+/// Recovers every intent record whose owner died (its lock is free); see [`Intent`].
+fn recover_dead_intents(sb: &Sandbox, deadline: &Deadline) -> Result<()> {
+    if !sb.is_dir(&intent_dir(sb)) {
+        return Ok(());
+    }
+    for id in intent_ids(sb) {
+        let dir = intent_dir(sb);
+        let lock_path = dir.join(format!("{id}.lock"));
+        let json = dir.join(format!("{id}.json"));
+        let lock = match sb.try_lock_file(&lock_path, false) {
+            Ok(Some(l)) => l,
+            Ok(None) => continue, // its owner is alive
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                // No lock under its name: a commit creating it right now holds its temp lock.
+                let live = sb.list_dir(&dir).into_iter().any(|(n, _)| {
+                    n.to_string_lossy().starts_with(&format!(".{id}.lock"))
+                        && matches!(sb.try_lock_file(&dir.join(&n), false), Ok(None))
+                });
+                if live {
+                    continue;
+                }
+                // The owner may have renamed its temp lock into place between the two looks above:
+                // look at the lock's own name once more before calling the record dead.
+                match sb.try_lock_file(&lock_path, false) {
+                    Ok(Some(l)) => l,
+                    Ok(None) => continue,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                        // Dead (or the lock was removed by hand): take a fresh one.
+                        match sb.try_lock_file(&lock_path, true) {
+                            Ok(Some(l)) => l,
+                            _ => continue,
+                        }
+                    }
+                    Err(_) => continue,
+                }
+            }
+            Err(_) => continue,
+        };
+        if let Some((state, ops)) = read_intent(sb, &id) {
+            // Hold the locks of its files while putting them right (in path order).
+            let mut reals: Vec<&PathBuf> = ops.iter().map(|(r, _)| r).collect();
+            reals.sort();
+            reals.dedup();
+            let mut held = Vec::new();
+            for real in reals {
+                if sb.exists(real) {
+                    held.push(LockedFile::open(sb, real, deadline)?);
+                }
+            }
+            for (real, temp) in &ops {
+                match (state.as_str(), temp) {
+                    ("committed", Some(t)) => sb.roll_forward(real, t)?,
+                    ("committed", None) => match sb.remove_file(real) {
+                        Err(f) if f.code != Code::FileNotFound => return Err(f),
+                        _ => {}
+                    },
+                    (_, Some(t)) => sb.remove_temp(real, t),
+                    (_, None) => {}
+                }
+            }
+            drop(held);
+        }
+        let _ = sb.remove_file(&json);
+        // A record or lock being written when its owner died leaves its temp file.
+        let temp_prefix = format!(".{id}.");
+        for (name, _) in sb.list_dir(&dir) {
+            if name.to_string_lossy().starts_with(&temp_prefix) {
+                let _ = sb.remove_file(&dir.join(name));
+            }
+        }
+        let _ = sb.remove_file(&lock_path);
+        drop(lock);
+    }
+    sb.remove_empty_dir(&intent_dir(sb));
+    Ok(())
+}
+
+/// Whether a record whose lock is held (a commit or a recovery in progress) names one of `reals`.
+fn live_intent_touches(sb: &Sandbox, reals: &[&Path]) -> bool {
+    if !sb.is_dir(&intent_dir(sb)) {
+        return false;
+    }
+    intent_ids(sb).iter().any(|id| {
+        let touches = read_intent(sb, id)
+            .is_some_and(|(_, ops)| ops.iter().any(|(r, _)| reals.contains(&r.as_path())));
+        touches
+            && matches!(
+                sb.try_lock_file(&intent_dir(sb).join(format!("{id}.lock")), false),
+                Ok(None)
+            )
+    })
+}
+
+/// Whether an intent record that is not being committed right now (its owner died, or a recovery
+/// waits for our locks) names one of `reals`.
+fn intents_touch(sb: &Sandbox, reals: &[&Path]) -> bool {
+    if !sb.is_dir(&intent_dir(sb)) {
+        return false;
+    }
+    intent_ids(sb).iter().any(|id| {
+        let Some((_, ops)) = read_intent(sb, id) else {
+            return false;
+        };
+        ops.iter().any(|(r, _)| reals.contains(&r.as_path()))
+    })
 }
 
 #[cfg(test)]
@@ -364,5 +867,246 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(leftovers.len(), 4, "{leftovers:?}");
+    }
+    /// Regression (issue #16, item 2): T1 = {create d/a, update d/b} and T2 = {update d/b, create
+    /// d/c} deadlocked: the directory lock of a creation was taken at the new name's place in path
+    /// order. Now every lock follows one order; 2 threads × 150 rounds finish with no timeout.
+    #[test]
+    fn creations_and_updates_in_one_directory_never_deadlock() {
+        use std::sync::{Arc, Barrier};
+        let d = tempfile::tempdir().unwrap();
+        fs::create_dir(d.path().join("d")).unwrap();
+        fs::write(d.path().join("d/b.txt"), "0").unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        const ROUNDS: usize = 150;
+        let barrier = Arc::new(Barrier::new(2));
+        let handles: Vec<_> = [("d/a", false), ("d/c", true)]
+            .into_iter()
+            .map(|(prefix, create_last)| {
+                let (ws, barrier) = (ws.clone(), barrier.clone());
+                std::thread::spawn(move || {
+                    fsio::set_lock_timeout(Some(std::time::Duration::from_secs(20)));
+                    barrier.wait();
+                    for n in 0..ROUNDS {
+                        let new = format!("{prefix}-{n}.txt");
+                        let mut paths = vec![("d/b.txt".to_string(), Resolve::Existing)];
+                        if create_last {
+                            paths.push((new.clone(), Resolve::MayCreate));
+                        } else {
+                            paths.insert(0, (new.clone(), Resolve::MayCreate));
+                        }
+                        let mut t = Txn::open(&ws, &paths, 1 << 20).unwrap();
+                        let b = t.index_of("d/b.txt").unwrap();
+                        let count: usize = String::from_utf8(t.files[b].bytes.clone().unwrap())
+                            .unwrap()
+                            .parse()
+                            .unwrap();
+                        t.files[b].action = Action::Write((count + 1).to_string().into_bytes());
+                        let i = t.index_of(&new).unwrap();
+                        t.files[i].action = Action::Write(b"n".to_vec());
+                        t.commit().unwrap();
+                    }
+                })
+            })
+            .collect();
+        for h in handles {
+            h.join().unwrap();
+        }
+        assert_eq!(
+            fs::read_to_string(d.path().join("d/b.txt")).unwrap(),
+            (2 * ROUNDS).to_string()
+        );
+        assert_eq!(
+            fs::read_dir(d.path().join("d")).unwrap().count(),
+            2 * ROUNDS + 1
+        );
+    }
+
+    /// A lock held elsewhere ends the wait with `LOCK_TIMEOUT`, nothing written.
+    #[test]
+    fn a_held_lock_times_out_cleanly() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join("a.txt"), "a").unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let held = Txn::open(&ws, &[("a.txt".to_string(), Resolve::Existing)], 1 << 20).unwrap();
+        let creating =
+            Txn::open(&ws, &[("new.txt".to_string(), Resolve::MayCreate)], 1 << 20).unwrap();
+        let err = std::thread::scope(|s| {
+            s.spawn(|| {
+                fsio::set_lock_timeout(Some(std::time::Duration::from_millis(100)));
+                let file = Txn::open(&ws, &[("a.txt".to_string(), Resolve::Existing)], 1 << 20);
+                let dir = Txn::open(
+                    &ws,
+                    &[("n/new.txt".to_string(), Resolve::MayCreate)],
+                    1 << 20,
+                );
+                (file.err().unwrap(), dir.err().unwrap())
+            })
+            .join()
+            .unwrap()
+        });
+        assert_eq!(err.0.code, Code::LockTimeout, "{}", err.0.message);
+        assert_eq!(err.0.detail("file_path").unwrap(), "a.txt");
+        assert_eq!(err.1.code, Code::LockTimeout, "{}", err.1.message);
+        drop((held, creating));
+        assert_eq!(fs::read_to_string(d.path().join("a.txt")).unwrap(), "a");
+        assert!(!d.path().join("n").exists());
+    }
+
+    fn plant_intent(root: &Path, state: &str, ops: serde_json::Value) -> String {
+        let id = crate::journal::new_edit_id();
+        let dir = root.join(INTENT_DIR);
+        fs::create_dir_all(&dir).unwrap();
+        let record = serde_json::json!({"format": INTENT_FORMAT, "state": state, "ops": ops});
+        fs::write(dir.join(format!("{id}.json")), record.to_string()).unwrap();
+        fs::write(dir.join(format!("{id}.lock")), "").unwrap();
+        id
+    }
+
+    fn listing(root: &Path) -> Vec<String> {
+        let mut v: Vec<String> = fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Issue #16 item 7: a commit killed after its commit point (one file renamed, one temp file
+    /// still waiting, a delete not done) is rolled forward by the next call; one killed before it
+    /// (`prepared`) is rolled back. Either way no record or temp file is left.
+    #[test]
+    fn an_interrupted_commit_is_recovered_by_the_next_call() {
+        let d = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(d.path()).unwrap();
+        fs::write(root.join("a.txt"), "A1").unwrap();
+        fs::write(root.join("b.txt"), "B0").unwrap();
+        fs::write(root.join(".b.txt.surepatch-1-ab.tmp"), "B1").unwrap();
+        fs::write(root.join("c.txt"), "C0").unwrap();
+        fs::create_dir(root.join("n")).unwrap();
+        fs::write(root.join("n/.new.txt.surepatch-1-cd.tmp"), "N1").unwrap();
+        plant_intent(
+            &root,
+            "committed",
+            serde_json::json!([
+                {"path": "a.txt", "temp": ".a.txt.surepatch-1-aa.tmp"},
+                {"path": "b.txt", "temp": ".b.txt.surepatch-1-ab.tmp"},
+                {"path": "n/new.txt", "temp": ".new.txt.surepatch-1-cd.tmp"},
+                {"path": "c.txt", "temp": null},
+            ]),
+        );
+        let ws = Workspace::new(&root).unwrap();
+        let t = Txn::open(&ws, &[("b.txt".to_string(), Resolve::Existing)], 1 << 20).unwrap();
+        assert_eq!(t.files[0].bytes.as_deref(), Some(&b"B1"[..]));
+        drop(t);
+        assert_eq!(fs::read(root.join("a.txt")).unwrap(), b"A1");
+        assert_eq!(fs::read(root.join("n/new.txt")).unwrap(), b"N1");
+        assert_eq!(listing(&root), ["a.txt", "b.txt", "n"]);
+        assert_eq!(listing(&root.join("n")), ["new.txt"]);
+
+        // Killed before the commit point: the temp files go, no file changes.
+        fs::write(root.join(".a.txt.surepatch-2-aa.tmp"), "A2").unwrap();
+        plant_intent(
+            &root,
+            "prepared",
+            serde_json::json!([
+                {"path": "a.txt", "temp": ".a.txt.surepatch-2-aa.tmp"},
+                {"path": "b.txt", "temp": ".b.txt.surepatch-2-ab.tmp"},
+                {"path": "b.txt", "temp": null},
+            ]),
+        );
+        let t = Txn::open(&ws, &[("x.txt".to_string(), Resolve::MayCreate)], 1 << 20).unwrap();
+        drop(t);
+        assert_eq!(fs::read(root.join("a.txt")).unwrap(), b"A1");
+        assert_eq!(fs::read(root.join("b.txt")).unwrap(), b"B1");
+        assert_eq!(listing(&root), ["a.txt", "b.txt", "n"]);
+    }
+
+    /// A record whose lock is held belongs to a commit in progress: it is not recovered, and a call
+    /// on one of its files waits (here until its deadline) instead of reading a half-applied file.
+    #[test]
+    fn a_live_commit_record_is_left_alone() {
+        let d = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(d.path()).unwrap();
+        fs::write(root.join("a.txt"), "A0").unwrap();
+        fs::write(root.join(".a.txt.surepatch-1-aa.tmp"), "A1").unwrap();
+        let id = plant_intent(
+            &root,
+            "committed",
+            serde_json::json!([{"path": "a.txt", "temp": ".a.txt.surepatch-1-aa.tmp"}]),
+        );
+        let lock = fs::File::open(root.join(INTENT_DIR).join(format!("{id}.lock"))).unwrap();
+        lock.try_lock().unwrap();
+        let ws = Workspace::new(&root).unwrap();
+        let other = Txn::open(&ws, &[("x.txt".to_string(), Resolve::MayCreate)], 1 << 20);
+        assert!(other.is_ok());
+        drop(other);
+        let err = std::thread::scope(|s| {
+            s.spawn(|| {
+                fsio::set_lock_timeout(Some(std::time::Duration::from_millis(100)));
+                Txn::open(&ws, &[("a.txt".to_string(), Resolve::Existing)], 1 << 20)
+                    .err()
+                    .unwrap()
+            })
+            .join()
+            .unwrap()
+        });
+        assert_eq!(err.code, Code::LockTimeout, "{}", err.message);
+        assert_eq!(fs::read(root.join("a.txt")).unwrap(), b"A0");
+        assert!(root.join(INTENT_DIR).join(format!("{id}.json")).exists());
+        drop(lock);
+        let t = Txn::open(&ws, &[("a.txt".to_string(), Resolve::Existing)], 1 << 20).unwrap();
+        assert_eq!(t.files[0].bytes.as_deref(), Some(&b"A1"[..]));
+        drop(t);
+        assert_eq!(listing(&root), ["a.txt"]);
+    }
+
+    /// A multi-file commit leaves no record behind, and a failure before the commit point changes
+    /// nothing.
+    #[test]
+    fn multi_file_commits_leave_no_record() {
+        let d = tempfile::tempdir().unwrap();
+        let root = fs::canonicalize(d.path()).unwrap();
+        fs::write(root.join("a.txt"), "a").unwrap();
+        fs::write(root.join("b.txt"), "b").unwrap();
+        let ws = Workspace::new(&root).unwrap();
+        let paths = [
+            ("a.txt".to_string(), Resolve::Existing),
+            ("b.txt".to_string(), Resolve::Existing),
+            ("sub/c.txt".to_string(), Resolve::MayCreate),
+        ];
+        let mut t = Txn::open(&ws, &paths, 1 << 20).unwrap();
+        t.files[0].action = Action::Write(b"A".to_vec());
+        t.files[1].action = Action::Delete;
+        t.files[2].action = Action::Write(b"C".to_vec());
+        let done = t.commit().unwrap();
+        assert_eq!(
+            done.iter().map(|c| c.kind).collect::<Vec<_>>(),
+            ["update", "create", "delete"]
+        );
+        assert_eq!(listing(&root), ["a.txt", "sub"]);
+        assert_eq!(fs::read(root.join("sub/c.txt")).unwrap(), b"C");
+        // A new file whose name is taken meanwhile fails at the last step: the update is undone.
+        let mut t = Txn::open(
+            &ws,
+            &[
+                ("a.txt".to_string(), Resolve::Existing),
+                ("z.txt".to_string(), Resolve::MayCreate),
+            ],
+            1 << 20,
+        )
+        .unwrap();
+        t.files[0].action = Action::Write(b"AA".to_vec());
+        t.files[1].action = Action::Write(b"Z".to_vec());
+        fs::write(root.join("z.txt"), "theirs").unwrap();
+        let err = t.commit().unwrap_err();
+        assert_eq!(err.code, Code::StaleFile, "{}", err.message);
+        assert_eq!(
+            err.detail("rolled_back").unwrap(),
+            &serde_json::json!(["a.txt"])
+        );
+        assert_eq!(fs::read(root.join("a.txt")).unwrap(), b"A");
+        assert_eq!(fs::read(root.join("z.txt")).unwrap(), b"theirs");
+        assert_eq!(listing(&root), ["a.txt", "sub", "z.txt"]);
     }
 }

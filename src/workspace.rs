@@ -173,7 +173,11 @@ impl Workspace {
                 "the path contains a backslash; use '/' to separate directories",
             ));
         }
-        let trailing_sep = user_path.ends_with('/') || (cfg!(windows) && user_path.ends_with('\\'));
+        // A path ending with a separator, or with a `.` component, names a directory (the kernel
+        // refuses `a.txt/` and `a.txt/.` alike; path parsing would drop both and name `a.txt`).
+        let trailing_sep = user_path.ends_with('/')
+            || user_path.ends_with("/.")
+            || (cfg!(windows) && (user_path.ends_with('\\') || user_path.ends_with("\\.")));
 
         let (real, meta) = self.walk(user_path)?;
 
@@ -200,7 +204,9 @@ impl Workspace {
             } else {
                 format!("{user_path:?} is a directory ({display}); name a file in it")
             })),
-            Some(_) if trailing_sep => Err(invalid("it ends with '/' but names a file")),
+            Some(_) if trailing_sep => Err(invalid(&format!(
+                "it ends with '/' or '/.', so it names a directory, but {display} is a file; drop the ending"
+            ))),
             Some(m) if !m.is_file() => Err(invalid(&format!(
                 "{display} is not a regular file (a device, socket or pipe)"
             ))),
@@ -210,7 +216,7 @@ impl Workspace {
                 exists: true,
             }),
             None if trailing_sep => Err(is_dir(format!(
-                "{user_path:?} ends with '/', so it names a directory; name a file"
+                "{user_path:?} ends with '/' or '/.', so it names a directory; name a file"
             ))),
             None if mode == Resolve::Existing => Err(Failure::new(
                 Code::FileNotFound,
@@ -281,7 +287,16 @@ impl Workspace {
                                     next.display()
                                 )));
                             }
-                            let target = fs::read_link(&next).map_err(|e| io(&e, &next))?;
+                            let target = match fs::read_link(&next) {
+                                Ok(t) => t,
+                                // No longer a link (swapped meanwhile): look at it again; the
+                                // link count bounds the retries.
+                                Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+                                    stack.push(Step::Name(name));
+                                    continue;
+                                }
+                                Err(e) => return Err(io(&e, &next)),
+                            };
                             // A relative target resolves from the link's directory: `real`.
                             push_steps(&mut stack, &target);
                         }
@@ -297,6 +312,13 @@ impl Workspace {
                         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
                             missing = Some(next.clone());
                             real = next;
+                        }
+                        Err(e) if e.kind() == std::io::ErrorKind::InvalidFilename => {
+                            return Err(invalid(format!(
+                                "a name in it is longer than the file system allows \
+                                 (255 bytes on most): {} bytes",
+                                name.len()
+                            )))
                         }
                         Err(e) => return Err(io(&e, &next)),
                     }
@@ -622,5 +644,31 @@ mod tests {
         let f = fx.ws.resolve("sock", Resolve::Existing).unwrap_err();
         assert_eq!(f.code, Code::InvalidInput);
         assert!(f.message.contains("regular file"), "{}", f.message);
+    }
+
+    /// Regression (issue #16, item 6): `a.txt/.` was accepted as `a.txt`.
+    #[test]
+    fn a_dot_after_a_file_is_refused_like_a_trailing_slash() {
+        let tmp = tempfile::tempdir().unwrap();
+        fs::write(tmp.path().join("a.txt"), "x").unwrap();
+        fs::create_dir(tmp.path().join("d")).unwrap();
+        let ws = Workspace::new(tmp.path()).unwrap();
+        for p in ["a.txt/.", "a.txt/", "./a.txt/.", "d/../a.txt/."] {
+            for mode in [Resolve::Existing, Resolve::MayCreate] {
+                let f = ws.resolve(p, mode).unwrap_err();
+                assert_eq!(f.code, Code::InvalidInput, "{p}: {}", f.message);
+            }
+        }
+        for p in ["new.txt/.", "d/.", "d/new/."] {
+            let f = ws.resolve(p, Resolve::MayCreate).unwrap_err();
+            assert_eq!(f.code, Code::TargetIsDirectory, "{p}: {}", f.message);
+        }
+        // A `.` inside the path is still fine.
+        assert!(
+            ws.resolve("./d/./../a.txt", Resolve::Existing)
+                .unwrap()
+                .exists
+        );
+        assert_eq!(fs::read(tmp.path().join("a.txt")).unwrap(), b"x");
     }
 }

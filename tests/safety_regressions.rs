@@ -1,5 +1,6 @@
 //! Failures found by the safety fuzzing (fuzz/README.md), kept as regression tests. Those in modules
 //! outside the safety remit; each was fixed where it lives, and the test stays as a regression guard.
+//! Also regressions of issue #16 (the file system layer) that need the JSON entry point.
 
 use surepatch::apply::apply_edits;
 use surepatch::ir::Edit;
@@ -44,4 +45,44 @@ fn unified_diff_with_empty_path_is_a_parse_error() {
         Ok(ops) => assert!(ops.iter().all(|op| !op.path().is_empty()), "{ops:?}"),
         Err(e) => assert!(e.line >= 1),
     }
+}
+
+/// Issue #16 item 2, through the JSON entry point: a lock held by another transaction ends the wait
+/// after `lock_timeout_ms` with `LOCK_TIMEOUT`, `next_action: "retry"`, nothing written; the next
+/// call on the same thread without the option waits with the default again.
+#[test]
+fn lock_timeout_through_the_api() {
+    use surepatch::txn::Txn;
+    use surepatch::workspace::{Resolve, Workspace};
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("a.txt"), "one\n").unwrap();
+    let ws = Workspace::new(d.path()).unwrap();
+    let held = Txn::open(&ws, &[("a.txt".into(), Resolve::Existing)], 1 << 20).unwrap();
+    let call = |extra: serde_json::Value| {
+        let mut opts = serde_json::json!({"workspace_root": d.path()});
+        opts.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        let payload = serde_json::json!([{"file_path": "a.txt", "search_block": "one", "replace_block": "two"}, opts]);
+        let out = surepatch::api::call("patch_file", &payload.to_string());
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()
+    };
+    let started = std::time::Instant::now();
+    let out = call(serde_json::json!({"lock_timeout_ms": 120}));
+    assert!(started.elapsed() >= std::time::Duration::from_millis(120));
+    assert_eq!(out["code"], "LOCK_TIMEOUT", "{out}");
+    assert_eq!(out["next_action"], "retry");
+    assert_eq!(out["file_path"], "a.txt");
+    let out = call(serde_json::json!({"lockTimeoutMs": "soon"}));
+    assert_eq!(out["code"], "INVALID_INPUT", "{out}");
+    assert_eq!(std::fs::read(d.path().join("a.txt")).unwrap(), b"one\n");
+    // Released: the default wait (10 s) is back and the edit lands.
+    let releaser = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        drop(held);
+    });
+    let out = call(serde_json::json!({}));
+    releaser.join().unwrap();
+    assert_eq!(out["ok"], true, "{out}");
+    assert_eq!(std::fs::read(d.path().join("a.txt")).unwrap(), b"two\n");
 }

@@ -124,3 +124,31 @@ async function gate() {
   console.log(createToolRunner({ validate: 'enforce' }).validate)
 }
 void gate()
+
+import { listDirectory, findFiles, searchFiles, readManyFiles, moveFile, createDirectory } from 'surepatch'
+import type { DirectoryEntry, SearchMatch, ReadManyItem, MoveFileResult } from 'surepatch'
+
+async function browse(): Promise<void> {
+  const l = await listDirectory('src', { depth: 2, include_ignored: true, maxEntries: 50 })
+  if (l.ok) {
+    const e: DirectoryEntry | undefined = l.entries[0]
+    console.log(e?.type, e?.size, l.truncated, l.hint)
+  }
+  const f = await findFiles('**/*.ts', { path: 'src', includeHidden: true })
+  if (f.ok) console.log(f.files.length, f.truncated)
+  const s = await searchFiles('TODO', { regex: false, glob: '*.ts', case_sensitive: false, context_lines: 2, max_results: 10 })
+  if (s.ok) {
+    const m: SearchMatch | undefined = s.results[0]?.matches[0]
+    console.log(m?.line_number, m?.text, m?.before, s.match_count, s.files_unreadable)
+  }
+  const items: ReadManyItem[] = ['a.txt', { file_path: 'b.txt', start_line: 1, end_line: 5 }]
+  const rm = await readManyFiles(items, { format: 'numbered' })
+  if (rm.ok) for (const x of rm.files) console.log(x.ok ? x.file_hash : x.code)
+  const mv: MoveFileResult = await moveFile('a.txt', 'b/a.txt', { overwrite: true, dry_run: true })
+  if (mv.ok) console.log(mv.moved_to, mv.edit_id)
+  const d = await createDirectory('x/y')
+  if (d.ok) console.log(d.created)
+  // @ts-expect-error: depth is a number
+  await listDirectory('.', { depth: 'deep' })
+}
+void browse()

@@ -9,11 +9,16 @@
 //! Invariants, exactly what the matcher promises:
 //! - no panic;
 //! - `locate` returns exactly `expected` matches, in bounds, on char boundaries, sorted, disjoint;
-//! - exact tier, no needle transform: the replacement is `new` with its line breaks rewritten to the
-//!   region's (or file's) terminator, nothing else: `split_lines(replacement) == split_lines(new)`;
+//! - exact tier, no needle transform: the span is `old` and the replacement is `new` with its line
+//!   breaks rewritten to the region's (or file's) terminator, nothing else:
+//!   `split_lines(replacement) == split_lines(new)`; or, when `old` was found right after its line's
+//!   indentation and `new` starts with an indentation as wide, the span is that indentation + `old` and
+//!   the replacement that indentation + `new` without its own first-line indentation;
 //! - any tier without the view-prefix transform: every non-blank line of `new` that is not a line of
-//!   `old` (so the diff inserts it) appears in the replacement, verbatim below the typography tier,
-//!   equal after the tier's own normalization (typography fold, indentation) at or above it;
+//!   `old` (so the diff inserts it) appears in the replacement: apart from its leading indentation,
+//!   verbatim at the line-endings tier, up to trailing whitespace at the trailing-whitespace tier, equal
+//!   after the indentation tier's normalization (or the inline-whitespace tier's, when that tier
+//!   matched) above it;
 //! - `apply_edits` succeeds iff `locate` did and changed something; its output is the input with
 //!   exactly the located spans replaced by their replacements; outside the reported `changes`, the
 //!   bytes are those of the input.
@@ -92,12 +97,26 @@ fuzz_target!(|data: &[u8]| {
             let rep_lines = split_lines(&m.replacement);
             if m.tolerances.is_empty() {
                 assert_eq!(m.tier, Tier::Exact);
-                assert_eq!(&file[m.start..m.end], old, "an exact match is old itself");
-                assert_eq!(
-                    rep_lines,
-                    split_lines(&new),
-                    "exact replacement is new modulo line breaks"
-                );
+                let span = &file[m.start..m.end];
+                if span == old {
+                    assert_eq!(
+                        rep_lines,
+                        split_lines(&new),
+                        "exact replacement is new modulo line breaks"
+                    );
+                } else {
+                    // The line's indentation absorbed: `new` was written at the file's columns.
+                    let pre = &span[..span.len() - old.len()];
+                    assert!(span.ends_with(old.as_str()), "an exact match ends with old");
+                    assert!(!pre.is_empty() && pre.chars().all(|c| c == ' ' || c == '\t'));
+                    let ind = new.len() - new.trim_start_matches([' ', '\t']).len();
+                    assert!(ind > 0, "absorbed only for an indented new");
+                    assert_eq!(
+                        rep_lines,
+                        split_lines(&format!("{pre}{}", &new[ind..])),
+                        "absorbed replacement is new at the line's own indentation"
+                    );
+                }
             } else if !m.tolerances.contains(&Tier::LinePrefix) {
                 let old_lines = split_lines(&old);
                 let line_tier = m
@@ -111,13 +130,19 @@ fuzz_target!(|data: &[u8]| {
                     if l.trim().is_empty() || old_lines.contains(&l) {
                         continue;
                     }
-                    let found = if line_tier < Tier::Typography {
-                        rep_lines.contains(&l)
-                    } else {
-                        let want = norm(l, Tier::Indentation).text.into_owned();
+                    // A line's indentation may be the file's (the first line of `old` found after its
+                    // line's indentation, `new` written at that line's columns).
+                    let body = |s: &str| s.trim_start_matches([' ', '\t']).to_string();
+                    let found = if line_tier < Tier::TrailingWhitespace {
+                        rep_lines.iter().any(|r| body(r) == body(l))
+                    } else if line_tier < Tier::Typography {
                         rep_lines
                             .iter()
-                            .any(|r| norm(r, Tier::Indentation).text == want)
+                            .any(|r| body(r).trim_end() == body(l).trim_end())
+                    } else {
+                        let t = line_tier.max(Tier::Indentation);
+                        let want = norm(l, t).text.into_owned();
+                        rep_lines.iter().any(|r| norm(r, t).text == want)
                     };
                     assert!(
                         found,

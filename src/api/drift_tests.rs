@@ -708,7 +708,7 @@ fn multi_file_patches_are_journaled_and_undone_from_disk() {
         ]),
     );
     assert_eq!(dry["ok"], true, "{dry}");
-    assert!(dry.get("edit_id").is_none(), "{dry}");
+    assert!(dry["edit_id"].is_null(), "{dry}");
     let r = run(
         "undo_edit",
         json!([id, w.opts(json!({"host_journal_dir": dir}))]),

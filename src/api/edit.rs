@@ -115,8 +115,12 @@ pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
     Ok(opts)
 }
 
-/// The workspace root option (default: the current directory).
+/// The workspace root option (default: the current directory). Also reads `lock_timeout_ms` (how
+/// long the call's lock waits may last, default 10 s), which every call that touches files takes:
+/// it is set for the calling thread ([`crate::fsio::set_lock_timeout`]) at each read.
 pub fn read_root(o: &mut Obj) -> Result<std::path::PathBuf> {
+    let lock_timeout = o.uint(&["lock_timeout_ms", "lockTimeoutMs"])?;
+    crate::fsio::set_lock_timeout(lock_timeout.map(std::time::Duration::from_millis));
     Ok(match o.string(&["workspace_root", "workspaceRoot"])? {
         Some("") => return Err(bad("workspace_root is empty.")),
         Some(r) => r.into(),

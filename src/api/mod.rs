@@ -10,12 +10,16 @@
 //! ```
 
 mod args;
+mod browse;
 mod edit;
 mod lines;
+mod moves;
 mod observe;
 mod panics;
 mod patch;
+mod read_many;
 mod scope;
+mod search;
 mod targets;
 mod view;
 mod whole;
@@ -45,6 +49,12 @@ pub const OPS: &[&str] = &[
     "parse_blocks",
     "parse_path_blocks",
     "touched_files",
+    "list_directory",
+    "find_files",
+    "search_files",
+    "read_many_files",
+    "move_file",
+    "create_directory",
 ];
 
 pub use panics::install_hook as install_panic_hook;
@@ -98,6 +108,12 @@ fn dispatch(op: &str, payload: &str) -> Value {
         "parse_blocks" => patch::parse_blocks(&args),
         "parse_path_blocks" => patch::parse_path_blocks(&args),
         "touched_files" => targets::touched_files(&args),
+        "list_directory" => browse::list_directory(&args),
+        "find_files" => browse::find_files(&args),
+        "search_files" => search::search_files(&args),
+        "read_many_files" => read_many::read_many_files(&args),
+        "move_file" => moves::move_file(&args),
+        "create_directory" => browse::create_directory(&args),
         "__test_panic" => panics::test_panic(&args),
         _ => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
@@ -188,3 +204,6 @@ mod drift_tests;
 
 #[cfg(test)]
 mod gate_tests;
+
+#[cfg(test)]
+mod browse_tests;

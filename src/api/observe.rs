@@ -416,6 +416,7 @@ fn ladder(result: &mut Value, code: &str, attempt: u64, repeated: u64) {
         "STALE_FILE" | "STALE_ANCHOR" => ("reread", "The file changed: re-read it (view_file) and rebuild the edit against the current text.".into()),
         "SYNTAX_ERROR_INTRODUCED" => ("fix_input", "The edit would break the file's syntax where the message shows (nothing was written): correct the new text, usually a missing or extra bracket, quote or indentation, and send the edit again.".into()),
         "REWRITE_TOO_BROAD" => ("use_line_edit", "Do not rewrite the whole file: view it with format \"hashline\" and change only the lines that must change with edit_lines (or edit_file with old/new text).".into()),
+        "LOCK_TIMEOUT" => ("retry", "Another writer held the file's lock; nothing was written. Send the same call again in a moment.".into()),
         "FILE_READ_ERROR" | "FILE_WRITE_ERROR" | "INTERNAL_ERROR" => ("reread", "Nothing was changed; re-read the file before trying again.".into()),
         _ => ("fix_input", m.get("hint").and_then(Value::as_str).map(str::to_string).unwrap_or_else(|| "Fix the input as the message says; resending it unchanged will fail again.".into())),
     };

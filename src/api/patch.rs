@@ -23,14 +23,15 @@ use std::path::PathBuf;
 use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
-use super::edit::{check_base, journal_fields, read_validate, syntax_gate};
-use super::edit::{Validate, DEFAULT_MAX_FILE_BYTES};
+use super::edit::{
+    check_base, journal_fields, read_validate, syntax_gate, Validate, DEFAULT_MAX_FILE_BYTES,
+};
 use super::{arg, merge, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
 use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
-use crate::journal::{self, DiskJournal};
+use crate::journal::{self, DiskJournal, Recorded};
 use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -50,11 +51,12 @@ struct PatchOptions {
     file_path: Option<String>,
     /// The syntax gate, checked for every written file before anything is committed.
     validate: Validate,
+    /// A directory inside the workspace for an on-disk undo journal (see [`crate::journal`]).
+    journal_dir: Option<String>,
+    /// Or an absolute directory chosen by the host (see [`DiskJournal::open_host`]).
+    host_journal_dir: Option<String>,
     /// Set by [`touched`] only: stop once every path is chosen and resolved, and list them.
     targets_only: bool,
-    /// The on-disk undo journal (`journal_dir` inside the workspace, or the host's `host_journal_dir`).
-    journal_dir: Option<String>,
-    host_journal_dir: Option<String>,
 }
 
 fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions> {
@@ -118,9 +120,9 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
         base_hashes,
         file_path,
         validate,
-        targets_only: false,
         journal_dir,
         host_journal_dir,
+        targets_only: false,
     })
 }
 
@@ -536,7 +538,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         }
     }
     let written = !opts.dry_run;
-    let mut recorded = None;
+    let mut recorded = Recorded::default();
     if written {
         let mut done = txn.commit().map_err(|f| {
             let at = f.detail("file_path").and_then(Value::as_str).and_then(|d| {
@@ -549,18 +551,18 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
                 None => f,
             }
         })?;
-        recorded = Some(journal::record_taking(&mut done, disk.as_ref()));
+        // One journal entry for the whole transaction: undoEdit(edit_id) restores every file.
+        recorded = journal::record_taking(&mut done, disk.as_ref());
     }
     let files: Vec<Value> = planned
         .into_iter()
         .map(|p| Value::Object(p.entry))
         .collect();
     let dialect = dialect_names(&dialect);
-    let mut out = json!({ "files": files, "written": written, "dialect": dialect });
-    if let Some(r) = &recorded {
-        out = merge(out, journal_fields(r));
-    }
-    Ok(ok_object(out))
+    Ok(merge(
+        ok_object(json!({ "files": files, "written": written, "dialect": dialect })),
+        journal_fields(&recorded),
+    ))
 }
 
 fn base_for<'a>(opts: &'a PatchOptions, path: &str) -> Option<&'a str> {

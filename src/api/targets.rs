@@ -16,7 +16,8 @@
 //! - `file_hash`: the hash of the bytes on disk now (null for a missing file, or one that cannot be
 //!   read within `max_file_bytes`);
 //! - `role`: `"file"` (single-file operations), `"source"` (the file an operation of a patch reads,
-//!   changes or deletes) or `"move_target"` (where a `*** Move to:` writes).
+//!   changes or deletes, or the file `move_file` moves) or `"move_target"` (where a `*** Move to:` or
+//!   `move_file` writes).
 //!
 //! A call the operation would refuse for its paths (parse error, path outside the workspace, …) is
 //! refused here with the same code. `undo_edit` names no files here: an undo writes only what its own
@@ -28,13 +29,21 @@ use super::args::{bad, str_arg, type_name, Obj};
 use super::edit::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
-use crate::fsio::LockedFile;
+use crate::fsio::{Deadline, LockedFile, Sandbox};
 use crate::hash::file_hash;
 use crate::workspace::{Resolve, Workspace};
 
-/// The path a single-file call names, and the index of its options argument.
-fn single(op: &str, args: &[Value]) -> Result<Option<(String, usize)>> {
-    Ok(Some(match op {
+/// The paths a call that names its files outright names (with their roles), and the index of its
+/// options argument.
+type Named = (Vec<(String, &'static str)>, usize);
+
+fn single(op: &str, args: &[Value]) -> Result<Option<Named>> {
+    if op == "move_file" {
+        let from = str_arg(args, 0, "from_path")?.to_string();
+        let to = str_arg(args, 1, "to_path")?.to_string();
+        return Ok(Some((vec![(from, "source"), (to, "move_target")], 2)));
+    }
+    let (path, at) = match op {
         "view_file" | "delete_file" => (str_arg(args, 0, "file_path")?.to_string(), 1),
         "apply_edits" | "preview_edits" | "edit_lines" | "create_file" | "write_file" => {
             (str_arg(args, 0, "file_path")?.to_string(), 2)
@@ -49,12 +58,14 @@ fn single(op: &str, args: &[Value]) -> Result<Option<(String, usize)>> {
                 "touchedFiles: {op:?} is not an operation that writes named files."
             )))
         }
-    }))
+    };
+    Ok(Some((vec![(path, "file")], at)))
 }
 
 /// The hash of the file at `real` now, or None when it cannot be read within `max_bytes`.
-fn hash_now(real: &std::path::Path, max_bytes: u64) -> Option<String> {
-    let mut f = LockedFile::open(real).ok()?;
+fn hash_now(ws: &Workspace, real: &std::path::Path, max_bytes: u64) -> Option<String> {
+    let sb = Sandbox::open(ws.root()).ok()?;
+    let mut f = LockedFile::open(&sb, real, &Deadline::from_setting()).ok()?;
     let bytes = f.read_all(max_bytes).ok()?;
     Some(file_hash(&bytes))
 }
@@ -90,12 +101,13 @@ pub fn touched_files(args: &[Value]) -> Res {
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
     let ws = Workspace::new(&root)?;
     let mut targets = match named {
-        Some((path, _)) => {
-            let r = ws.resolve(&path, Resolve::MayCreate)?;
-            vec![
-                json!({"path": path, "display": r.display, "exists": r.exists, "role": "file", "op_index": null}),
-            ]
-        }
+        Some((paths, _)) => paths
+            .into_iter()
+            .map(|(path, role)| {
+                let r = ws.resolve(&path, Resolve::MayCreate)?;
+                Ok(json!({"path": path, "display": r.display, "exists": r.exists, "role": role, "op_index": null}))
+            })
+            .collect::<Result<Vec<_>>>()?,
         // The operation itself, stopped before it reads or writes anything.
         None => match super::patch::touched(op, call)?
             .get_mut("targets")
@@ -116,7 +128,7 @@ pub fn touched_files(args: &[Value]) -> Res {
             Some(d) if exists => ws
                 .resolve(d, Resolve::Existing)
                 .ok()
-                .and_then(|r| hash_now(&r.real, max_file_bytes)),
+                .and_then(|r| hash_now(&ws, &r.real, max_file_bytes)),
             _ => None,
         };
         t["file_hash"] = json!(hash);
@@ -242,5 +254,26 @@ mod tests {
             Code::InvalidInput
         );
         assert!(std::fs::read_dir(d.path()).unwrap().next().is_none());
+    }
+
+    #[test]
+    fn move_file_names_its_source_and_its_target() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().to_str().unwrap();
+        std::fs::write(d.path().join("a.txt"), "a\n").unwrap();
+        std::fs::write(d.path().join("b.txt"), "b\n").unwrap();
+        let r = call(
+            "move_file",
+            json!(["a.txt", "./b.txt", {"workspace_root": root, "overwrite": true}]),
+        )
+        .unwrap();
+        let t = &r["targets"];
+        assert_eq!(t[0]["role"], "source");
+        assert_eq!(t[0]["display"], "a.txt");
+        assert_eq!(t[1]["role"], "move_target");
+        assert_eq!(t[1]["display"], "b.txt");
+        assert_eq!(t[1]["file_hash"], json!(file_hash(b"b\n")));
+        let missing = call("move_file", json!(["a.txt"])).unwrap_err();
+        assert_eq!(missing.code, Code::InvalidInput);
     }
 }

@@ -7,6 +7,10 @@
 //! line's [`line_tag`] — the anchors `editLines` takes, and a prefix the matcher strips from pasted
 //! `old` text.
 //!
+//! A view is capped: without `end_line` it shows at most [`VIEW_MAX_LINES`] lines (option
+//! `max_lines`), and at most [`VIEW_MAX_BYTES`] of content (option `max_bytes`). A cut view says
+//! `truncated: true` and `next_start_line`, the `start_line` that continues it.
+//!
 //! Once an edit in this process has run the syntax gate (option `validate`), viewing a file the gate
 //! has a grammar for (up to [`syntax::MAX_BYTES`]) also hands its text to a background thread that
 //! parses it into the gate's tree cache ([`syntax::warm`]), so the first checked edit of the file
@@ -25,6 +29,11 @@ use crate::syntax;
 use crate::text::LineTable;
 use crate::txn::Txn;
 use crate::workspace::{Resolve, Workspace};
+
+/// Default cap on the lines of a view without `end_line`.
+pub const VIEW_MAX_LINES: u64 = 2000;
+/// Default cap on the bytes of a view's content.
+pub const VIEW_MAX_BYTES: u64 = 256 * 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -90,13 +99,18 @@ pub fn view_file(args: &[Value]) -> Res {
     };
     let start = o.uint(&["start_line", "startLine"])?;
     let end = o.uint(&["end_line", "endLine"])?;
-    let max_bytes = o.uint(&["max_bytes", "maxBytes"])?;
+    let max_bytes = o
+        .uint(&["max_bytes", "maxBytes"])?
+        .unwrap_or(VIEW_MAX_BYTES);
+    let max_lines = o.uint(&["max_lines", "maxLines"])?;
     let max_file_bytes = o
         .uint(&["max_file_bytes", "maxFileBytes"])?
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
     o.finish()?;
-    if start == Some(0) || end == Some(0) {
-        return Err(bad("line numbers start at 1 (start_line / end_line)."));
+    if start == Some(0) || end == Some(0) || max_lines == Some(0) {
+        return Err(bad(
+            "line numbers start at 1 (start_line / end_line), and max_lines must be at least 1.",
+        ));
     }
 
     let ws = Workspace::new(&root)?;
@@ -128,9 +142,17 @@ pub fn view_file(args: &[Value]) -> Res {
         Some(e) => (e as usize).min(total),
         None => total,
     };
+    let line_cap = match (end, max_lines) {
+        (_, Some(m)) => Some(m),
+        (None, None) => Some(VIEW_MAX_LINES),
+        (Some(_), None) => None,
+    };
+    let (last, mut truncated) = match line_cap {
+        Some(m) if last - (first - 1) > m as usize => (first - 1 + m as usize, true),
+        _ => (last, false),
+    };
     let mut content = String::new();
     let mut shown = first - 1;
-    let mut truncated = false;
     let mut piece = String::new();
     for i in first - 1..last {
         piece.clear();
@@ -138,14 +160,14 @@ pub fn view_file(args: &[Value]) -> Res {
         if lt.has_terminator(i) {
             piece.push('\n');
         }
-        if max_bytes.is_some_and(|m| (content.len() + piece.len()) as u64 > m) {
+        if (content.len() + piece.len()) as u64 > max_bytes {
             truncated = true;
             break;
         }
         content.push_str(&piece);
         shown = i + 1;
     }
-    Ok(ok_object(json!({
+    let mut out = json!({
         "file_path": file.display,
         "content": content,
         "start_line": first,
@@ -155,5 +177,14 @@ pub fn view_file(args: &[Value]) -> Res {
         "encoding": encoding.as_str(),
         "line_ending": detect_line_ending(&text).as_str(),
         "truncated": truncated,
-    })))
+    });
+    if truncated {
+        out["next_start_line"] = json!(shown + 1);
+        if shown + 1 == first {
+            out["hint"] = json!(format!(
+                "line {first} alone is longer than max_bytes ({max_bytes}); raise max_bytes to see it."
+            ));
+        }
+    }
+    Ok(ok_object(out))
 }

@@ -1,14 +1,20 @@
 //! Locating an edit's `old` text in a file, strictly first and then through the tolerance tiers.
 //!
 //! The ladder, for each form of the needle (as sent; with view prefixes stripped; with blank edges
-//! trimmed), tries `exact`, `line_endings`, `trailing_whitespace`, `typography` and `indentation` in that
-//! order. The first tier that finds anything decides: exactly the expected number of regions is a
-//! match, any other number is a refusal. A looser tier is never tried to escape an ambiguity.
+//! trimmed), tries `exact`, then the line tiers `line_endings`, `trailing_whitespace`, `typography`,
+//! `indentation` and `inline_whitespace` in that order (each folds what the ones before it fold, and
+//! more: see [`normalize`]). The first tier that finds anything decides: exactly the expected number of
+//! regions is a match, any other number is a refusal. A looser tier is never tried to escape an
+//! ambiguity.
 //!
-//! Only the matched span of the file changes. Lines of `new` that repeat a line of `old` keep the
-//! file's own bytes for that line (indentation, typography, trailing whitespace); the other lines of
-//! `new` are written as sent, re-indented by the block's drift at the indentation tier, and joined with
-//! the file's line terminator.
+//! Only the matched span of the file changes, and inside it only what the model changed is the model's
+//! text (see `rebuild.rs`): lines of `new` that repeat a line of `old` are the file's own bytes; a changed
+//! line keeps the file's bytes (inline whitespace, quotes, dashes, NFC/NFD form, trailing whitespace,
+//! tabs and alignment spaces) in the stretches the model left alone; added lines are the model's,
+//! re-indented at the indentation tiers either by the block's drift or not at all when the model already
+//! wrote them at the file's columns, and joined with the file's line terminator. An `old` found after its
+//! line's indentation whose `new` carries that indentation replaces the whole line, so `new` is not
+//! indented twice.
 //!
 //! ```
 //! use surepatch::matcher::{locate, Haystack, Tier, Tolerance};
@@ -21,6 +27,7 @@
 pub mod candidates;
 pub mod normalize;
 mod prefix;
+mod rebuild;
 mod search;
 
 use std::cell::{OnceCell, RefCell};
@@ -30,7 +37,7 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::text::{self, split_lines, LineTable};
-use normalize::{columns, indent_of, is_blank, norm, render_indent};
+use normalize::{is_blank, norm};
 
 /// Steps the linear searches counted on this thread since the last call (tests only).
 #[cfg(test)]
@@ -46,17 +53,19 @@ pub enum Tier {
     TrailingWhitespace,
     Typography,
     Indentation,
+    InlineWhitespace,
     LinePrefix,
     BlankEdges,
 }
 
 impl Tier {
-    pub const ALL: [Tier; 7] = [
+    pub const ALL: [Tier; 8] = [
         Tier::Exact,
         Tier::LineEndings,
         Tier::TrailingWhitespace,
         Tier::Typography,
         Tier::Indentation,
+        Tier::InlineWhitespace,
         Tier::LinePrefix,
         Tier::BlankEdges,
     ];
@@ -68,17 +77,19 @@ impl Tier {
             Tier::TrailingWhitespace => "trailing_whitespace",
             Tier::Typography => "typography",
             Tier::Indentation => "indentation",
+            Tier::InlineWhitespace => "inline_whitespace",
             Tier::LinePrefix => "line_prefix",
             Tier::BlankEdges => "blank_edges",
         }
     }
 }
 
-const LINE_TIERS: [Tier; 4] = [
+const LINE_TIERS: [Tier; 5] = [
     Tier::LineEndings,
     Tier::TrailingWhitespace,
     Tier::Typography,
     Tier::Indentation,
+    Tier::InlineWhitespace,
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -360,16 +371,23 @@ fn decide(
             spans,
         });
     }
-    let parts_old = split_lines(old);
-    let parts_new = split_lines(new);
     let mut out = Vec::with_capacity(spans.len());
     for (start, end) in spans {
+        // `old` begun after its line's indentation, `new` written at the line's columns: the match
+        // takes the whole line, so `new` is not indented twice.
+        let absorbed = rebuild::absorb_indent(h.text, start, old, new);
+        let (start, old, new) = match &absorbed {
+            Some((s, o, n)) => (*s, o.as_str(), n.as_str()),
+            None => (start, old, new),
+        };
         let replacement = if tier == Tier::Exact {
             let term =
                 text::first_terminator(&h.text[start..end]).unwrap_or_else(|| file_terminator(h));
             text::convert_terminators(new, term).into_owned()
         } else {
-            match rebuild(h, start, end, &parts_old, &parts_new, tier) {
+            let parts_old = split_lines(old);
+            let parts_new = split_lines(new);
+            match rebuild::rebuild(h, start, end, &parts_old, &parts_new, tier) {
                 Some(r) => r,
                 None => return Err(Miss::InconsistentIndent { span: (start, end) }),
             }
@@ -490,7 +508,7 @@ fn find_lines(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usize)> {
         if !first.text.ends_with(&*np[0].text) {
             return;
         }
-        let start = if tier == Tier::Indentation && first.text == np[0].text {
+        let start = if tier >= Tier::Indentation && first.text == np[0].text {
             lines.start(i)
         } else {
             lines.start(i) + first.to_orig(first.text.len() - np[0].text.len())
@@ -551,8 +569,13 @@ fn find_in_line(h: &Haystack, p: &str, tier: Tier) -> Vec<(usize, usize)> {
     if needle.text.is_empty() {
         return out;
     }
+    // Without its indentation a needle would match inside any line: an indented one-line needle is
+    // compared with whole lines (at the inline-whitespace tier too; an unindented one is searched inside
+    // lines there).
+    let whole_line =
+        tier == Tier::Indentation || (tier == Tier::InlineWhitespace && p.starts_with([' ', '\t']));
     let lines = h.lines();
-    if tier == Tier::Indentation {
+    if whole_line {
         // Whole lines: by hash, then compared.
         let hashes = h.line_hashes(tier);
         let want = line_hash(&needle.text);
@@ -588,213 +611,6 @@ fn find_in_line(h: &Haystack, p: &str, tier: Tier) -> Vec<(usize, usize)> {
         });
     }
     out
-}
-
-/// Builds the replacement for a line-tier match: the file's own bytes for lines `new` keeps from
-/// `old`, the model's lines (re-indented at the indentation tier) for the rest.
-fn rebuild(
-    h: &Haystack,
-    start: usize,
-    end: usize,
-    old: &[&str],
-    new: &[&str],
-    tier: Tier,
-) -> Option<String> {
-    let text = h.text;
-    let lines = h.lines();
-    let i = lines.index_of(start);
-    let k = old.len() - 1;
-    let seg = |j: usize| -> &str {
-        if k == 0 {
-            &text[start..end]
-        } else if j == 0 {
-            &text[start..lines.content_end(i)]
-        } else if j == k {
-            &text[lines.start(i + k)..end]
-        } else {
-            lines.content(i + j, text)
-        }
-    };
-    let aligned = start == lines.start(i);
-    let term = text::first_terminator(&text[start..end]).unwrap_or_else(|| file_terminator(h));
-
-    let reindent = if tier == Tier::Indentation {
-        // Pairs of (file line, old part) that start at a line start and hold text.
-        let mut pairs = Vec::new();
-        for (j, part) in old.iter().enumerate() {
-            let full = (j > 0 || aligned) && !(j == k && part.is_empty());
-            if full && !is_blank(part) {
-                let file_line = if k == 0 {
-                    &text[start..end]
-                } else {
-                    lines.content(i + j, text)
-                };
-                pairs.push((indent_of(file_line), indent_of(part)));
-            }
-        }
-        let tabs = if pairs.iter().any(|(f, _)| f.contains('\t')) {
-            true
-        } else if pairs.iter().any(|(f, _)| f.contains(' ')) {
-            false
-        } else {
-            neighbourhood_uses_tabs(h, i)
-        };
-        let unit = indent_unit(h, i);
-        let uniform = |tab: usize| -> Option<isize> {
-            let mut deltas = pairs
-                .iter()
-                .map(|(f, o)| columns(f, tab) as isize - columns(o, tab) as isize);
-            let d = deltas.next().unwrap_or(0);
-            deltas.all(|x| x == d).then_some(d)
-        };
-        // A model that wrote tabs for spaces (or the reverse) meant one tab per indentation unit: prefer
-        // the width that makes the drift vanish, then the file's own unit.
-        let widths = [unit, 2, 4, 8];
-        let found = widths
-            .iter()
-            .find_map(|&t| (uniform(t) == Some(0)).then_some((t, 0)))
-            .or_else(|| {
-                [unit, 4, 8, 2]
-                    .iter()
-                    .find_map(|&t| uniform(t).map(|d| (t, d)))
-            });
-        let (tab, delta) = found?;
-        Some((tab, delta, tabs))
-    } else {
-        None
-    };
-
-    let fix_typography = typography_fixer(&text[start..end], old, tier);
-    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, old, new);
-    let mut pieces: Vec<std::borrow::Cow<str>> = Vec::with_capacity(new.len());
-    for op in ops {
-        use similar::DiffOp::*;
-        match op {
-            Equal { old_index, len, .. } => {
-                for j in old_index..old_index + len {
-                    pieces.push(seg(j).into());
-                }
-            }
-            Delete { .. } => {}
-            Insert {
-                new_index, new_len, ..
-            }
-            | Replace {
-                new_index, new_len, ..
-            } => {
-                for (jn, line) in new.iter().enumerate().skip(new_index).take(new_len) {
-                    match reindent {
-                        Some((tab, delta, tabs))
-                            if (jn > 0 || aligned) && !(jn == new.len() - 1 && line.is_empty()) =>
-                        {
-                            if is_blank(line) {
-                                pieces.push("".into());
-                            } else {
-                                let ind = indent_of(line);
-                                let cols = (columns(ind, tab) as isize + delta).max(0) as usize;
-                                let mut s = render_indent(cols, tabs, tab);
-                                s.push_str(&fix_typography(&line[ind.len()..]));
-                                pieces.push(s.into());
-                            }
-                        }
-                        _ => pieces.push(fix_typography(line)),
-                    }
-                }
-            }
-        }
-    }
-    Some(pieces.join(term))
-}
-
-/// Folds, in lines the model wrote, the typographic characters its `old` used where the file region
-/// has none of them (a model that "smartened" quotes writes them into `new` too), and composes NFD
-/// text to NFC when the file is NFC and the model's `old` was not.
-fn typography_fixer<'x>(
-    region: &str,
-    old: &[&str],
-    tier: Tier,
-) -> impl Fn(&'x str) -> std::borrow::Cow<'x, str> {
-    use unicode_normalization::{is_nfc, UnicodeNormalization};
-    // The model "smartens" when its old has typographic characters the file region lacks; then every
-    // such character it writes is noise, unless the region itself uses it.
-    let mut smartens = false;
-    let mut compose = false;
-    if tier >= Tier::Typography {
-        smartens = old
-            .iter()
-            .flat_map(|p| p.chars())
-            .any(|c| !c.is_ascii() && normalize::fold_char(c) != c && !region.contains(c));
-        compose = is_nfc(region) && old.iter().any(|p| !is_nfc(p));
-    }
-    let region = region.to_string();
-    move |line: &'x str| {
-        if line.is_ascii() || (!smartens && !compose) {
-            return std::borrow::Cow::Borrowed(line);
-        }
-        let folded = line.chars().map(|c| {
-            if smartens && !region.contains(c) {
-                normalize::fold_char(c)
-            } else {
-                c
-            }
-        });
-        if compose {
-            std::borrow::Cow::Owned(folded.collect::<String>().nfc().collect())
-        } else {
-            std::borrow::Cow::Owned(folded.collect())
-        }
-    }
-}
-
-/// The indentation unit of the lines around `i`: the most common step between the indentation of
-/// neighbouring lines, in columns (4 when nothing is indented).
-fn indent_unit(h: &Haystack, i: usize) -> usize {
-    let lines = h.lines();
-    let lo = i.saturating_sub(100);
-    let hi = (i + 100).min(lines.len());
-    let mut counts = [0usize; 9];
-    let mut prev: Option<usize> = None;
-    for j in lo..hi {
-        let l = lines.content(j, h.text);
-        if is_blank(l) {
-            continue;
-        }
-        let ind = indent_of(l);
-        if ind.contains('\t') {
-            prev = None;
-            continue;
-        }
-        let c = ind.len();
-        if let Some(p) = prev {
-            let step = c.abs_diff(p);
-            if (1..=8).contains(&step) {
-                counts[step] += 1;
-            }
-        }
-        prev = Some(c);
-    }
-    let best = (1..=8).max_by_key(|&s| (counts[s], s == 4)).unwrap_or(4);
-    if counts[best] == 0 {
-        4
-    } else {
-        best
-    }
-}
-
-/// Whether the lines around `i` indent with tabs.
-fn neighbourhood_uses_tabs(h: &Haystack, i: usize) -> bool {
-    let lines = h.lines();
-    let lo = i.saturating_sub(50);
-    let hi = (i + 50).min(lines.len());
-    let (mut tabs, mut spaces) = (0, 0);
-    for j in lo..hi {
-        match lines.content(j, h.text).as_bytes().first() {
-            Some(b'\t') => tabs += 1,
-            Some(b' ') => spaces += 1,
-            _ => {}
-        }
-    }
-    tabs > spaces
 }
 
 /// Drops blank lines at the edges of `old` (and as many from `new`), and `old`'s final line break when

@@ -1,12 +1,25 @@
-//! Per-line normalizations behind the tolerance tiers, with a map back to the original offsets.
+//! Per-line normalizations behind the line tiers, with maps back to the original offsets.
 //!
-//! Each tier folds more transcription noise than the one before it:
-//! trailing whitespace → typography (quotes, dashes, Unicode spaces, NFC) → leading indentation.
-//! Normalization never touches identifiers, digits or other punctuation.
+//! Each tier folds everything the tiers before it fold, and one more kind of transcription noise:
+//!
+//! | tier | a line is compared as |
+//! |---|---|
+//! | `exact`, `line_endings` | it is |
+//! | `trailing_whitespace` | without trailing whitespace |
+//! | `typography` | also with curly quotes, dashes, the minus sign and Unicode spaces folded to ASCII, in NFC |
+//! | `indentation` | also without its leading spaces and tabs |
+//! | `inline_whitespace` | also with every run of spaces and tabs inside it written as one space |
+//!
+//! Normalization never touches identifiers, digits or other punctuation, and never removes whitespace
+//! between two characters (`a=b` and `a = b` stay different). NFC is applied per *composition segment*: a
+//! segment starts at a character that is a starter no composition reaches back across (combining class 0
+//! and NFC quick-check `Yes`), so a decomposed letter, a run of conjoining Hangul jamo, or a singleton such
+//! as U+212B ANGSTROM SIGN folds whole; a line that mixes NFC and NFD text normalizes to one form, and
+//! every segment maps back to its exact original bytes.
 
 use std::borrow::Cow;
 use unicode_normalization::char::canonical_combining_class;
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 use super::Tier;
 
@@ -22,24 +35,27 @@ pub fn fold_char(c: char) -> char {
     }
 }
 
-/// A normalized line and the way back to the original's byte offsets.
+/// A normalized line and the way back to the original's byte offsets (and forth).
 pub struct NormLine<'a> {
     pub text: Cow<'a, str>,
-    /// Bytes of the original removed from the front (leading indentation at the indentation tier).
+    /// Bytes removed from the front of the normalized line (its leading indentation at the indentation
+    /// tiers). Counted in normalized bytes when there is a map, in original bytes otherwise (the same
+    /// thing then).
     lead: usize,
-    /// For lines the typography fold rewrote: `(normalized_start, original_start)` of each cluster,
-    /// plus a final `(normalized_len_before_trim, original_len)` sentinel.
+    /// For lines the fold rewrote: `(normalized_start, original_start)` of each segment (a composition
+    /// segment, or a whole run of spaces and tabs at the inline-whitespace tier), in the unstripped
+    /// normalized line, plus a final `(normalized_len, original_len)` sentinel.
     map: Option<Vec<(usize, usize)>>,
 }
 
 impl NormLine<'_> {
     /// Maps a byte offset in the normalized text to the original line. An offset inside a folded
-    /// cluster maps to the end of that cluster.
+    /// segment maps to the end of that segment.
     pub fn to_orig(&self, n: usize) -> usize {
         match &self.map {
             None => self.lead + n,
             Some(map) => {
-                let n = n + self.lead_norm();
+                let n = n + self.lead;
                 match map.binary_search_by_key(&n, |&(ns, _)| ns) {
                     Ok(i) => map[i].1,
                     Err(i) => map.get(i).map_or(map.last().unwrap().1, |e| e.1),
@@ -48,9 +64,27 @@ impl NormLine<'_> {
         }
     }
 
-    fn lead_norm(&self) -> usize {
-        // With a map, `lead` counts normalized bytes (the fold runs before the indentation strip).
-        self.lead
+    /// Maps a byte offset of the original line to the normalized text, clamped to it. An offset inside
+    /// a folded segment maps to the end of that segment.
+    pub fn from_orig(&self, o: usize) -> usize {
+        let len = self.text.len();
+        match &self.map {
+            None => o.saturating_sub(self.lead).min(len),
+            Some(map) => {
+                let n = match map.binary_search_by_key(&o, |&(_, os)| os) {
+                    // Several segments can start at one original offset only when some are empty;
+                    // take the last.
+                    Ok(mut i) => {
+                        while i + 1 < map.len() && map[i + 1].1 == o {
+                            i += 1;
+                        }
+                        map[i].0
+                    }
+                    Err(i) => map.get(i).map_or(map.last().unwrap().0, |e| e.0),
+                };
+                n.saturating_sub(self.lead).min(len)
+            }
+        }
     }
 }
 
@@ -58,29 +92,57 @@ fn is_indent(c: char) -> bool {
     c == ' ' || c == '\t'
 }
 
-fn fold_line(line: &str) -> (String, Vec<(usize, usize)>) {
+/// Whether a composition segment may start at `c`: no NFC composition reaches back across it.
+fn starts_segment(c: char) -> bool {
+    c.is_ascii()
+        || (canonical_combining_class(c) == 0
+            && is_nfc_quick(std::iter::once(c)) == IsNormalized::Yes)
+}
+
+/// Folds a line segment by segment: typography to ASCII, NFC, and (with `collapse`) each run of
+/// spaces and tabs to one space. Returns the folded line and its segment map.
+fn fold_line(line: &str, collapse: bool) -> (String, Vec<(usize, usize)>) {
     let mut out = String::with_capacity(line.len());
     let mut map = Vec::new();
     let mut chars = line.char_indices().peekable();
+    let mut in_run = false;
     while let Some((start, c)) = chars.next() {
         let mut end = start + c.len_utf8();
         while let Some(&(i, d)) = chars.peek() {
-            if canonical_combining_class(d) == 0 {
+            if starts_segment(d) {
                 break;
             }
             end = i + d.len_utf8();
             chars.next();
         }
+        let seg = &line[start..end];
+        let blank = seg.chars().all(|c| is_indent(fold_char(c)));
+        if collapse && blank {
+            if !in_run {
+                map.push((out.len(), start));
+                out.push(' ');
+                in_run = true;
+            }
+            continue;
+        }
+        in_run = false;
         map.push((out.len(), start));
-        let cluster = &line[start..end];
-        if cluster.is_ascii() {
-            out.push_str(cluster);
+        if seg.is_ascii() {
+            out.push_str(seg);
         } else {
-            out.extend(cluster.nfc().map(fold_char));
+            out.extend(seg.nfc().map(fold_char));
         }
     }
     map.push((out.len(), line.len()));
     (out, map)
+}
+
+/// Whether an ASCII line has whitespace inside it that the inline-whitespace fold would change.
+fn has_inline_runs(line: &str) -> bool {
+    let b = line.trim_end().trim_start_matches(is_indent).as_bytes();
+    b.iter().enumerate().any(|(i, &c)| {
+        c == b'\t' || (c == b' ' && b.get(i + 1).is_some_and(|&d| d == b' ' || d == b'\t'))
+    })
 }
 
 /// Normalizes one line (no terminator) for `tier`. Tiers up to line endings compare lines as they are.
@@ -96,9 +158,10 @@ pub fn norm(line: &str, tier: Tier) -> NormLine<'_> {
             lead: 0,
             map: None,
         },
-        Tier::Typography | Tier::Indentation => {
-            let strip = tier == Tier::Indentation;
-            if line.is_ascii() {
+        Tier::Typography | Tier::Indentation | Tier::InlineWhitespace => {
+            let strip = tier >= Tier::Indentation;
+            let collapse = tier == Tier::InlineWhitespace;
+            if line.is_ascii() && !(collapse && has_inline_runs(line)) {
                 let t = line.trim_end();
                 let s = if strip {
                     t.trim_start_matches(is_indent)
@@ -111,7 +174,7 @@ pub fn norm(line: &str, tier: Tier) -> NormLine<'_> {
                     map: None,
                 };
             }
-            let (folded, map) = fold_line(line);
+            let (folded, map) = fold_line(line, collapse);
             let t = folded.trim_end();
             let s = if strip {
                 t.trim_start_matches(is_indent)
@@ -209,5 +272,41 @@ mod tests {
         assert_eq!(columns("  \t", 4), 4);
         assert_eq!(render_indent(6, true, 4), "\t  ");
         assert_eq!(render_indent(3, false, 4), "   ");
+    }
+
+    #[test]
+    fn inline_whitespace_collapses_runs_and_maps_both_ways() {
+        let line = "\tx  =\t f(a,\u{00A0} b)  ";
+        let n = norm(line, Tier::InlineWhitespace);
+        assert_eq!(n.text, "x = f(a, b)");
+        assert_eq!(n.to_orig(0), 1);
+        // `=` and `f` in the original.
+        assert_eq!(n.to_orig(2), line.find('=').unwrap());
+        assert_eq!(n.to_orig(4), line.find('f').unwrap());
+        assert_eq!(n.to_orig(n.text.len()), line.find(')').unwrap() + 1);
+        assert_eq!(n.from_orig(line.find('f').unwrap()), 4);
+        // At a run's start: the collapsed space; inside it: the end of the run.
+        assert_eq!(n.from_orig(line.find('=').unwrap() + 1), 3);
+        assert_eq!(n.from_orig(line.find('=').unwrap() + 2), 4);
+        // A line without runs keeps the fast path, and `a=b` is not `a = b`.
+        assert_eq!(norm("    a = b", Tier::InlineWhitespace).text, "a = b");
+        assert_eq!(norm("a=b", Tier::InlineWhitespace).text, "a=b");
+    }
+
+    #[test]
+    fn composition_segments_fold_whole_and_map_exactly() {
+        // Conjoining jamo (all combining class 0) compose; U+212B is a singleton.
+        let line = "\u{1100}\u{1161}\u{11A8}=\u{212B}";
+        let n = norm(line, Tier::Typography);
+        assert_eq!(n.text, "\u{AC01}=\u{C5}");
+        assert_eq!(
+            n.to_orig("\u{AC01}".len()),
+            "\u{1100}\u{1161}\u{11A8}".len()
+        );
+        assert_eq!(
+            n.from_orig("\u{1100}\u{1161}\u{11A8}".len()),
+            "\u{AC01}".len()
+        );
+        assert_eq!(n.to_orig(n.text.len()), line.len());
     }
 }

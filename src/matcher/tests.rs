@@ -60,7 +60,8 @@ fn typography_mid_line_and_whole_lines() {
     let file = "msg = \u{201C}hello\u{201D}  # greet\n";
     let (out, tier) = apply(file, "\"hello\"", "\"bye\"").unwrap();
     assert_eq!(tier, Tier::Typography);
-    assert_eq!(out, "msg = \"bye\"  # greet\n");
+    // The model changed the word, not the quotes: the file's quotes stay.
+    assert_eq!(out, "msg = \u{201C}bye\u{201D}  # greet\n");
     // ASCII in the file, curly in the edit.
     let (out, _) = apply("say('hi')\n", "say(\u{2018}hi\u{2019})", "say('yo')").unwrap();
     assert_eq!(out, "say('yo')\n");
@@ -300,6 +301,333 @@ fn a_needle_that_shares_no_line_still_finds_its_region() {
     assert!(c[0].similarity > 0.9, "{c:?}");
 }
 
+#[test]
+fn inline_whitespace_tier_matches_and_keeps_the_file_bytes() {
+    // Unchanged lines keep their runs; a changed line keeps them where the model changed nothing.
+    let file = "let a  =  1;\nlet b = f(x,\ty);\nlet c = 3;\n";
+    let (out, tier) = apply(
+        file,
+        "let a = 1;\nlet b = f(x, y);\n",
+        "let a = 1;\nlet b = f(x, z);\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert_eq!(out, "let a  =  1;\nlet b = f(x,\tz);\nlet c = 3;\n");
+    // A one-line needle inside a line.
+    let (out, tier) = apply("call(x,   y);\n", "call(x, y)", "call(x, z)").unwrap();
+    assert_eq!(
+        (out.as_str(), tier),
+        ("call(x,   z);\n", Tier::InlineWhitespace)
+    );
+    // The receipt's string form.
+    assert_eq!(Tier::InlineWhitespace.as_str(), "inline_whitespace");
+}
+
+#[test]
+fn inline_whitespace_tier_is_unique_or_refuses() {
+    // Two regions differ from `old` only in inner runs: refused at that tier.
+    let file = "a  = 1\nb\na =  1\nb\n";
+    match apply(file, "a = 1\nb\n", "z\n") {
+        Err(Miss::Count {
+            count: 2,
+            tier: Tier::InlineWhitespace,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+    // A stricter tier that finds one region decides, even though the looser tier would find two.
+    let (out, tier) = apply("a = 1\nb\na  =  1\nb\n", "a = 1\nb\n", "z\n").unwrap();
+    assert_eq!((out.as_str(), tier), ("z\na  =  1\nb\n", Tier::Exact));
+    // Whitespace the file does not have at all is content, not noise.
+    assert!(matches!(
+        apply("a=b\n", "a = b\n", "a = c\n"),
+        Err(Miss::NotFound { .. })
+    ));
+}
+
+#[test]
+fn new_already_at_the_file_columns_is_not_indented_twice() {
+    // apply_patch shape: context lines dedented, the added line at the file's columns.
+    let file = "def f():\n    if x:\n        y = 1\n    return y\n";
+    let (out, tier) = apply(
+        file,
+        "if x:\n    y = 1\nreturn y\n",
+        "if x:\n    y = 1\n        z = 2\nreturn y\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "def f():\n    if x:\n        y = 1\n        z = 2\n    return y\n"
+    );
+    // search/replace shape: every line of `new` at the file's columns.
+    let file = "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        pass\n";
+    let (out, _) = apply(
+        file,
+        "def f(self):\n    return 1\n",
+        "    def f(self):\n        # one\n        return 1\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "class A:\n    def f(self):\n        # one\n        return 1\n\n    def g(self):\n        pass\n"
+    );
+    // `old` found after a line's indentation, `new` indented: the line is replaced whole.
+    let file = "    for f in l:\n        if d(f):\n            p(f)\n";
+    let (out, tier) = apply(file, "if d(f):\n", "        if e(f):\n").unwrap();
+    assert_eq!(tier, Tier::Exact);
+    assert_eq!(out, "    for f in l:\n        if e(f):\n            p(f)\n");
+    // A mid-line edit whose `new` is not indented stays a mid-line edit.
+    let (out, _) = apply(file, "d(f)", "e(f)").unwrap();
+    assert_eq!(out, "    for f in l:\n        if e(f):\n            p(f)\n");
+}
+
+#[test]
+fn new_in_the_model_frame_is_still_reindented() {
+    // Wrapping lines in a new block, the whole edit written 4 columns left of the file: the model's
+    // frame (the `if` at the block's column, its body one level deeper).
+    let file = "def f():\n    a = 1\n    b = 2\nreturn\n";
+    let (out, tier) = apply(file, "a = 1\nb = 2\n", "if c:\n    a = 1\n    b = 2\n").unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "def f():\n    if c:\n        a = 1\n        b = 2\nreturn\n"
+    );
+    // A changed line written at its old line's column moves with the drift.
+    let file = "class A:\n    def f(self):\n        return 1\n";
+    let (out, _) = apply(
+        file,
+        "def f(self):\n    return 1\n",
+        "def f(self):\n    return 2\n",
+    )
+    .unwrap();
+    assert_eq!(out, "class A:\n    def f(self):\n        return 2\n");
+}
+
+#[test]
+fn tabs_with_alignment_spaces_are_kept() {
+    // The file indents with tabs and aligns continuation lines with spaces after them; the model wrote
+    // the region with a tab as 4 spaces.
+    let file = "int f() {\n\tcall(x,\n\t     arg1);\n}\n";
+    let (out, tier) = apply(
+        file,
+        "    call(x,\n         arg1);\n",
+        "    call(y,\n         arg2);\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(out, "int f() {\n\tcall(y,\n\t     arg2);\n}\n");
+    // An added line as wide as an aligned neighbour takes its whitespace.
+    let (out, _) = apply(
+        file,
+        "    call(x,\n         arg1);\n",
+        "    call(x,\n         arg0,\n         arg1);\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "int f() {\n\tcall(x,\n\t     arg0,\n\t     arg1);\n}\n"
+    );
+    // An added line of no neighbour's width: tabs for the levels, spaces for the rest.
+    let (out, _) = apply(
+        file,
+        "    call(x,\n         arg1);\n",
+        "    call(x,\n         arg1);\n      odd();\n",
+    )
+    .unwrap();
+    assert_eq!(out, "int f() {\n\tcall(x,\n\t     arg1);\n\t  odd();\n}\n");
+}
+
+#[test]
+fn changed_lines_keep_trailing_whitespace_and_typography_the_model_left_alone() {
+    let file = "say(\u{201C}hi\u{201D}) \u{2014} ok  \nnext()\n";
+    let (out, tier) = apply(
+        file,
+        "say(\"hi\") - ok\nnext()\n",
+        "say(\"hello\") - ok\nnext()\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Typography);
+    assert_eq!(out, "say(\u{201C}hello\u{201D}) \u{2014} ok  \nnext()\n");
+    // Trailing whitespace the model changed is the model's.
+    let (out, tier) = apply("a = 1  \nb\n", "a = 1\nb\n", "a = 2 \nb\n").unwrap();
+    assert_eq!(
+        (out.as_str(), tier),
+        ("a = 2 \nb\n", Tier::TrailingWhitespace)
+    );
+    // Kept when the model left it alone.
+    let (out, _) = apply("a = 1  \nb\n", "a = 1\nb\n", "a = 2\nb\n").unwrap();
+    assert_eq!(out, "a = 2  \nb\n");
+    // What the model wrote in place of a typographic character is the model's.
+    let (out, _) = apply("x = \u{2018}a\u{2019}\n", "x = 'a'\n", "x = \"a\"\n").unwrap();
+    assert_eq!(out, "x = \"a\"\n");
+}
+
+#[test]
+fn mixed_nfc_and_nfd_file_matches_either_form_with_exact_offsets() {
+    // The file mixes NFC and NFD and holds a singleton (U+212B, whose NFC is U+00C5); `old` is NFC.
+    let file = "caf\u{e9} = cafe\u{301}\nname = \"\u{212B}ngstr\u{f6}m\"\nend\n";
+    let h = Haystack::new(file);
+    let old = "caf\u{e9} = caf\u{e9}\nname = \"\u{c5}ngstr\u{f6}m\"\n";
+    let new = "caf\u{e9} = caf\u{e9}\nname = \"\u{c5}ngstrom\"\n";
+    let m = &locate(&h, old, new, 1, Tolerance::Safe).unwrap()[0];
+    assert_eq!(m.tier, Tier::Typography);
+    assert_eq!((m.start, m.end), (0, file.find("end").unwrap()));
+    // The line the model kept is the file's; the changed one keeps the file's form where unchanged.
+    assert_eq!(
+        m.replacement,
+        "caf\u{e9} = cafe\u{301}\nname = \"\u{212B}ngstrom\"\n"
+    );
+    // Mid-line, NFC needle on NFD text: the span covers the decomposed letter whole.
+    let file = "x = \"cafe\u{301}\" + y\n";
+    let h = Haystack::new(file);
+    let m = &locate(&h, "\"caf\u{e9}\"", "\"tea\"", 1, Tolerance::Safe).unwrap()[0];
+    assert_eq!((m.start, m.end), (4, 4 + "\"cafe\u{301}\"".len()));
+    assert_eq!(m.replacement, "\"tea\"");
+    // NFD needle on an NFC file.
+    let (out, _) = apply("s = \"caf\u{e9}\"\n", "\"cafe\u{301}\"", "\"cafe\u{301}s\"").unwrap();
+    assert_eq!(out, "s = \"caf\u{e9}s\"\n");
+    // Conjoining Hangul jamo in the file compose with each other (no combining class): an NFC
+    // syllable in `old` finds them, and the unchanged syllable stays decomposed.
+    let file = "\u{1100}\u{1161}\u{11A8} = 1\n";
+    let (out, tier) = apply(file, "\u{AC01} = 1\n", "\u{AC01} = 2\n").unwrap();
+    assert_eq!(
+        (out.as_str(), tier),
+        ("\u{1100}\u{1161}\u{11A8} = 2\n", Tier::Typography)
+    );
+}
+
+/// Deterministic pseudo-random edits (xorshift): files of indented lines with inner runs, typography and
+/// NFD text; `old` cut from the file at line boundaries and degraded the ways models degrade it; `new`
+/// with lines changed, added and re-indented. Whatever tier matches, each line the model wrote appears
+/// in the replacement up to that tier's normalization, the span lies on character boundaries, and
+/// nothing panics.
+#[test]
+fn degraded_edits_keep_the_model_lines_up_to_the_tier() {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rnd = move |n: u64| -> usize {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n) as usize
+    };
+    let words = [
+        "x",
+        "y",
+        "call(a,",
+        "b)",
+        "\u{201C}q\u{201D}",
+        "cafe\u{301}",
+        "\u{2014}",
+        "=",
+        "{",
+        "}",
+        ":",
+    ];
+    let indents = ["", "    ", "\t", "\t    ", "        ", "\t\t"];
+    for _ in 0..3000 {
+        let n_lines = 1 + rnd(8);
+        let mut file = String::new();
+        for _ in 0..n_lines {
+            file.push_str(indents[rnd(indents.len() as u64)]);
+            for w in 0..1 + rnd(4) {
+                if w > 0 {
+                    file.push_str(["  ", " ", "\t", " "][rnd(4)]);
+                }
+                file.push_str(words[rnd(words.len() as u64)]);
+            }
+            file.push_str(["", " ", "\t"][rnd(3)]);
+            file.push('\n');
+        }
+        let lines: Vec<&str> = file.lines().collect();
+        let a = rnd(lines.len() as u64);
+        let b = a + 1 + rnd((lines.len() - a) as u64);
+        let how = rnd(5);
+        let old: String = lines[a..b]
+            .iter()
+            .map(|l| {
+                let l = match how {
+                    1 => l.trim_start().to_string(),
+                    2 => l.trim_end().to_string(),
+                    3 => l.split_whitespace().collect::<Vec<_>>().join(" "),
+                    4 => l
+                        .replace(['\u{201C}', '\u{201D}'], "\"")
+                        .replace('\u{2014}', "-"),
+                    _ => l.to_string(),
+                };
+                l + "\n"
+            })
+            .collect();
+        let new: String = old
+            .lines()
+            .flat_map(|l| {
+                let mut v = Vec::new();
+                match rnd(5) {
+                    0 => v.push(format!("{l} z")),
+                    1 => {
+                        v.push(l.to_string());
+                        v.push(format!("{}w()", indents[rnd(indents.len() as u64)]));
+                    }
+                    2 => v.push(format!("    {l}")),
+                    _ => v.push(l.to_string()),
+                }
+                v
+            })
+            .map(|l| l + "\n")
+            .collect();
+        let h = Haystack::new(&file);
+        let Ok(ms) = locate(&h, &old, &new, 1, Tolerance::Safe) else {
+            continue;
+        };
+        let m = &ms[0];
+        assert!(file.is_char_boundary(m.start) && file.is_char_boundary(m.end));
+        let rep: Vec<&str> = crate::text::split_lines(&m.replacement);
+        let old_lines: Vec<&str> = old.lines().collect();
+        let t = m.tier.max(Tier::Indentation);
+        for l in new.lines() {
+            if is_blank(l) || old_lines.contains(&l) {
+                continue;
+            }
+            let want = norm(l, t).text.into_owned();
+            assert!(
+                rep.iter().any(|r| norm(r, t).text == want),
+                "{l:?} missing from {:?} (file {file:?}, old {old:?}, new {new:?}, tier {:?})",
+                m.replacement,
+                m.tier
+            );
+        }
+    }
+}
+
+#[test]
+fn text_written_over_a_blank_line_takes_no_indentation_from_it() {
+    // The file's blank line holds spaces; the model's has none and now holds text.
+    let (out, tier) = apply("a\n  \nb\n", "a\n\nb\n", "a\nmid\nb\n").unwrap();
+    assert_eq!(
+        (out.as_str(), tier),
+        ("a\nmid\nb\n", Tier::TrailingWhitespace)
+    );
+}
+
+#[test]
+fn a_tab_indented_region_is_measured_at_a_display_width() {
+    // Space-indented lines nearby step by 2; the region indents with tabs and aligns with spaces. The
+    // model dropped two tabs from every line of `old` and wrote its changed line at the file's columns:
+    // measured at a tab of 8 (not the 2 of the neighbours), that line is not shifted again.
+    let file = "  a;\n    b;\n  c;\n#define M(s) \\\n\t\t     ? p(a), \\\n\t\t\tq(n), \\\n\t\t     : r(s);\n";
+    let (out, tier) = apply(
+        file,
+        "     ? p(a), \\\n\tq(n), \\\n     : r(s);\n",
+        "     ? p(a), \\\n\t\t\tq2(n), \\\n     : r(s);\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "  a;\n    b;\n  c;\n#define M(s) \\\n\t\t     ? p(a), \\\n\t\t\tq2(n), \\\n\t\t     : r(s);\n"
+    );
+}
+
 /// The line search as it was before it went linear: every start, middle lines first, then the edges.
 fn find_lines_naive(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usize)> {
     let (text, lines) = (h.text, h.lines());
@@ -332,7 +660,7 @@ fn find_lines_naive(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usi
         if !first.text.ends_with(&*np[0].text) {
             continue;
         }
-        let start = if tier == Tier::Indentation && first.text == np[0].text {
+        let start = if tier >= Tier::Indentation && first.text == np[0].text {
             lines.start(i)
         } else {
             lines.start(i) + first.to_orig(first.text.len() - np[0].text.len())
@@ -357,6 +685,7 @@ fn line_search_agrees_with_the_naive_search() {
         "  ",
         "}",
         "y",
+        "x  =\t1",
     ];
     let mut seed = 12345u64;
     let mut next = |m: usize| {
@@ -458,11 +787,13 @@ fn find_in_line_naive(h: &Haystack, p: &str, tier: Tier) -> Vec<(usize, usize)> 
     if needle.text.is_empty() {
         return out;
     }
+    let whole_line =
+        tier == Tier::Indentation || (tier == Tier::InlineWhitespace && p.starts_with([' ', '\t']));
     let lines = h.lines();
     for i in 0..lines.len() {
         let nl = norm(lines.content(i, text), tier);
         let s = lines.start(i);
-        if tier == Tier::Indentation {
+        if whole_line {
             if nl.text == needle.text {
                 out.push((s, s + nl.to_orig(nl.text.len())));
             }
@@ -500,6 +831,7 @@ fn single_line_search_agrees_with_the_naive_search() {
         "\taa\t",
         "",
         "a\u{2014}a\u{2014}a",
+        "aa  \taa",
     ];
     let needles = [
         "aa",
@@ -514,6 +846,8 @@ fn single_line_search_agrees_with_the_naive_search() {
         "  aa",
         "aaaa",
         "x",
+        "aa aa",
+        "  aa aa",
     ];
     for term in ["\n", "\r\n"] {
         let file: String = lines.iter().map(|l| format!("{l}{term}")).collect();

@@ -1,0 +1,361 @@
+//! Finding one's way in the workspace: `listDirectory`, `findFiles` and `createDirectory`, and the
+//! directory walk `searchFiles` shares.
+//!
+//! Every directory named by the caller is resolved through the sandbox ([`Workspace::resolve`]), so
+//! `..`, absolute paths elsewhere and symlinks that lead outside are refused as for the edit tools.
+//! The walk itself never follows a symlink: a symlink is listed as `type: "symlink"` (its target is
+//! neither read nor listed), so nothing outside the root is ever reached through one.
+//!
+//! `.gitignore` (and ripgrep's `.ignore`) files are honoured whether or not the root is a git
+//! repository: the ones in the walked directories and those of its ancestors up to the workspace root
+//! (never above it; the user's global git excludes are not read either). The `.git` directory itself is never listed.
+//! `include_ignored: true` lists ignored files too. Hidden files (a name starting with `.`) are listed
+//! by `listDirectory` and skipped by `findFiles` and `searchFiles` unless `include_hidden: true`.
+//!
+//! Every listing is in tree order (each directory followed by its contents, names sorted) and capped
+//! (`max_entries`, `max_results`); a cut result says `truncated: true` with a `hint` on how to get
+//! the rest.
+
+use std::path::{Path, PathBuf};
+
+use globset::{GlobBuilder, GlobMatcher};
+use ignore::{DirEntry, WalkBuilder};
+use serde_json::{json, Value};
+
+use super::args::{bad, str_arg, Obj};
+use super::edit::read_root;
+use super::{arg, ok_object, Res};
+use crate::error::{Code, Failure, Result};
+use crate::fsio;
+use crate::workspace::{Resolve, Workspace};
+
+/// Default and largest `max_entries` of `listDirectory`.
+pub const LIST_DEFAULT_MAX: u64 = 1000;
+/// Default and largest `max_results` of `findFiles`.
+pub const FIND_DEFAULT_MAX: u64 = 1000;
+/// Largest `max_entries` / `max_results` a caller may ask for.
+pub const HARD_MAX: u64 = 100_000;
+
+/// A directory resolved inside the workspace.
+pub struct Dir {
+    pub real: PathBuf,
+    /// Workspace-relative (`"."` for the root).
+    pub display: String,
+}
+
+/// Resolves `user_path` (default: the root) to an existing directory inside the workspace.
+pub fn resolve_dir(ws: &Workspace, user_path: Option<&str>) -> Result<Dir> {
+    let p = user_path.unwrap_or(".");
+    let trimmed = p.trim_end_matches('/');
+    let p = if trimmed.is_empty() && !p.is_empty() {
+        "/"
+    } else if trimmed.is_empty() {
+        "."
+    } else {
+        trimmed
+    };
+    match ws.resolve(p, Resolve::Existing) {
+        Ok(r) => Err(Failure::new(
+            Code::InvalidInput,
+            format!(
+                "{} is a file, not a directory; read it with view_file, or name its directory.",
+                r.display
+            ),
+        )
+        .with("path", p)),
+        Err(f) if f.code == Code::TargetIsDirectory => {
+            let display = f
+                .detail("resolved")
+                .and_then(Value::as_str)
+                .unwrap_or(".")
+                .to_string();
+            let real = if display == "." {
+                ws.root().to_path_buf()
+            } else {
+                ws.root().join(&display)
+            };
+            if real.is_dir() {
+                Ok(Dir { real, display })
+            } else {
+                Err(missing_dir(p, &display))
+            }
+        }
+        Err(f) if f.code == Code::FileNotFound => {
+            let display = f
+                .detail("resolved")
+                .and_then(Value::as_str)
+                .unwrap_or(p)
+                .to_string();
+            Err(missing_dir(p, &display))
+        }
+        Err(f) => Err(f),
+    }
+}
+
+fn missing_dir(p: &str, display: &str) -> Failure {
+    Failure::new(
+        Code::FileNotFound,
+        format!("the directory {display} does not exist; list its parent directory to see what is there."),
+    )
+    .with("path", p)
+}
+
+/// What a walk shows.
+#[derive(Clone, Copy)]
+pub struct WalkOpts {
+    pub include_ignored: bool,
+    pub include_hidden: bool,
+    /// 1 = the directory's own entries.
+    pub max_depth: Option<usize>,
+}
+
+/// A sorted, gitignore-aware walk of `dir` that never follows symlinks and never enters `.git`.
+pub fn walker(ws: &Workspace, dir: &Dir, o: WalkOpts) -> WalkBuilder {
+    let mut b = WalkBuilder::new(&dir.real);
+    b.standard_filters(!o.include_ignored)
+        .hidden(!o.include_hidden)
+        .parents(false)
+        .git_global(false)
+        .require_git(false)
+        .follow_links(false)
+        .max_depth(o.max_depth)
+        .sort_by_file_name(|a, b| a.cmp(b))
+        .filter_entry(|e| e.depth() == 0 || e.file_name() != ".git");
+    if !o.include_ignored {
+        // The ignore files of the ancestors between the root and `dir` (the walk reads `dir`'s own).
+        let mut anc: Vec<&Path> = dir
+            .real
+            .ancestors()
+            .skip(1)
+            .take_while(|a| ws.contains(a))
+            .collect();
+        anc.reverse();
+        for a in anc {
+            for name in [".gitignore", ".ignore"] {
+                let f = a.join(name);
+                if f.is_file() {
+                    let _ = b.add_ignore(f);
+                }
+            }
+        }
+    }
+    b
+}
+
+/// The kind of a walked entry, without following a symlink.
+pub fn kind(e: &DirEntry) -> &'static str {
+    match e.file_type() {
+        Some(t) if t.is_symlink() => "symlink",
+        Some(t) if t.is_dir() => "directory",
+        Some(t) if t.is_file() => "file",
+        _ => "other",
+    }
+}
+
+fn cap(o: &mut Obj, keys: &[&'static str], default: u64) -> Result<usize> {
+    let n = o.uint(keys)?.unwrap_or(default);
+    if n == 0 || n > HARD_MAX {
+        return Err(bad(format!(
+            "{} must be between 1 and {HARD_MAX}, got {n}.",
+            keys[0]
+        )));
+    }
+    Ok(n as usize)
+}
+
+fn walk_error(e: &ignore::Error, dir: &Dir) -> Option<Failure> {
+    // Entries that vanish or cannot be read mid-walk are skipped; only the start directory matters.
+    let io = e.io_error()?;
+    if e.depth().unwrap_or(1) > 0 {
+        return None;
+    }
+    Some(Failure::io(io, true, &dir.display).with("path", &dir.display))
+}
+
+/// `listDirectory(path, {depth, include_ignored, max_entries, workspace_root})`.
+pub fn list_directory(args: &[Value]) -> Res {
+    let path = match arg(args, 0) {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(str_arg(args, 0, "path")?),
+    };
+    let mut o = Obj::new("options", arg(args, 1), true)?;
+    let root = read_root(&mut o)?;
+    let depth = o.uint(&["depth"])?.unwrap_or(1);
+    if !(1..=20).contains(&depth) {
+        return Err(bad(format!("depth must be between 1 and 20, got {depth}.")));
+    }
+    let include_ignored = o
+        .boolean(&["include_ignored", "includeIgnored"])?
+        .unwrap_or(false);
+    let max = cap(&mut o, &["max_entries", "maxEntries"], LIST_DEFAULT_MAX)?;
+    o.finish()?;
+    let ws = Workspace::new(&root)?;
+    let dir = resolve_dir(&ws, path)?;
+    let opts = WalkOpts {
+        include_ignored,
+        include_hidden: true,
+        max_depth: Some(depth as usize),
+    };
+    let mut entries = Vec::new();
+    let mut truncated = false;
+    for e in walker(&ws, &dir, opts).build() {
+        let e = match e {
+            Ok(e) => e,
+            Err(err) => match walk_error(&err, &dir) {
+                Some(f) => return Err(f),
+                None => continue,
+            },
+        };
+        if e.depth() == 0 {
+            continue;
+        }
+        if entries.len() == max {
+            truncated = true;
+            break;
+        }
+        let k = kind(&e);
+        let mut entry = json!({"path": ws.display(e.path()), "type": k});
+        if k == "file" {
+            if let Ok(m) = e.metadata() {
+                entry["size"] = json!(m.len());
+            }
+        }
+        entries.push(entry);
+    }
+    let mut out = json!({
+        "path": dir.display,
+        "entries": entries,
+        "truncated": truncated,
+    });
+    if truncated {
+        out["hint"] = json!(format!(
+            "only the first {max} entries (in tree order) are shown; list a subdirectory, lower depth, or raise max_entries (up to {HARD_MAX})."
+        ));
+    }
+    Ok(ok_object(out))
+}
+
+/// A compiled `findFiles` pattern: a pattern without `/` matches file names at any depth, one with
+/// `/` matches the path relative to the searched directory (`**` crosses directories, `*` does not).
+pub struct Pattern {
+    glob: GlobMatcher,
+    by_name: bool,
+}
+
+impl Pattern {
+    pub fn new(pattern: &str, what: &str) -> Result<Pattern> {
+        if pattern.is_empty() {
+            return Err(bad(format!(
+                "{what} is empty; pass a glob such as \"*.rs\" or \"src/**/*.ts\"."
+            )));
+        }
+        let p = pattern.strip_prefix("./").unwrap_or(pattern);
+        let glob = GlobBuilder::new(p)
+            .literal_separator(true)
+            .backslash_escape(true)
+            .build()
+            .map_err(|e| bad(format!("{what} {pattern:?} is not a valid glob: {e}")))?
+            .compile_matcher();
+        Ok(Pattern {
+            glob,
+            by_name: !p.contains('/'),
+        })
+    }
+
+    /// Whether the entry at `path` (below `base`) matches.
+    pub fn matches(&self, base: &Path, path: &Path) -> bool {
+        if self.by_name {
+            path.file_name().is_some_and(|n| self.glob.is_match(n))
+        } else {
+            path.strip_prefix(base)
+                .is_ok_and(|rel| self.glob.is_match(rel))
+        }
+    }
+}
+
+/// `findFiles(pattern, {path, max_results, include_ignored, include_hidden, workspace_root})`.
+pub fn find_files(args: &[Value]) -> Res {
+    let pattern = str_arg(args, 0, "pattern")?;
+    let mut o = Obj::new("options", arg(args, 1), true)?;
+    let root = read_root(&mut o)?;
+    let path = o.string(&["path"])?;
+    let include_ignored = o
+        .boolean(&["include_ignored", "includeIgnored"])?
+        .unwrap_or(false);
+    let include_hidden = o
+        .boolean(&["include_hidden", "includeHidden"])?
+        .unwrap_or(false);
+    let max = cap(&mut o, &["max_results", "maxResults"], FIND_DEFAULT_MAX)?;
+    o.finish()?;
+    let pat = Pattern::new(pattern, "pattern")?;
+    let ws = Workspace::new(&root)?;
+    let dir = resolve_dir(&ws, path)?;
+    let opts = WalkOpts {
+        include_ignored,
+        include_hidden,
+        max_depth: None,
+    };
+    let mut files = Vec::new();
+    let mut truncated = false;
+    for e in walker(&ws, &dir, opts).build() {
+        let e = match e {
+            Ok(e) => e,
+            Err(err) => match walk_error(&err, &dir) {
+                Some(f) => return Err(f),
+                None => continue,
+            },
+        };
+        if e.depth() == 0 || kind(&e) == "directory" || !pat.matches(&dir.real, e.path()) {
+            continue;
+        }
+        if files.len() == max {
+            truncated = true;
+            break;
+        }
+        files.push(ws.display(e.path()));
+    }
+    let mut out = json!({
+        "path": dir.display,
+        "pattern": pattern,
+        "files": files,
+        "truncated": truncated,
+    });
+    if truncated {
+        out["hint"] = json!(format!(
+            "only the first {max} matches (in tree order) are shown; narrow the pattern or path, or raise max_results (up to {HARD_MAX})."
+        ));
+    }
+    Ok(ok_object(out))
+}
+
+/// `createDirectory(path, {workspace_root})`: creates the directory and its missing parents; an
+/// existing directory is not an error (`created: false`).
+pub fn create_directory(args: &[Value]) -> Res {
+    let path = str_arg(args, 0, "path")?;
+    let mut o = Obj::new("options", arg(args, 1), true)?;
+    let root = read_root(&mut o)?;
+    o.finish()?;
+    let ws = Workspace::new(&root)?;
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return Err(bad(
+            "path names the workspace root, which exists; name a new directory.",
+        ));
+    }
+    match ws.resolve(trimmed, Resolve::MayCreate) {
+        Ok(r) if r.exists => Err(Failure::new(
+            Code::FileExists,
+            format!("{} exists and is a file; pick another name.", r.display),
+        )
+        .with("path", path)),
+        Ok(r) => {
+            fsio::Sandbox::open(ws.root())?.create_dirs(&r.real)?;
+            Ok(ok_object(json!({"path": r.display, "created": true})))
+        }
+        Err(f) if f.code == Code::TargetIsDirectory => {
+            let d = resolve_dir(&ws, Some(trimmed))?;
+            Ok(ok_object(json!({"path": d.display, "created": false})))
+        }
+        Err(f) => Err(f),
+    }
+}

@@ -1,0 +1,376 @@
+//! `searchFiles(query, options)`: literal or regex search over the workspace, built on the crates
+//! ripgrep is built from (`ignore` for the walk, `grep-regex` and `grep-searcher` for the search).
+//!
+//! `path` names a directory (default: the root) or a single file to search. The walk is the one of [`super::browse`] (sandboxed start directory, `.gitignore`-aware, hidden
+//! files off, symlinks never followed, `.git` skipped), run on several threads. Binary files (a NUL
+//! byte) are skipped; UTF-16 files with a BOM are searched as text; other bytes that are not UTF-8
+//! are shown lossily. Each file is opened without following a symlink swapped into its final
+//! component after the walk saw it.
+//!
+//! A file that cannot be opened or read is skipped and counted in `files_unreadable` (present when
+//! not 0).
+//!
+//! Matches are grouped by file, sorted by path then line. At most `max_results` matching lines are
+//! returned (default [`DEFAULT_MAX`]); a cut result says `truncated: true` with a `hint`. A shown
+//! line longer than [`MAX_LINE_BYTES`] is cut (at a character boundary) and the result says
+//! `long_lines_cut: true`.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use std::path::Path;
+
+use grep_regex::{RegexMatcher, RegexMatcherBuilder};
+use grep_searcher::{
+    BinaryDetection, Searcher, SearcherBuilder, Sink, SinkContext, SinkContextKind, SinkMatch,
+};
+use ignore::overrides::OverrideBuilder;
+use ignore::WalkState;
+use serde_json::{json, Value};
+
+use super::args::{bad, str_arg, Obj};
+use super::browse::{resolve_dir, walker, WalkOpts, HARD_MAX};
+use super::edit::read_root;
+use super::{arg, ok_object, Res};
+use crate::error::Code;
+use crate::workspace::{Resolve, Workspace};
+
+/// Default `max_results` (matching lines).
+pub const DEFAULT_MAX: u64 = 200;
+/// Largest `context_lines`.
+pub const MAX_CONTEXT: u64 = 20;
+/// Longest line shown in a result, in bytes.
+pub const MAX_LINE_BYTES: usize = 500;
+
+struct Hit {
+    line: u64,
+    text: String,
+    before: Vec<String>,
+    after: Vec<String>,
+}
+
+/// Collects one file's matches.
+struct Collect<'a> {
+    hits: Vec<Hit>,
+    before: Vec<String>,
+    context: bool,
+    total: &'a AtomicUsize,
+    max: usize,
+    stop: &'a AtomicBool,
+    cut: bool,
+}
+
+impl Collect<'_> {
+    fn text(&mut self, bytes: &[u8]) -> String {
+        let mut b = bytes;
+        while let [rest @ .., b'\n' | b'\r'] = b {
+            b = rest;
+        }
+        let s = String::from_utf8_lossy(b);
+        if s.len() <= MAX_LINE_BYTES {
+            return s.into_owned();
+        }
+        self.cut = true;
+        let mut end = MAX_LINE_BYTES;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        format!("{}…", &s[..end])
+    }
+}
+
+impl Sink for Collect<'_> {
+    type Error = std::io::Error;
+
+    fn matched(&mut self, _: &Searcher, m: &SinkMatch<'_>) -> Result<bool, Self::Error> {
+        if self.total.fetch_add(1, Ordering::Relaxed) >= self.max {
+            self.stop.store(true, Ordering::Relaxed);
+            return Ok(false);
+        }
+        let text = self.text(m.bytes());
+        let before = std::mem::take(&mut self.before);
+        self.hits.push(Hit {
+            line: m.line_number().unwrap_or(0),
+            text,
+            before,
+            after: Vec::new(),
+        });
+        Ok(true)
+    }
+
+    fn context(&mut self, _: &Searcher, c: &SinkContext<'_>) -> Result<bool, Self::Error> {
+        if !self.context {
+            return Ok(true);
+        }
+        let t = self.text(c.bytes());
+        match c.kind() {
+            SinkContextKind::Before => self.before.push(t),
+            SinkContextKind::After => {
+                if let Some(h) = self.hits.last_mut() {
+                    h.after.push(t);
+                }
+            }
+            SinkContextKind::Other => {}
+        }
+        Ok(true)
+    }
+
+    fn context_break(&mut self, _: &Searcher) -> Result<bool, Self::Error> {
+        self.before.clear();
+        Ok(true)
+    }
+}
+
+/// What the search threads share.
+struct Shared {
+    total: AtomicUsize,
+    stop: AtomicBool,
+    found: Mutex<Vec<(String, Vec<Hit>)>>,
+    cut: AtomicBool,
+    files_searched: AtomicUsize,
+    unreadable: AtomicUsize,
+    max: usize,
+    context: usize,
+}
+
+impl Shared {
+    fn searcher(&self) -> Searcher {
+        SearcherBuilder::new()
+            .binary_detection(BinaryDetection::quit(0))
+            .line_number(true)
+            .before_context(self.context)
+            .after_context(self.context)
+            .build()
+    }
+
+    /// Searches one file (`real`, already inside the workspace) and keeps its matches.
+    fn search_one(
+        &self,
+        searcher: &mut Searcher,
+        matcher: &RegexMatcher,
+        real: &Path,
+        ws: &Workspace,
+    ) {
+        let Ok(file) = open_nofollow(real) else {
+            self.unreadable.fetch_add(1, Ordering::Relaxed);
+            return;
+        };
+        self.files_searched.fetch_add(1, Ordering::Relaxed);
+        let mut sink = Collect {
+            hits: Vec::new(),
+            before: Vec::new(),
+            context: self.context > 0,
+            total: &self.total,
+            max: self.max,
+            stop: &self.stop,
+            cut: false,
+        };
+        if searcher.search_file(matcher, &file, &mut sink).is_err() {
+            self.unreadable.fetch_add(1, Ordering::Relaxed);
+        }
+        if sink.cut {
+            self.cut.store(true, Ordering::Relaxed);
+        }
+        if !sink.hits.is_empty() {
+            self.found
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((ws.display(real), sink.hits));
+        }
+    }
+}
+
+/// Opens `path` for reading without following a symlink in its final component.
+fn open_nofollow(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    }
+    o.open(path)
+}
+
+/// `searchFiles(query, {regex, path, glob, case_sensitive, context_lines, max_results,
+/// include_ignored, include_hidden, workspace_root})`.
+pub fn search_files(args: &[Value]) -> Res {
+    let query = str_arg(args, 0, "query")?;
+    let mut o = Obj::new("options", arg(args, 1), true)?;
+    let root = read_root(&mut o)?;
+    let regex = o.boolean(&["regex"])?.unwrap_or(false);
+    let path = o.string(&["path"])?;
+    let glob = o.string(&["glob"])?;
+    let case_sensitive = o
+        .boolean(&["case_sensitive", "caseSensitive"])?
+        .unwrap_or(true);
+    let context_lines = o.uint(&["context_lines", "contextLines"])?.unwrap_or(0);
+    let max = o
+        .uint(&["max_results", "maxResults"])?
+        .unwrap_or(DEFAULT_MAX);
+    let include_ignored = o
+        .boolean(&["include_ignored", "includeIgnored"])?
+        .unwrap_or(false);
+    let include_hidden = o
+        .boolean(&["include_hidden", "includeHidden"])?
+        .unwrap_or(false);
+    o.finish()?;
+    if query.is_empty() {
+        return Err(bad(
+            "query is empty; pass the text (or regex: true and a pattern) to look for.",
+        ));
+    }
+    if context_lines > MAX_CONTEXT {
+        return Err(bad(format!(
+            "context_lines must be at most {MAX_CONTEXT}, got {context_lines}."
+        )));
+    }
+    if max == 0 || max > HARD_MAX {
+        return Err(bad(format!(
+            "max_results must be between 1 and {HARD_MAX}, got {max}."
+        )));
+    }
+    let matcher = RegexMatcherBuilder::new()
+        .fixed_strings(!regex)
+        .case_insensitive(!case_sensitive)
+        .line_terminator(Some(b'\n'))
+        .build(query)
+        .map_err(|e| {
+            bad(if regex {
+                format!("query is not a valid regex (Rust regex syntax; a match cannot span lines): {e}")
+            } else {
+                format!("query cannot be searched: {e}")
+            })
+        })?;
+    let ws = Workspace::new(&root)?;
+    let shared = Shared {
+        total: AtomicUsize::new(0),
+        stop: AtomicBool::new(false),
+        found: Mutex::new(Vec::new()),
+        cut: AtomicBool::new(false),
+        files_searched: AtomicUsize::new(0),
+        unreadable: AtomicUsize::new(0),
+        max: max as usize,
+        context: context_lines as usize,
+    };
+    // A path naming a file searches that file alone.
+    let single = match path {
+        Some(p) if !p.ends_with('/') => match ws.resolve(p, Resolve::Existing) {
+            Ok(r) => Some(r),
+            Err(f) if f.code == Code::TargetIsDirectory => None,
+            Err(f) if f.code == Code::FileNotFound => None, // reported as a missing directory below
+            Err(f) => return Err(f),
+        },
+        _ => None,
+    };
+    let shown_path = if let Some(r) = &single {
+        shared.search_one(&mut shared.searcher(), &matcher, &r.real, &ws);
+        r.display.clone()
+    } else {
+        let dir = resolve_dir(&ws, path)?;
+        let mut b = walker(
+            &ws,
+            &dir,
+            WalkOpts {
+                include_ignored,
+                include_hidden,
+                max_depth: None,
+            },
+        );
+        if let Some(g) = glob {
+            // The glob matches like findFiles' pattern: without '/', a file name at any depth.
+            let g = g.strip_prefix("./").unwrap_or(g);
+            let g = if g.contains('/') {
+                format!("/{g}")
+            } else {
+                g.to_string()
+            };
+            let mut ob = OverrideBuilder::new(&dir.real);
+            ob.add(&g)
+                .map_err(|e| bad(format!("glob {g:?} is not a valid glob: {e}")))?;
+            let ov = ob
+                .build()
+                .map_err(|e| bad(format!("glob {g:?} is not a valid glob: {e}")))?;
+            b.overrides(ov);
+        }
+        b.build_parallel().run(|| {
+            let matcher = matcher.clone();
+            let mut searcher = shared.searcher();
+            let (ws, shared) = (&ws, &shared);
+            Box::new(move |entry| {
+                if shared.stop.load(Ordering::Relaxed) {
+                    return WalkState::Quit;
+                }
+                let Ok(e) = entry else {
+                    return WalkState::Continue;
+                };
+                if !e.file_type().is_some_and(|t| t.is_file()) {
+                    return WalkState::Continue;
+                }
+                shared.search_one(&mut searcher, &matcher, e.path(), ws);
+                if shared.stop.load(Ordering::Relaxed) {
+                    WalkState::Quit
+                } else {
+                    WalkState::Continue
+                }
+            })
+        });
+        dir.display
+    };
+    let Shared {
+        total: _,
+        stop,
+        found,
+        cut,
+        files_searched,
+        unreadable,
+        ..
+    } = shared;
+    let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    let truncated = stop.load(Ordering::Relaxed);
+    let mut match_count = 0;
+    let results: Vec<Value> = found
+        .into_iter()
+        .map(|(file, hits)| {
+            match_count += hits.len();
+            let matches: Vec<Value> = hits
+                .into_iter()
+                .map(|h| {
+                    let mut m = json!({"line_number": h.line, "text": h.text});
+                    if context_lines > 0 {
+                        m["before"] = json!(h.before);
+                        m["after"] = json!(h.after);
+                    }
+                    m
+                })
+                .collect();
+            json!({"file_path": file, "matches": matches})
+        })
+        .collect();
+    let files_with_matches = results.len();
+    let mut out = json!({
+        "path": shown_path,
+        "results": results,
+        "match_count": match_count,
+        "files_with_matches": files_with_matches,
+        "files_searched": files_searched.load(Ordering::Relaxed),
+        "truncated": truncated,
+    });
+    if truncated {
+        out["hint"] = json!(format!(
+            "stopped after {max} matching lines; narrow the query, path or glob, or raise max_results (up to {HARD_MAX})."
+        ));
+    }
+    let unreadable = unreadable.load(Ordering::Relaxed);
+    if unreadable > 0 {
+        out["files_unreadable"] = json!(unreadable);
+    }
+    if cut.load(Ordering::Relaxed) {
+        out["long_lines_cut"] = json!(true);
+        out["long_lines_hint"] = json!(format!(
+            "lines longer than {MAX_LINE_BYTES} bytes are cut and end with '…'; read them with view_file."
+        ));
+    }
+    Ok(ok_object(out))
+}
