@@ -1147,12 +1147,15 @@ mod intent_race_tests {
         let root = d.path().canonicalize().unwrap();
         fs::create_dir(root.join("d")).unwrap();
         fs::write(root.join("d/shared.txt"), "0\n").unwrap();
-        let threads: Vec<_> = (0..6)
+        let threads: Vec<_> = (0..4)
             .map(|t| {
                 let root = root.clone();
                 std::thread::spawn(move || {
                     let ws = Workspace::new(&root).unwrap();
-                    for round in 0..60 {
+                    // The race under test is about records, not fairness: a loaded machine may keep
+                    // one thread waiting on the shared directory lock for a while.
+                    crate::fsio::set_lock_timeout(Some(std::time::Duration::from_secs(300)));
+                    for round in 0..40 {
                         // Every transaction updates one shared file and creates its own.
                         let a = format!("d/t{t}-{round}.txt");
                         let b = "d/shared.txt".to_string();
