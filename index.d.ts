@@ -110,6 +110,12 @@ export interface EditOptions {
   journal_dir?: string
   journalDir?: string
   /**
+   * An absolute directory chosen by the host (not sandboxed, created if missing) that keeps the undo
+   * journal on disk, inside or outside the workspace; one per workspace root. Not with `journal_dir`.
+   */
+  host_journal_dir?: string
+  hostJournalDir?: string
+  /**
    * The syntax gate (tree-sitter; JavaScript, TypeScript/TSX, Python, Rust, Go, JSON, C, C++, Java by
    * extension). `"off"` (default): no check, no `syntax` in the receipt. `"report"`: the edit lands and
    * the receipt carries `syntax`. `"enforce"`: an edit that introduces a syntax error is refused with
@@ -364,9 +370,13 @@ export interface PatchOptions {
    * anything is written: under `"enforce"` one file's new error refuses the whole call (nothing is
    * written; `op_index` names the file).
    */
-  validate?: ValidateMode  /** A directory inside the workspace for an on-disk undo journal (as `EditOptions.journal_dir`). */
+  validate?: ValidateMode
+  /** Keep the undo journal on disk too: a directory inside the workspace (see `EditOptions.journal_dir`). */
   journal_dir?: string
   journalDir?: string
+  /** Or an absolute directory chosen by the host (see `EditOptions.host_journal_dir`). */
+  host_journal_dir?: string
+  hostJournalDir?: string
 }
 
 /** `applyBlocks` options: apply every block to `file_path`, ignoring path lines in the text. */
@@ -727,6 +737,9 @@ export interface UndoEditOptions {
   /** Also look in (and remove from) this on-disk journal. */
   journal_dir?: string
   journalDir?: string
+  /** Or this one (see `EditOptions.host_journal_dir`). */
+  host_journal_dir?: string
+  hostJournalDir?: string
   max_file_bytes?: number
   maxFileBytes?: number
 }

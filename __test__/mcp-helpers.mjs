@@ -32,7 +32,9 @@ async function finish(t, client) {
   // listTools also primes the client's outputSchema validators, so every callTool below checks
   // structuredContent against the advertised outputSchema.
   const { tools } = await client.listTools()
-  return { client, tools, call: (name, args) => client.callTool({ name, arguments: args }) }
+  // Each result remembers its tool's name (non-enumerable: deepEqual ignores it), for the summary check.
+  const call = async (name, args) => Object.defineProperty(await client.callTool({ name, arguments: args }), 'tool', { value: name })
+  return { client, tools, call }
 }
 
 /**

@@ -11,6 +11,7 @@ import { BIN, populate, stable, stdio, tempDir } from './mcp-helpers.mjs'
 const require = createRequire(import.meta.url)
 const sp = require('../index.js')
 const tools = require('../mcp/tools.cjs')
+const { summarize } = require('../mcp/summary.cjs')
 
 const has = (fn) => typeof sp[fn] === 'function'
 const landed = (fn, issue) => (has(fn) ? false : `${fn}() is not in this build yet (${issue} issue); the tool appears once it lands`)
@@ -24,12 +25,12 @@ async function setup(t, files, args = []) {
   return { ...c, root, twin, read, text: (p) => read(p).toString('utf8') }
 }
 
-// Asserts the MCP result wraps `expected` exactly: structuredContent, the JSON text, isError. A result
+// Asserts the MCP result wraps `expected` exactly: structuredContent, the summary text, isError. A result
 // from the twin workspace names the twin's root where the server's names its own: `from` → `to`.
 function assertResult(res, expected, from, to) {
   if (from) expected = JSON.parse(JSON.stringify(expected).split(JSON.stringify(from).slice(1, -1)).join(JSON.stringify(to).slice(1, -1)))
   assert.deepEqual(stable(res.structuredContent), stable(expected))
-  assert.deepEqual(res.content, [{ type: 'text', text: JSON.stringify(res.structuredContent) }])
+  assert.deepEqual(res.content, [{ type: 'text', text: summarize(res.tool, res.structuredContent) }])
   assert.equal(res.isError, expected.ok === false)
 }
 

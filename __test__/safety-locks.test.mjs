@@ -125,3 +125,30 @@ test('lock waits are bounded, so fs calls of the process are stalled at most loc
   assert.equal(ws.text('a.txt'), 'one\n')
   t.diagnostic(`4 calls waiting on a held lock (lock_timeout_ms ${limit}): fs.readFile took ${stall} ms`)
 })
+
+test('lock waits happen off the thread pool: fs calls of the process are not stalled while calls wait', { skip }, async (t) => {
+  const ws = workspace(t)
+  ws.write('a.txt', 'one\n')
+  writeFileSync(ws.path('other.txt'), 'other\n')
+  await holdLock(t, ws.path('a.txt'))
+  // 8 calls waiting (twice libuv's default pool) with the default 10 s bound, while fs reads run.
+  const blocked = Array.from({ length: 8 }, () =>
+    sp.patchFile({ file_path: 'a.txt', search_block: 'one', replace_block: 'two' }, ws.opts({ lock_timeout_ms: 2500 })),
+  )
+  await new Promise((r) => setTimeout(r, 100))
+  const stalls = []
+  for (let i = 0; i < 10; i++) {
+    const started = Date.now()
+    assert.equal(await readFile(ws.path('other.txt'), 'utf8'), 'other\n')
+    stalls.push(Date.now() - started)
+  }
+  const results = await Promise.all(blocked)
+  for (const r of results) {
+    assert.equal(r.code, 'LOCK_TIMEOUT')
+    assert.match(r.message, /gave up after 2500 ms/)
+  }
+  assert.equal(ws.text('a.txt'), 'one\n')
+  const worst = Math.max(...stalls)
+  assert.ok(worst < 1000, `fs.readFile stalled ${worst} ms`)
+  t.diagnostic(`8 calls waiting on a held lock: 10 fs.readFile calls, worst ${worst} ms, median ${stalls.sort((a, b) => a - b)[5]} ms`)
+})

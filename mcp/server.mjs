@@ -2,32 +2,70 @@
 // low-level SDK `Server` so that tools/call hands the raw arguments to the engine, and bad arguments
 // come back as the engine's structured INVALID_INPUT result instead of an SDK validation error.
 //
-// Each tools/call answers with structuredContent equal to the engine's result object, the same object
-// as JSON text in `content` (for clients that ignore structuredContent), and isError when ok is false.
+// Each tools/call answers with structuredContent equal to the engine's result object, a compact
+// human-readable summary of it as the text content (mcp/summary.cjs: the diff, or the message and
+// candidates; never the escaped JSON of the whole result), and isError when ok is false.
+//
+// Roots: without a fixed root (`root` unset: no --root, no SUREPATCH_WORKSPACE_ROOT), a client that
+// declares the roots capability is asked for roots/list before the first tool call, and again after
+// notifications/roots/list_changed; the tools then serve those roots (a path must fall inside one of
+// them; relative paths resolve against the first). With a fixed root, client roots inside it narrow
+// what is served and the others are ignored. Otherwise the server serves `defaultRoot` (the current
+// directory).
+import { realpathSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ErrorCode as RpcError, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode as RpcError,
+  ListToolsRequestSchema,
+  McpError,
+  RootsListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js'
 
 const require = createRequire(import.meta.url)
 const lib = require('../index.js')
 const tools = require('./tools.cjs')
+const { summarize } = require('./summary.cjs')
 const pkg = require('../package.json')
 
+// How long a tool call waits for the client's answer to roots/list before going on with the roots it has.
+const ROOTS_TIMEOUT_MS = 10_000
+
 export const INSTRUCTIONS =
-  'surepatch edits files inside one workspace root. Paths are relative to it. Every result is {ok: true, ...} or ' +
+  'surepatch edits files inside the workspace root(s). Paths are relative to the (first) root. Every result is {ok: true, ...} or ' +
   '{ok: false, code, message, ...}; on ok: false nothing was written and message says what to do next. ' +
   'Successful edits return file_hash: pass it as base_hash to your next edit of that file to chain edits safely.'
 
+// A client root (file:// URI) as a real directory path, or null.
+function rootDir(uri) {
+  try {
+    const p = realpathSync(fileURLToPath(uri))
+    return statSync(p).isDirectory() ? p : null
+  } catch {
+    return null
+  }
+}
+
 /**
  * Builds an MCP server (not yet connected).
- * @param {{root?: string, requireRead?: boolean, validate?: 'off' | 'report' | 'enforce', log?: (line: string) => void, library?: object}} config
+ * @param {{root?: string, defaultRoot?: string, foreignRoots?: 'refuse' | 'default', requireRead?: boolean, validate?: 'off' | 'report' | 'enforce', log?: (line: string) => void, library?: object}} config
+ *   `root` is a fixed workspace root (--root); without it the client's roots are served, or
+ *   `defaultRoot` (default: the current directory) when the client declares none. `foreignRoots`:
+ *   when the client declares roots of which none is a directory here, "refuse" (default: every call
+ *   is refused) or "default" (serve the default root; the HTTP server's choice, whose clients are
+ *   usually on another machine).
  *   `validate` is the syntax gate mode of every editing tool (default "report").
  *   `library` replaces the surepatch library (tests use it to exercise guarded tools).
  */
 export function createServer(config = {}) {
   const library = config.library || lib
   const log = config.log || ((line) => process.stderr.write(`surepatch: ${line}\n`))
-  const runner = tools.createToolRunner(library, { workspaceRoot: config.root, requireRead: config.requireRead, validate: config.validate })
+  const fixed = config.root ? resolve(config.root) : null
+  const base = fixed || resolve(config.defaultRoot || process.cwd())
+  const runner = tools.createToolRunner(library, { workspaceRoot: base, requireRead: config.requireRead, validate: config.validate })
   const list = tools.mcpTools(library)
   const names = new Set(list.map((t) => t.name))
   const instructions = config.requireRead
@@ -36,17 +74,71 @@ export function createServer(config = {}) {
 
   const server = new Server({ name: pkg.name, version: pkg.version }, { capabilities: { tools: {} }, instructions })
 
+  // The client's roots, read before the first tool call and again before the next call after each
+  // notifications/roots/list_changed. Read on demand, with the tool call as the related request: over
+  // Streamable HTTP the roots/list request then travels on that call's response stream (a request sent
+  // at initialization could find no stream open yet, and be lost).
+  let version = 0
+  let readVersion = -1
+  let reading = null
+  async function readRoots(extra) {
+    let answer
+    try {
+      answer = await server.listRoots(undefined, { relatedRequestId: extra && extra.requestId, timeout: ROOTS_TIMEOUT_MS })
+    } catch (e) {
+      log(`roots/list failed (${e && e.message ? e.message : e}); serving ${runner.roots.join(', ') || 'no root'}`)
+      return
+    }
+    const declared = (answer.roots || []).map((r) => ({ uri: r.uri, dir: rootDir(r.uri) }))
+    for (const r of declared) if (!r.dir) log(`ignoring client root ${r.uri}: not a directory on this machine`)
+    let dirs = declared.map((r) => r.dir).filter(Boolean)
+    if (fixed) {
+      let realFixed = fixed
+      try {
+        realFixed = realpathSync(fixed)
+      } catch {}
+      for (const d of dirs) if (!tools.inside(realFixed, d)) log(`ignoring client root ${d}: outside --root ${fixed}`)
+      dirs = dirs.filter((d) => tools.inside(realFixed, d))
+      if (dirs.length === 0) dirs = [fixed]
+    }
+    if (dirs.length === 0 && declared.length > 0 && config.foreignRoots === 'default') {
+      // Over HTTP the client's roots name its own machine: none exists here, so serve the default.
+      log(`none of the client's roots is a directory on this machine; serving ${base}`)
+      dirs = [base]
+    }
+    dirs = [...new Set(dirs)]
+    runner.setRoots(dirs)
+    log(dirs.length ? `serving the client's roots: ${dirs.join(', ')}` : 'the client declares no roots: every tool call is refused until it adds one')
+  }
+  async function ensureRoots(extra) {
+    if (!server.getClientCapabilities()?.roots) return
+    while (readVersion !== version) {
+      if (!reading) {
+        const v = version
+        reading = readRoots(extra).finally(() => {
+          readVersion = v
+          reading = null
+        })
+      }
+      await reading
+    }
+  }
+  server.setNotificationHandler(RootsListChangedNotificationSchema, async () => {
+    version++
+  })
+
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: list }))
 
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params
     if (!names.has(name)) {
       throw new McpError(RpcError.InvalidParams, `Unknown tool: ${name}. Available tools: ${[...names].join(', ')}`)
     }
+    await ensureRoots(extra)
     const result = await runner.call(name, args)
     if (result.ok === false && result.code === 'INTERNAL_ERROR') log(`${name}: ${result.message}`)
     return {
-      content: [{ type: 'text', text: JSON.stringify(result) }],
+      content: [{ type: 'text', text: summarize(name, result) }],
       structuredContent: result,
       isError: result.ok === false,
     }

@@ -53,31 +53,14 @@ const DIALECT = {
 const EDIT_ID = { type: ['string', 'null'], description: 'Identifies this write for undo_edit (null for a dry run, or when the journal could not keep it).' }
 
 // The syntax gate's report, in the success shape of every editing tool (the server's --validate mode
-// decides whether it appears: "report" and "enforce" add it, "off" leaves it out).
+// decides whether it appears: "report" and "enforce" add it, "off" leaves it out). Its fields are named
+// in the description rather than spelled out as a nested schema: it recurs in most tools, and tools/list
+// is read by a model on every session.
 const SYNTAX = {
   type: 'object',
   description:
-    'Syntax check of the edited file: ok false means the edit introduced the new_errors listed (errors the file already had are not counted); skipped says why the file was not checked.',
-  properties: {
-    language: { type: ['string', 'null'], description: 'Grammar used (null for an unknown file type).' },
-    ok: bool('false when the edit introduced a syntax error.'),
-    new_errors: {
-      type: 'array',
-      description: 'The errors the edit introduced (at most 10), positioned in the file after the edit.',
-      items: {
-        type: 'object',
-        properties: {
-          line: int('1-based line.', 1),
-          column: int('1-based column, in characters.', 1),
-          snippet: str('The line\'s text.'),
-          kind: { type: 'string', enum: ['error', 'missing'] },
-          expected: str('For kind "missing": the token the parser expected.'),
-        },
-        required: ['line', 'column', 'snippet'],
-      },
-    },
-    skipped: { type: 'string', enum: ['unknown_language', 'too_large', 'timeout'], description: 'Why the file was not checked.' },
-  },
+    'Syntax check of the edited file: ok false = the edit introduced new_errors [{line, column, snippet, kind, expected}] (errors already there are not counted); skipped says why it was not checked.',
+  properties: { language: { type: ['string', 'null'] }, ok: { type: 'boolean' }, new_errors: { type: 'array' } },
   required: ['language'],
 }
 // Appended to the description of every editing tool.
@@ -108,28 +91,25 @@ const RECEIPT = {
 }
 
 // The failure every tool can return: a stable code, a message that says what to do next, and details
-// that depend on the code (candidates, match_lines, edit_index, current_hash, hint, ...).
-function failureSchema(codes) {
-  return {
-    type: 'object',
-    properties: {
-      ok: { const: false },
-      code: { type: 'string', enum: codes },
-      message: { type: 'string' },
-      file_path: { type: 'string' },
-      hint: { type: 'string' },
-      syntax: SYNTAX,
-    },
-    required: ['ok', 'code', 'message'],
-  }
+// that depend on the code (candidates, match_lines, edit_index, current_hash, hint, ...). The codes are
+// not enumerated here: the list would repeat in every tool of tools/list (ErrorCode in the library, and
+// the README, list them).
+const FAILURE = {
+  type: 'object',
+  properties: {
+    ok: { const: false },
+    code: { type: 'string', description: 'Stable error code, e.g. STALE_FILE.' },
+    message: { type: 'string', description: 'What went wrong; nothing was written. Says what to do next.' },
+  },
+  required: ['ok', 'code', 'message'],
 }
 
 // A result is `{ok: true, ...success}` or `{ok: false, code, message, ...}`. Failures validate too:
 // the SDK's Client checks structuredContent against outputSchema even when isError is set.
-function outputSchema(success, codes) {
+function outputSchema(success) {
   return {
     type: 'object',
-    properties: { ok: { type: 'boolean', description: 'true: done; false: nothing was written, see code and message.' } },
+    properties: { ok: { type: 'boolean' } },
     required: ['ok'],
     oneOf: [
       {
@@ -137,7 +117,7 @@ function outputSchema(success, codes) {
         properties: Object.assign({ ok: { const: true } }, success.properties),
         required: ['ok'].concat(success.required),
       },
-      failureSchema(codes),
+      FAILURE,
     ],
   }
 }
@@ -757,8 +737,9 @@ function inputSchemaOf(tool) {
   return clone(tool.input)
 }
 
-function outputSchemaOf(tool, lib) {
-  return clone(outputSchema(tool.success, errorCodesOf(lib)))
+// `lib` is unused since the failure codes left the schemas; kept so callers need not change.
+function outputSchemaOf(tool, _lib) {
+  return clone(outputSchema(tool.success))
 }
 
 /** Every declared tool, whether or not its library function exists in this build. */
@@ -977,6 +958,9 @@ const DEFAULT_VALIDATE = 'report'
 function createToolRunner(lib, options) {
   const opts = options || {}
   const root = path.resolve(opts.workspaceRoot || opts.workspace_root || process.cwd())
+  // The roots served (the MCP client's roots, see setRoots): a path must fall inside one of them;
+  // relative paths resolve against the first. Empty: every call is refused.
+  let roots = [root]
   const requireRead = Boolean(opts.requireRead || opts.require_read)
   const validate = opts.validate === undefined ? DEFAULT_VALIDATE : opts.validate
   if (!VALIDATE_MODES.includes(validate)) {
@@ -988,7 +972,7 @@ function createToolRunner(lib, options) {
   // Before an edit, in read-before-edit mode: null to go ahead (args may gain base_hash or
   // base_hashes), or a failure. The files come from the engine (touchedFiles): the same parsers and
   // sandbox resolution as the write, so no spelling of a path names another file here than there.
-  async function guard(tool, a) {
+  async function guard(tool, a, root) {
     if (tool.touches !== 'file' && tool.touches !== 'patch' && tool.touches !== 'move') return null
     if (typeof lib.touchedFiles !== 'function') {
       return failure('INTERNAL_ERROR', `${tool.name}: read-before-edit needs the library's touchedFiles, which this build lacks; nothing was written.`)
@@ -1002,7 +986,7 @@ function createToolRunner(lib, options) {
       if (!x || !x.exists) continue // a new file needs no view; a missing one is the engine's to report
       // A move keeps its file's content: only a file it replaces (overwrite) must have been seen.
       if (tool.touches === 'move' && (x.role !== 'move_target' || !a.overwrite)) continue
-      const seen = ledger.get(x.display)
+      const seen = ledger.get(key(root, x.display))
       if (seen === undefined) return unread(x.display)
       if (tool.touches === 'move') {
         if (!sameHash(x.file_hash, seen)) return changed(x.display, seen, typeof x.file_hash === 'string' ? x.file_hash : 'unknown')
@@ -1026,46 +1010,47 @@ function createToolRunner(lib, options) {
   }
 
   // After a call: remember what this session now knows about each file (by the names results give).
-  function record(tool, a, r) {
+  function record(tool, a, r, root) {
     if (!r || r.ok !== true) return
-    if (tool.name === 'view_file') return ledger.set(r.file_path, r.file_hash)
+    const k = (display) => (typeof display === 'string' ? key(root, display) : display)
+    if (tool.name === 'view_file') return ledger.set(k(r.file_path), r.file_hash)
     if (tool.name === 'read_many_files') {
-      for (const f of Array.isArray(r.files) ? r.files : []) if (f && f.ok === true) ledger.set(f.file_path, f.file_hash)
+      for (const f of Array.isArray(r.files) ? r.files : []) if (f && f.ok === true) ledger.set(k(f.file_path), f.file_hash)
       return
     }
     if (tool.name === 'move_file') {
       // The file keeps its bytes: what was seen of it is still known, under its new name.
       if (r.written === false) return
-      const seen = ledger.get(r.file_path)
-      ledger.forget(r.file_path)
-      ledger.forget(r.moved_to)
-      if (sameHash(seen, r.file_hash)) ledger.set(r.moved_to, r.file_hash)
+      const seen = ledger.get(k(r.file_path))
+      ledger.forget(k(r.file_path))
+      ledger.forget(k(r.moved_to))
+      if (sameHash(seen, r.file_hash)) ledger.set(k(r.moved_to), r.file_hash)
       return
     }
     const files = Array.isArray(r.files) ? r.files : []
     if (tool.name === 'undo_edit') {
       for (const f of files) {
         if (!f || typeof f.file_path !== 'string') continue
-        if (f.action !== 'deleted' && typeof f.file_hash === 'string') ledger.set(f.file_path, f.file_hash)
-        else ledger.forget(f.file_path)
+        if (f.action !== 'deleted' && typeof f.file_hash === 'string') ledger.set(k(f.file_path), f.file_hash)
+        else ledger.forget(k(f.file_path))
       }
       return
     }
     if (r.written === false) return
-    if (tool.name === 'delete_file') return ledger.forget(r.file_path)
+    if (tool.name === 'delete_file') return ledger.forget(k(r.file_path))
     if (tool.touches === 'patch') {
       for (const f of files) {
         if (!f || typeof f.file_path !== 'string') continue
         const at = typeof f.moved_to === 'string' ? f.moved_to : f.file_path
-        if (at !== f.file_path) ledger.forget(f.file_path)
-        if (typeof f.file_hash === 'string') ledger.set(at, f.file_hash)
-        else ledger.forget(at)
+        if (at !== f.file_path) ledger.forget(k(f.file_path))
+        if (typeof f.file_hash === 'string') ledger.set(k(at), f.file_hash)
+        else ledger.forget(k(at))
       }
       return
     }
     if (typeof r.file_path === 'string') {
-      if (typeof r.file_hash === 'string') ledger.set(r.file_path, r.file_hash)
-      else ledger.forget(r.file_path)
+      if (typeof r.file_hash === 'string') ledger.set(k(r.file_path), r.file_hash)
+      else ledger.forget(k(r.file_path))
     }
   }
 
@@ -1078,26 +1063,82 @@ function createToolRunner(lib, options) {
     if (error) return error
     const bad = tool.check && tool.check(args)
     if (bad) return failure('INVALID_INPUT', `${bad} (nothing was written)`)
+    if (roots.length === 0) {
+      return failure(
+        'PATH_OUTSIDE_WORKSPACE',
+        `${name}: the client declares no roots, so no file can be reached; nothing was written. Add a root (a workspace folder) in the client, or start the server with --root.`,
+      )
+    }
     try {
-      if (requireRead) {
-        const refused = await guard(tool, args)
-        if (refused) return refused
+      // A tool whose path argument (file_path, path or from_path) is absolute runs in the root that
+      // holds it; anything else runs in the
+      // first root, then (a patch, an undo by edit_id) in the next ones while a root refuses its paths
+      // with PATH_OUTSIDE_WORKSPACE (refused before anything is written).
+      const primary = [args.file_path, args.path, args.from_path].find((p) => typeof p === 'string')
+      const absolute = primary !== undefined && path.isAbsolute(primary)
+      const order = absolute
+        ? [roots.find((r) => inside(r, primary)) || roots[0]]
+        : tool.touches === 'patch' || tool.touches === 'undo'
+          ? roots
+          : [roots[0]]
+      let r
+      for (const at of order) {
+        const a = Object.assign({}, args)
+        if (requireRead) {
+          const refused = await guard(tool, a, at)
+          if (refused) {
+            r = refused
+            if (refused.code === 'PATH_OUTSIDE_WORKSPACE') continue
+            return refused
+          }
+        }
+        r = await lib[tool.lib](...tool.args(a, at, validate))
+        if (!r || typeof r !== 'object' || Array.isArray(r) || typeof r.ok !== 'boolean') {
+          return failure('INTERNAL_ERROR', `${name}: the engine returned no result object. Please report this.`)
+        }
+        if (requireRead) record(tool, a, r, at)
+        if (!(r.ok === false && r.code === 'PATH_OUTSIDE_WORKSPACE')) break
       }
-      const r = await lib[tool.lib](...tool.args(args, root, validate))
-      if (!r || typeof r !== 'object' || Array.isArray(r) || typeof r.ok !== 'boolean') {
-        return failure('INTERNAL_ERROR', `${name}: the engine returned no result object. Please report this.`)
-      }
-      if (requireRead) record(tool, args, r)
       return r
     } catch (e) {
       return failure('INTERNAL_ERROR', `${name} failed unexpectedly: ${e && e.message ? e.message : e}. Please report this.`)
     }
   }
 
-  return { root, requireRead, validate, tools: [...tools.keys()], call }
+  /** Serve these roots (absolute directories) from now on; the first resolves relative paths. */
+  function setRoots(list) {
+    if (!Array.isArray(list) || list.some((r) => typeof r !== 'string' || !path.isAbsolute(r))) {
+      throw new TypeError('setRoots takes an array of absolute directory paths')
+    }
+    roots = list.map((r) => path.resolve(r))
+  }
+
+  return {
+    get root() {
+      return roots[0]
+    },
+    get roots() {
+      return roots.slice()
+    },
+    setRoots,
+    requireRead,
+    validate,
+    tools: [...tools.keys()],
+    call,
+  }
 }
 
+// Whether `p` (absolute) is `dir` or under it, lexically (the engine's sandbox resolves symlinks).
+function inside(dir, p) {
+  const rel = path.relative(dir, path.resolve(p))
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))
+}
+
+// The ledger's key for a file: its root and its name in that root's results.
+const key = (root, display) => `${root}\0${display}`
+
 module.exports = {
+  inside,
   TOOLS,
   ALL_TOOLS,
   errorCodesOf,

@@ -489,11 +489,15 @@ fn hash_or_absent(v: &Value) -> String {
 const ENTRY_FILE: &str = "entry.json";
 const FORMAT: &str = "surepatch-journal/1";
 
-/// A journal directory inside the workspace.
+/// A journal directory: inside the workspace ([`DiskJournal::open`]), or anywhere the host chooses
+/// ([`DiskJournal::open_host`]).
 #[derive(Debug, Clone)]
 pub struct DiskJournal {
     root: PathBuf,
     dir: PathBuf,
+    /// Every access to the journal directory goes through a sandbox rooted here (the workspace root,
+    /// or the host's directory).
+    within: PathBuf,
 }
 
 impl DiskJournal {
@@ -519,7 +523,33 @@ impl DiskJournal {
         })?;
         Ok(DiskJournal {
             root: ws.root().to_path_buf(),
+            within: ws.root().to_path_buf(),
             dir: parent,
+        })
+    }
+
+    /// A journal directory chosen by the host, not by a model: an absolute path, inside or outside the
+    /// workspace (a command line keeps its journal in the user's state directory), created if missing.
+    /// Not sandboxed: never pass a path that came from a tool call. Use one directory per workspace
+    /// root: entries name files by their workspace-relative path.
+    pub fn open_host(ws: &Workspace, dir: &str) -> Result<DiskJournal> {
+        let bad = |why: String| Failure::new(Code::InvalidInput, why).with("path", dir);
+        if !Path::new(dir).is_absolute() {
+            return Err(bad(format!(
+                "host_journal_dir {dir:?} must be an absolute path."
+            )));
+        }
+        std::fs::create_dir_all(dir)
+            .map_err(|e| bad(format!("host_journal_dir {dir:?} cannot be created: {e}")))?;
+        let real = std::fs::canonicalize(dir)
+            .map_err(|e| bad(format!("host_journal_dir {dir:?} cannot be used: {e}")))?;
+        if !real.is_dir() {
+            return Err(bad(format!("host_journal_dir {dir:?} is not a directory")));
+        }
+        Ok(DiskJournal {
+            root: ws.root().to_path_buf(),
+            within: real.clone(),
+            dir: real,
         })
     }
 
@@ -530,7 +560,7 @@ impl DiskJournal {
 
     /// The sandbox every access to the journal directory goes through.
     fn sandbox(&self) -> Result<fsio::Sandbox> {
-        fsio::Sandbox::open(&self.root)
+        fsio::Sandbox::open(&self.within)
     }
 
     fn write(&self, e: &Entry) -> Result<()> {

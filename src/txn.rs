@@ -535,23 +535,30 @@ impl<'a> Intent<'a> {
         // temp name, then renamed. (Created in place, a recovery could find it in the instant
         // before the lock and take it for a dead commit's.) Another commit may remove the (empty)
         // directory between our mkdir and our create: try again then.
-        let lock_tmp = dir.join(format!(
-            ".{id}.lock{}",
-            fsio::temp_name(Path::new("")).to_string_lossy()
-        ));
         let mut tries = 0;
         let lock = loop {
+            // A fresh temp name each try: a recovery may be probing (briefly locking) the last one.
+            let lock_tmp = dir.join(format!(
+                ".{id}.lock{}",
+                fsio::temp_name(Path::new("")).to_string_lossy()
+            ));
             sb.create_dirs(&dir)?;
             let made = sb.try_lock_file(&lock_tmp, true).and_then(|l| {
-                let l = l.ok_or_else(|| std::io::Error::other("a fresh lock was already held"))?;
+                let l = l.ok_or_else(|| std::io::Error::from(std::io::ErrorKind::WouldBlock))?;
                 sb.rename_in_dir(&lock_tmp, &lock_path)?;
                 Ok(l)
             });
             match made {
                 Ok(l) => break l,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 8 => {
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::NotFound | std::io::ErrorKind::WouldBlock
+                    ) && tries < 16 =>
+                {
                     sb.remove_temp(&lock_tmp, lock_tmp.file_name().unwrap_or_default());
-                    tries += 1
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(tries));
                 }
                 Err(e) => {
                     sb.remove_temp(&lock_tmp, lock_tmp.file_name().unwrap_or_default());
@@ -664,27 +671,45 @@ fn recover_dead_intents(sb: &Sandbox, deadline: &Deadline) -> Result<()> {
             Ok(Some(l)) => l,
             Ok(None) => continue, // its owner is alive
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                // No lock under its name: a commit creating it right now holds its temp lock.
-                let live = sb.list_dir(&dir).into_iter().any(|(n, _)| {
-                    n.to_string_lossy().starts_with(&format!(".{id}.lock"))
-                        && matches!(sb.try_lock_file(&dir.join(&n), false), Ok(None))
-                });
+                // No lock under its name: a commit is creating it (its lock is still under a temp
+                // name, locked, or was just renamed into place), or its owner died before the
+                // rename. Never create the lock here: a commit renaming its own into place would
+                // replace it, and its live record would be taken for a dead one.
+                let temps: Vec<PathBuf> = sb
+                    .list_dir(&dir)
+                    .into_iter()
+                    .filter(|(n, _)| n.to_string_lossy().starts_with(&format!(".{id}.lock")))
+                    .map(|(n, _)| dir.join(n))
+                    .collect();
+                let mut dead = None;
+                let mut live = false;
+                for t in &temps {
+                    match sb.try_lock_file(t, false) {
+                        // Free: its owner died, or is between creating and locking it. Let go,
+                        // give a live owner the time to lock or rename it, and look again.
+                        Ok(Some(l)) => {
+                            drop(l);
+                            std::thread::sleep(std::time::Duration::from_millis(25));
+                            match sb.try_lock_file(t, false) {
+                                Ok(Some(l)) => dead = Some(l),
+                                Ok(None) => live = true,
+                                Err(_) => live = true, // renamed into place, or given up
+                            }
+                        }
+                        Ok(None) => live = true,
+                        Err(_) => {}
+                    }
+                }
                 if live {
                     continue;
                 }
-                // The owner may have renamed its temp lock into place between the two looks above:
-                // look at the lock's own name once more before calling the record dead.
-                match sb.try_lock_file(&lock_path, false) {
-                    Ok(Some(l)) => l,
-                    Ok(None) => continue,
-                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                        // Dead (or the lock was removed by hand): take a fresh one.
-                        match sb.try_lock_file(&lock_path, true) {
-                            Ok(Some(l)) => l,
-                            _ => continue,
-                        }
-                    }
-                    Err(_) => continue,
+                match dead {
+                    Some(l) => l,
+                    // Look at the lock's own name once more: the owner may have renamed it since.
+                    None => match sb.try_lock_file(&lock_path, false) {
+                        Ok(Some(l)) => l,
+                        _ => continue,
+                    },
                 }
             }
             Err(_) => continue,
@@ -1108,5 +1133,53 @@ mod tests {
         assert_eq!(fs::read(root.join("a.txt")).unwrap(), b"A");
         assert_eq!(fs::read(root.join("z.txt")).unwrap(), b"theirs");
         assert_eq!(listing(&root), ["a.txt", "sub", "z.txt"]);
+    }
+}
+
+#[cfg(test)]
+mod intent_race_tests {
+    use super::*;
+    use std::fs;
+
+    #[test]
+    fn concurrent_multi_file_commits_never_lose_their_record() {
+        let d = tempfile::tempdir().unwrap();
+        let root = d.path().canonicalize().unwrap();
+        fs::create_dir(root.join("d")).unwrap();
+        fs::write(root.join("d/shared.txt"), "0\n").unwrap();
+        let threads: Vec<_> = (0..6)
+            .map(|t| {
+                let root = root.clone();
+                std::thread::spawn(move || {
+                    let ws = Workspace::new(&root).unwrap();
+                    for round in 0..60 {
+                        // Every transaction updates one shared file and creates its own.
+                        let a = format!("d/t{t}-{round}.txt");
+                        let b = "d/shared.txt".to_string();
+                        let mut txn = Txn::open(
+                            &ws,
+                            &[(a, Resolve::MayCreate), (b, Resolve::Existing)],
+                            1 << 20,
+                        )
+                        .unwrap_or_else(|f| panic!("open {t}/{round}: {}", f.message));
+                        txn.files[0].action = Action::Write(format!("{round}\n").into_bytes());
+                        txn.files[1].action = Action::Write(format!("{round}\n").into_bytes());
+                        if let Err(f) = txn.commit() {
+                            panic!("thread {t} round {round}: {}", f.message);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        assert!(!root.join(INTENT_DIR).exists(), "no record left");
+        for dir in [root.clone(), root.join("d")] {
+            for e in fs::read_dir(&dir).unwrap() {
+                let n = e.unwrap().file_name().into_string().unwrap();
+                assert!(!n.starts_with('.'), "litter {n}");
+            }
+        }
     }
 }

@@ -650,6 +650,75 @@ fn journal_dir_survives_the_memory_journal() {
 }
 
 #[test]
+fn host_journal_dir_lives_outside_the_workspace() {
+    let w = Ws::new();
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path().join("journals/one");
+    let dir = dir.to_str().unwrap();
+    w.write("a.txt", "one\n");
+    let r = run(
+        "write_file",
+        json!(["a.txt", "two\n", w.opts(json!({"host_journal_dir": dir}))]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    let id = r["edit_id"].as_str().unwrap().to_string();
+    assert!(state
+        .path()
+        .join(format!("journals/one/{id}/entry.json"))
+        .exists());
+    // A relative directory, or both journals at once, is refused before anything is written.
+    for opts in [
+        json!({"host_journal_dir": "relative/dir"}),
+        json!({"host_journal_dir": dir, "journal_dir": ".j"}),
+    ] {
+        let r = run("write_file", json!(["a.txt", "x\n", w.opts(opts)]));
+        assert_eq!(code(&r), "INVALID_INPUT", "{r}");
+        assert_eq!(w.read("a.txt"), b"two\n");
+    }
+    let r = run(
+        "undo_edit",
+        json!([id, w.opts(json!({"host_journal_dir": dir}))]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(w.read("a.txt"), b"one\n");
+    assert!(!state.path().join(format!("journals/one/{id}")).exists());
+}
+
+#[test]
+fn multi_file_patches_are_journaled_and_undone_from_disk() {
+    let w = Ws::new();
+    let state = tempfile::tempdir().unwrap();
+    let dir = state.path().to_str().unwrap();
+    w.write("a.txt", "one\n");
+    let patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+two\n*** Add File: b.txt\n+new\n*** End Patch\n";
+    let r = run(
+        "apply_patch",
+        json!([patch, w.opts(json!({"host_journal_dir": dir}))]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(r["undo_available"], true, "{r}");
+    let id = r["edit_id"].as_str().unwrap().to_string();
+    assert!(state.path().join(format!("{id}/entry.json")).exists());
+    // A dry run journals nothing.
+    let dry = run(
+        "apply_patch",
+        json!([
+            "*** Begin Patch\n*** Update File: a.txt\n@@\n-two\n+three\n*** End Patch\n",
+            w.opts(json!({"dry_run": true}))
+        ]),
+    );
+    assert_eq!(dry["ok"], true, "{dry}");
+    assert!(dry["edit_id"].is_null(), "{dry}");
+    let r = run(
+        "undo_edit",
+        json!([id, w.opts(json!({"host_journal_dir": dir}))]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(w.read("a.txt"), b"one\n");
+    assert!(!w.exists("b.txt"));
+}
+
+#[test]
 fn patch_receipts_carry_edit_ids() {
     let w = Ws::new();
     w.write("a.txt", "x = 1\n");

@@ -28,6 +28,9 @@ pub struct EditOptions {
     pub base_hash: Option<String>,
     /// A directory inside the workspace for an on-disk undo journal (see [`crate::journal`]).
     pub journal_dir: Option<String>,
+    /// An absolute directory chosen by the host (not sandboxed) for the on-disk undo journal
+    /// (option `host_journal_dir`; see [`DiskJournal::open_host`]).
+    pub host_journal_dir: Option<String>,
     /// The syntax gate (option `validate`).
     pub validate: Validate,
 }
@@ -146,6 +149,15 @@ pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
     let journal_dir = o
         .string(&["journal_dir", "journalDir"])?
         .map(str::to_string);
+    let host_journal_dir = o
+        .string(&["host_journal_dir", "hostJournalDir"])?
+        .map(str::to_string);
+    if journal_dir.is_some() && host_journal_dir.is_some() {
+        return Err(Failure::new(
+            Code::InvalidInput,
+            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
+        ));
+    }
     let validate = read_validate(o)?;
     Ok(EditOptions {
         root,
@@ -154,6 +166,7 @@ pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
         max_file_bytes,
         base_hash,
         journal_dir,
+        host_journal_dir,
         validate,
     })
 }
@@ -188,6 +201,9 @@ pub fn journal_fields(r: &Recorded) -> Value {
 /// Opens the on-disk journal named by the options, if any (before anything is written, so a bad
 /// `journal_dir` refuses the call).
 pub fn disk_journal(ws: &Workspace, opts: &EditOptions) -> Result<Option<DiskJournal>> {
+    if let Some(d) = opts.host_journal_dir.as_deref() {
+        return DiskJournal::open_host(ws, d).map(Some);
+    }
     opts.journal_dir
         .as_deref()
         .map(|d| DiskJournal::open(ws, d))

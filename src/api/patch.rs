@@ -53,6 +53,8 @@ struct PatchOptions {
     validate: Validate,
     /// A directory inside the workspace for an on-disk undo journal (see [`crate::journal`]).
     journal_dir: Option<String>,
+    /// Or an absolute directory chosen by the host (see [`DiskJournal::open_host`]).
+    host_journal_dir: Option<String>,
     /// Set by [`touched`] only: stop once every path is chosen and resolved, and list them.
     targets_only: bool,
 }
@@ -96,10 +98,18 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
     } else {
         None
     };
-    let validate = read_validate(&mut o)?;
     let journal_dir = o
         .string(&["journal_dir", "journalDir"])?
         .map(str::to_string);
+    let host_journal_dir = o
+        .string(&["host_journal_dir", "hostJournalDir"])?
+        .map(str::to_string);
+    if journal_dir.is_some() && host_journal_dir.is_some() {
+        return Err(bad(
+            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
+        ));
+    }
+    let validate = read_validate(&mut o)?;
     o.finish()?;
     Ok(PatchOptions {
         root,
@@ -111,6 +121,7 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
         file_path,
         validate,
         journal_dir,
+        host_journal_dir,
         targets_only: false,
     })
 }
@@ -384,6 +395,17 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
     } = parsed;
     check_hunk_count(&ops)?;
     let ws = Workspace::new(&opts.root)?;
+    // Opened before anything is written, so a bad journal directory refuses the call.
+    let disk = if opts.targets_only || opts.dry_run {
+        None
+    } else if let Some(d) = opts.host_journal_dir.as_deref() {
+        Some(DiskJournal::open_host(&ws, d)?)
+    } else {
+        opts.journal_dir
+            .as_deref()
+            .map(|d| DiskJournal::open(&ws, d))
+            .transpose()?
+    };
     // 0. Pick each operation's path among its spellings (unified diffs: and the caller's file).
     let blocks = format == Format::Blocks;
     let (fallback, alt_note) = match format {
@@ -516,12 +538,6 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         }
     }
     let written = !opts.dry_run;
-    // Opened before anything is written, so a bad journal_dir refuses the call.
-    let disk = opts
-        .journal_dir
-        .as_deref()
-        .map(|d| DiskJournal::open(&ws, d))
-        .transpose()?;
     let mut recorded = Recorded::default();
     if written {
         let mut done = txn.commit().map_err(|f| {

@@ -627,12 +627,22 @@ pub fn undo_edit(args: &[Value]) -> Res {
     let mut o = Obj::new("options", arg(args, 1), true)?;
     let root = read_root(&mut o)?;
     let journal_dir = o.string(&["journal_dir", "journalDir"])?;
+    let host_journal_dir = o.string(&["host_journal_dir", "hostJournalDir"])?;
+    if journal_dir.is_some() && host_journal_dir.is_some() {
+        return Err(Failure::new(
+            Code::InvalidInput,
+            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
+        ));
+    }
     let max_file_bytes = o
         .uint(&["max_file_bytes", "maxFileBytes"])?
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
     o.finish()?;
     let ws = Workspace::new(&root)?;
-    let disk = journal_dir.map(|d| DiskJournal::open(&ws, d)).transpose()?;
+    let disk = match host_journal_dir {
+        Some(d) => Some(DiskJournal::open_host(&ws, d)?),
+        None => journal_dir.map(|d| DiskJournal::open(&ws, d)).transpose()?,
+    };
     let undone = journal::undo(&ws, target, disk.as_ref(), max_file_bytes)?;
     Ok(ok_object(json!({
         "edit_id": undone.edit_id,

@@ -1,0 +1,133 @@
+// MCP roots: the real server over stdio, driven by the SDK Client declaring the roots capability.
+// Without --root (nor SUREPATCH_WORKSPACE_ROOT) the server serves the client's roots; with --root, client
+// roots outside it are ignored; with neither roots nor --root, the current directory.
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { BIN, populate, tempDir } from './mcp-helpers.mjs'
+
+// A client with `roots` (directories; null: no roots capability), on the real binary.
+async function connect(t, { roots, args = [], cwd, env = {} }) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, ...args],
+    cwd,
+    env: { ...getDefaultEnvironment(), SUREPATCH_WORKSPACE_ROOT: '', ...env },
+    stderr: 'pipe',
+  })
+  let stderr = ''
+  transport.stderr.on('data', (d) => (stderr += d))
+  const client = new Client({ name: 'roots-test', version: '0' }, roots ? { capabilities: { roots: { listChanged: true } } } : {})
+  const state = { roots: roots || [], asked: 0 }
+  if (roots) {
+    client.setRequestHandler(ListRootsRequestSchema, async () => {
+      state.asked++
+      return { roots: state.roots.map((d, i) => ({ uri: pathToFileURL(d).href, name: `root ${i}` })) }
+    })
+  }
+  await client.connect(transport)
+  t.after(() => client.close())
+  await client.listTools()
+  return {
+    client,
+    state,
+    stderr: () => stderr,
+    call: (name, args) => client.callTool({ name, arguments: args }),
+    setRoots: async (dirs) => {
+      state.roots = dirs
+      await client.sendRootsListChanged()
+    },
+  }
+}
+
+// stderr arrives on its own pipe, possibly after the answer that followed the log line: wait for it (bounded).
+async function stderrMatches(stderr, re, ms = 10_000) {
+  const until = Date.now() + ms
+  while (!re.test(stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
+  assert.match(stderr(), re)
+}
+
+const patch = (file_path, from, to) => ({ file_path, search_block: from, replace_block: to })
+
+test('no --root: the client roots are served; paths outside them are refused, nothing written', async (t) => {
+  const a = populate(tempDir(t), { 'a.txt': 'alpha\n' })
+  const b = populate(tempDir(t), { 'b.txt': 'beta\n' })
+  const cwd = populate(tempDir(t), { 'c.txt': 'cwd\n' })
+  const c = await connect(t, { roots: [a, b], cwd })
+
+  // Relative paths resolve against the first root.
+  const rel = await c.call('patch_file', patch('a.txt', 'alpha', 'ALPHA'))
+  assert.equal(rel.structuredContent.ok, true, rel.content[0].text)
+  assert.equal(readFileSync(join(a, 'a.txt'), 'utf8'), 'ALPHA\n')
+  // An absolute path inside the second root.
+  const abs = await c.call('patch_file', patch(join(b, 'b.txt'), 'beta', 'BETA'))
+  assert.equal(abs.structuredContent.ok, true, abs.content[0].text)
+  assert.equal(readFileSync(join(b, 'b.txt'), 'utf8'), 'BETA\n')
+  // A patch naming a file of the second root by absolute path.
+  const env = `*** Begin Patch\n*** Update File: ${join(b, 'b.txt')}\n@@\n-BETA\n+beta2\n*** End Patch\n`
+  const p = await c.call('apply_patch', { patch: env })
+  assert.equal(p.structuredContent.ok, true, p.content[0].text)
+  assert.equal(readFileSync(join(b, 'b.txt'), 'utf8'), 'beta2\n')
+
+  // The current directory is not a root: refused, bytes unchanged.
+  for (const args of [patch(join(cwd, 'c.txt'), 'cwd', 'x'), patch('../' + join(cwd, 'c.txt').split('/').pop(), 'cwd', 'x')]) {
+    const r = await c.call('patch_file', args)
+    assert.equal(r.isError, true)
+    assert.equal(r.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE', JSON.stringify(args))
+  }
+  const relOut = await c.call('view_file', { file_path: 'b.txt' }) // relative: against the first root only
+  assert.equal(relOut.structuredContent.code, 'FILE_NOT_FOUND')
+  assert.equal(readFileSync(join(cwd, 'c.txt'), 'utf8'), 'cwd\n')
+  await stderrMatches(c.stderr, /serving the client's roots/)
+})
+
+test('notifications/roots/list_changed re-reads the roots', async (t) => {
+  const a = populate(tempDir(t), { 'f.txt': 'in a\n' })
+  const b = populate(tempDir(t), { 'f.txt': 'in b\n' })
+  const c = await connect(t, { roots: [a], cwd: tempDir(t) })
+  assert.equal((await c.call('view_file', { file_path: 'f.txt' })).structuredContent.content, 'in a\n')
+  await c.setRoots([b])
+  assert.equal((await c.call('view_file', { file_path: 'f.txt' })).structuredContent.content, 'in b\n')
+  const gone = await c.call('patch_file', patch(join(a, 'f.txt'), 'in a', 'x'))
+  assert.equal(gone.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.equal(readFileSync(join(a, 'f.txt'), 'utf8'), 'in a\n')
+  assert.ok(c.state.asked >= 2)
+
+  // No roots at all: every call is refused with a message that says how to fix it.
+  await c.setRoots([])
+  const none = await c.call('view_file', { file_path: 'f.txt' })
+  assert.equal(none.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.match(none.structuredContent.message, /declares no roots/)
+})
+
+test('--root: client roots inside it narrow what is served; roots outside it are ignored', async (t) => {
+  const fixed = populate(tempDir(t), { 'top.txt': 'top\n', 'sub/in.txt': 'in\n' })
+  const outside = populate(tempDir(t), { 'o.txt': 'o\n' })
+  // A root outside --root only: ignored, --root is served.
+  const c1 = await connect(t, { roots: [outside], args: ['--root', fixed], cwd: tempDir(t) })
+  assert.equal((await c1.call('view_file', { file_path: 'top.txt' })).structuredContent.ok, true)
+  const o = await c1.call('patch_file', patch(join(outside, 'o.txt'), 'o', 'x'))
+  assert.equal(o.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.equal(readFileSync(join(outside, 'o.txt'), 'utf8'), 'o\n')
+  await stderrMatches(c1.stderr, /ignoring client root .*outside --root/)
+
+  // A root inside --root: served (relative paths against it); the rest of --root is not.
+  const c2 = await connect(t, { roots: [join(fixed, 'sub'), outside], args: ['--root', fixed], cwd: tempDir(t) })
+  assert.equal((await c2.call('view_file', { file_path: 'in.txt' })).structuredContent.content, 'in\n')
+  const top = await c2.call('patch_file', patch(join(fixed, 'top.txt'), 'top', 'x'))
+  assert.equal(top.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.equal(readFileSync(join(fixed, 'top.txt'), 'utf8'), 'top\n')
+})
+
+test('neither --root nor client roots: the current directory, as before', async (t) => {
+  const cwd = populate(tempDir(t), { 'here.txt': 'here\n' })
+  const c = await connect(t, { roots: null, cwd })
+  const r = await c.call('patch_file', patch('here.txt', 'here', 'there'))
+  assert.equal(r.structuredContent.ok, true)
+  assert.equal(readFileSync(join(cwd, 'here.txt'), 'utf8'), 'there\n')
+})

@@ -1,0 +1,294 @@
+// The surepatch command line: the MCP server (default), and apply / view / undo through the same engine.
+//
+//   surepatch [mcp] [--root DIR] [--require-read] [--validate MODE] [--http [HOST:]PORT] ...
+//   surepatch apply [--root DIR] [--format auto|apply_patch|unified|blocks] [--dry-run] [--json] [FILE]
+//   surepatch view FILE [--root DIR] [--hashline] [--range A:B] [--json]
+//   surepatch undo EDIT_ID [--root DIR] [--json]
+//   apply_patch [FILE | PATCH]          (= surepatch apply --format apply_patch)
+//
+// Exit codes: 0 done; 1 refused by the engine (nothing written; the reason on stderr); 2 usage error
+// (unknown flag, a single-valued flag twice, a bad value: one line on stderr, in every mode).
+//
+// The command line's undo journal lives on disk outside the workspace, one per root:
+// $XDG_STATE_HOME/surepatch/journal/<root name>-<hash of its real path>/ (default state home
+// ~/.local/state; %LOCALAPPDATA% on Windows), or under --journal-dir DIR instead of the state home, so
+// `surepatch undo` works from a later process.
+import { createHash } from 'node:crypto'
+import { readFileSync, realpathSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { homedir } from 'node:os'
+import { basename, isAbsolute, join, resolve } from 'node:path'
+import { choice, optionsHelp, parse, UsageError } from './args.mjs'
+
+const require = createRequire(import.meta.url)
+const pkg = require('../package.json')
+
+const ROOT = { type: 'string', value: 'DIR', help: 'workspace root every path must stay inside (default: $SUREPATCH_WORKSPACE_ROOT, else the current directory); relative paths resolve against it' }
+const HELP = { type: 'boolean', short: 'h', help: 'print this help and exit' }
+const VERSION = { type: 'boolean', help: 'print the version and exit' }
+const JOURNAL = { type: 'string', value: 'DIR', help: 'keep the undo journal under DIR instead of the state directory ($XDG_STATE_HOME/surepatch/journal)' }
+const JSON_OUT = { type: 'boolean', help: 'print the engine\'s result object as JSON' }
+const VALIDATE = { type: 'string', value: 'MODE', help: 'syntax gate: "report" (default: results carry syntax), "enforce" (refuse edits that introduce a syntax error) or "off"' }
+
+const COMMANDS = {
+  mcp: {
+    usage: 'surepatch [mcp] [options]',
+    about: 'Starts the surepatch MCP server: on stdio (stdout carries only the protocol; logs go to stderr), or over Streamable HTTP with --http.\nWithout --root (nor $SUREPATCH_WORKSPACE_ROOT), a client that declares roots is served its roots; else the current directory.',
+    positionals: 0,
+    options: {
+      root: ROOT,
+      'require-read': { type: 'boolean', help: 'refuse edits to files not viewed in this session, or changed since (STALE_FILE)' },
+      validate: { ...VALIDATE, help: `${VALIDATE.help} (default: $SUREPATCH_VALIDATE, else report)` },
+      http: { type: 'string', value: '[HOST:]PORT', help: 'serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST default 127.0.0.1; every request needs "Authorization: Bearer $SUREPATCH_HTTP_TOKEN", or the token printed on stderr at start)' },
+      'allow-host': { type: 'string', multiple: true, value: 'NAME', help: 'with --http: a further hostname the Host header may name (DNS-rebinding protection; repeatable)' },
+      'max-message-bytes': { type: 'string', value: 'N', help: 'largest JSON-RPC message read, in bytes (default 402653184 = 384 MiB: a 256 MiB file sent whole, JSON-escaped)' },
+      version: VERSION,
+      help: HELP,
+    },
+  },
+  apply: {
+    usage: 'surepatch apply [options] [FILE]',
+    about: 'Reads a patch from FILE (or stdin) and applies it, all or nothing, through the same engine as the MCP tools.\nExit 0: applied (each file with its +/- line counts, and the edit_id for `surepatch undo`); 1: refused, nothing written (the reason on stderr); 2: usage error.',
+    positionals: 1,
+    options: {
+      root: ROOT,
+      format: { type: 'string', value: 'FORMAT', help: 'auto (default: told by the content), apply_patch ("*** Begin Patch"), unified (---/+++/@@ diff) or blocks (SEARCH/REPLACE)' },
+      'file-path': { type: 'string', value: 'PATH', help: 'unified or blocks: the file the edit is for, when the text names none' },
+      'dry-run': { type: 'boolean', help: 'check and show the diff; write nothing' },
+      json: JSON_OUT,
+      validate: VALIDATE,
+      'journal-dir': JOURNAL,
+      version: VERSION,
+      help: HELP,
+    },
+  },
+  view: {
+    usage: 'surepatch view FILE [options]',
+    about: 'Prints a text file of the workspace (or lines A to B), plain or with LINE:HASH anchors.',
+    positionals: 1,
+    options: {
+      root: ROOT,
+      hashline: { type: 'boolean', help: 'prefix each line with its LINE:HASH anchor' },
+      range: { type: 'string', value: 'A:B', help: 'only lines A to B (1-based, inclusive; A: or :B leave one end open)' },
+      json: JSON_OUT,
+      version: VERSION,
+      help: HELP,
+    },
+  },
+  undo: {
+    usage: 'surepatch undo EDIT_ID [options]',
+    about: 'Reverts an edit made by `surepatch apply` (from any earlier process), if every file it touched is still as it left it.',
+    positionals: 1,
+    options: { root: ROOT, json: JSON_OUT, 'journal-dir': JOURNAL, version: VERSION, help: HELP },
+  },
+}
+
+function helpText(name) {
+  const c = COMMANDS[name]
+  let text = `Usage: ${c.usage}\n\n${c.about}\n\nOptions:\n${optionsHelp(c.options)}\n`
+  if (name === 'mcp') {
+    text +=
+      '\nCommands:\n' +
+      '  surepatch [mcp]          the MCP server (this)\n' +
+      '  surepatch apply [FILE]   apply a patch (apply_patch, unified diff or SEARCH/REPLACE blocks)\n' +
+      '  surepatch view FILE      print a file, or lines of it\n' +
+      '  surepatch undo EDIT_ID   revert an applied patch\n' +
+      'Run `surepatch COMMAND --help` for each.\n'
+  }
+  return text
+}
+
+const out = (s) => process.stdout.write(s)
+const err = (s) => process.stderr.write(s)
+
+function workspaceRoot(values) {
+  const root = resolve(values.root || process.env.SUREPATCH_WORKSPACE_ROOT || process.cwd())
+  let isDir = false
+  try {
+    isDir = statSync(root).isDirectory()
+  } catch {}
+  if (!isDir) throw new UsageError(`workspace root ${root} is not a directory`)
+  return root
+}
+
+/** The on-disk undo journal of `root` (see the module comment). */
+export function journalDir(root, override) {
+  let base
+  if (override) base = resolve(override)
+  else {
+    const xdg = process.env.XDG_STATE_HOME
+    const state =
+      xdg && isAbsolute(xdg)
+        ? xdg
+        : process.platform === 'win32' && process.env.LOCALAPPDATA
+          ? process.env.LOCALAPPDATA
+          : join(homedir(), '.local', 'state')
+    base = join(state, 'surepatch', 'journal')
+  }
+  let real = root
+  try {
+    real = realpathSync(root)
+  } catch {}
+  const id = createHash('sha256').update(real).digest('hex').slice(0, 16)
+  return join(base, `${basename(real) || 'root'}-${id}`)
+}
+
+// What `auto` picks for a patch text.
+export function detectFormat(text) {
+  if (/^[ \t]*\*\*\*[ \t]*Begin Patch/m.test(text)) return 'apply_patch'
+  if (/^[ \t]*(<{3,9}|-{3,9})[ \t]*SEARCH\b/m.test(text)) return 'blocks'
+  if (/^(diff --git |--- |\+\+\+ |@@)/m.test(text)) return 'unified'
+  return null
+}
+
+function readPatch(arg, { inline }) {
+  if (arg !== undefined && arg !== '-') {
+    // apply_patch 'PATCH' (the patch as the argument, as Codex sends it) reads the text itself.
+    if (inline && (arg.includes('\n') || /^\s*\*\*\*\s*Begin Patch/.test(arg))) return arg
+    try {
+      return readFileSync(arg, 'utf8')
+    } catch (e) {
+      throw new UsageError(`cannot read the patch file ${arg}: ${e.code || e.message}`)
+    }
+  }
+  if (process.stdin.isTTY) throw new UsageError('no patch: give FILE, or pipe the patch on stdin')
+  return readFileSync(0, 'utf8')
+}
+
+// "path: update +3 −1" for each file of a receipt.
+function fileLines(r, diffCounts) {
+  const files = Array.isArray(r.files) ? r.files : [r]
+  return files
+    .map((f) => {
+      const { added, removed } = diffCounts(f.diff)
+      const path = typeof f.moved_to === 'string' && f.moved_to !== f.file_path ? `${f.file_path} -> ${f.moved_to}` : f.file_path
+      return `${f.op || 'update'} ${path} +${added} -${removed}\n`
+    })
+    .join('')
+}
+
+async function apply(values, positionals, { inline }) {
+  const format = choice(values.format, ['auto', 'apply_patch', 'unified', 'blocks'], '--format') || 'auto'
+  const validate = choice(values.validate, ['off', 'report', 'enforce'], '--validate') || 'report'
+  const root = workspaceRoot(values)
+  if (values['file-path'] !== undefined && format === 'apply_patch') throw new UsageError('--file-path is for --format unified or blocks (an apply_patch envelope names its files)')
+  const text = readPatch(positionals[0], { inline })
+  const sp = require('../index.js')
+  const { summarize, diffCounts } = require('../mcp/summary.cjs')
+  const kind = format === 'auto' ? detectFormat(text) : format
+  let r
+  if (!kind) {
+    r = {
+      ok: false,
+      code: 'PARSE_ERROR',
+      message: 'the patch is in no format surepatch can tell: expected "*** Begin Patch" (apply_patch), "<<<<<<< SEARCH" blocks, or a unified diff (---/+++/@@); nothing was written. Name it with --format.',
+    }
+  } else {
+    const opts = { workspace_root: root, dry_run: Boolean(values['dry-run']), validate }
+    if (!values['dry-run']) opts.host_journal_dir = journalDir(root, values['journal-dir'])
+    if (values['file-path'] !== undefined) opts.file_path = values['file-path']
+    r = kind === 'apply_patch' ? await sp.applyPatch(text, opts) : kind === 'unified' ? await sp.applyUnifiedDiff(text, opts) : await sp.applyBlocks(text, opts)
+  }
+  if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
+  if (r.ok !== true) {
+    if (!values.json) err(summarize('apply_patch', r))
+    return 1
+  }
+  if (!values.json) {
+    out(fileLines(r, diffCounts))
+    if (values['dry-run']) {
+      out('dry run: nothing was written.\n')
+      for (const f of Array.isArray(r.files) ? r.files : [r]) if (typeof f.diff === 'string') out(f.diff.endsWith('\n') ? f.diff : `${f.diff}\n`)
+    } else if (typeof r.edit_id === 'string') {
+      out(`edit_id ${r.edit_id} (surepatch undo ${r.edit_id}${values.root ? ` --root ${JSON.stringify(root)}` : ''} reverts it)\n`)
+    }
+    if (typeof r.journal_warning === 'string') err(`surepatch: warning: ${r.journal_warning}\n`)
+    const syntax = summarize('apply_patch', r).split('\n').filter((l) => l.startsWith('syntax:') || l.startsWith('  line '))
+    if (syntax.length) err(`${syntax.join('\n')}\n`)
+  }
+  return 0
+}
+
+function parseRange(value) {
+  if (value === undefined) return {}
+  const m = /^(\d*)(?::(\d*))?$/.exec(value)
+  const a = m && m[1] ? Number(m[1]) : undefined
+  const b = m ? (m[2] === undefined ? a : m[2] ? Number(m[2]) : undefined) : undefined
+  if (!m || (a === undefined && b === undefined) || a === 0 || b === 0 || (a !== undefined && b !== undefined && b < a)) {
+    throw new UsageError(`--range takes A:B (1-based lines, A <= B; A: or :B leave one end open); got ${JSON.stringify(value)}`)
+  }
+  return { start_line: a, end_line: b }
+}
+
+async function view(values, positionals) {
+  if (positionals.length !== 1) throw new UsageError('view needs FILE')
+  const range = parseRange(values.range)
+  const root = workspaceRoot(values)
+  const sp = require('../index.js')
+  const r = await sp.viewFile(positionals[0], { workspace_root: root, format: values.hashline ? 'hashline' : 'plain', ...range })
+  if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
+  if (r.ok !== true) {
+    if (!values.json) err(require('../mcp/summary.cjs').summarize('view_file', r))
+    return 1
+  }
+  if (!values.json) out(r.content)
+  return 0
+}
+
+async function undo(values, positionals) {
+  if (positionals.length !== 1) throw new UsageError('undo needs EDIT_ID (printed by surepatch apply)')
+  const root = workspaceRoot(values)
+  const sp = require('../index.js')
+  const { summarize } = require('../mcp/summary.cjs')
+  const r = await sp.undoEdit(positionals[0], { workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']) })
+  if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
+  else (r.ok === true ? out : err)(summarize('undo_edit', r))
+  return r.ok === true ? 0 : 1
+}
+
+/**
+ * Runs the command line. Resolves to the exit code for apply / view / undo / help; for the server it
+ * resolves once the server runs (the process then lives until the client goes away).
+ * @param {string[]} argv  arguments after the program name
+ * @param {{program?: string, inline?: boolean}} how  `program` names the binary in messages;
+ *   `inline` (the apply_patch binary) reads a patch given as the argument itself.
+ */
+export async function main(argv, how = {}) {
+  const program = how.program || 'surepatch'
+  let name = 'mcp'
+  let rest = argv
+  if (argv.length && !argv[0].startsWith('-')) {
+    if (!Object.hasOwn(COMMANDS, argv[0])) {
+      err(`${program}: unknown command ${JSON.stringify(argv[0])}; the commands are ${Object.keys(COMMANDS).join(', ')} (see ${program} --help)\n`)
+      return 2
+    }
+    name = argv[0]
+    rest = argv.slice(1)
+  }
+  const command = COMMANDS[name]
+  const where = program === 'surepatch' && name !== 'mcp' ? `surepatch ${name}` : program
+  try {
+    const { values, positionals } = parse(rest, command)
+    if (values.help) {
+      out(helpText(name))
+      return 0
+    }
+    if (values.version) {
+      out(`${pkg.version}\n`)
+      return 0
+    }
+    if (name === 'apply') return await apply(values, positionals, how)
+    if (name === 'view') return await view(values, positionals)
+    if (name === 'undo') return await undo(values, positionals)
+    const { serve } = await import('./serve.mjs')
+    return await serve(values)
+  } catch (e) {
+    if (e instanceof UsageError) {
+      err(`${where}: ${e.message} (see ${where} --help)\n`)
+      return 2
+    }
+    throw e
+  }
+}
+
+export { COMMANDS, helpText, UsageError }
