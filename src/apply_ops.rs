@@ -55,7 +55,7 @@
 
 use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use serde::Serialize;
 
 use crate::error::{Code, Failure};
@@ -120,6 +120,9 @@ impl<'a> Padded<'a> {
     }
 }
 
+/// Hunks of one file from which the one-pass index is built (see [`ExactIndex`]).
+const MIN_INDEXED_HUNKS: usize = 32;
+
 /// Where each needle a patch will search for occurs exactly in the padded text: every hunk body
 /// (`"\n" + lines + "\n"`, both readings) and every `@@` scope, found in one Aho-Corasick pass
 /// over the file instead of one pass per hunk. Starts are sorted; overlapping occurrences count,
@@ -144,12 +147,19 @@ impl ExactIndex {
                 needles.push(needle_of(&alt.old_lines()));
             }
         }
+        let mut starts: HashMap<String, Vec<usize>> = HashMap::new();
         needles.retain(|n| n.len() > 2 || n == "\n\n");
         needles.sort();
         needles.dedup();
-        let mut starts: HashMap<String, Vec<usize>> = HashMap::new();
+        // A few hunks search the file quickly one by one; the one-pass index pays off from a few
+        // dozen. The contiguous NFA builds in time linear in the needles (a DFA's tables cost more
+        // than a small file's whole search).
+        if hunks.len() < MIN_INDEXED_HUNKS {
+            return ExactIndex { starts };
+        }
         if let Ok(ac) = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::ContiguousNFA))
             .build(&needles)
         {
             for m in ac.find_overlapping_iter(padded) {
