@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, normalize } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { createRequire } from 'node:module'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..')
 const read = (rel) => readFileSync(join(ROOT, rel), 'utf8')
@@ -99,4 +100,12 @@ test('docs/api.md lists every error code, and every exported function', () => {
   for (const c of codes) assert.ok(api.includes(`\`${c}\``), `docs/api.md does not mention ${c}`)
   const fns = [...read('index.d.ts').matchAll(/^export (?:declare )?(?:function|const) (\w+)/gm)].map((m) => m[1])
   for (const f of fns) assert.ok(api.includes(`\`${f}`) || api.includes(` ${f}(`), `docs/api.md does not mention ${f}`)
+})
+
+test('docs/mcp.md lists every MCP tool and a configuration for each client named', () => {
+  const mcp = read('docs/mcp.md')
+  const { TOOLS } = createRequire(import.meta.url)('../mcp/tools.cjs')
+  assert.ok(TOOLS.length >= 14)
+  for (const { name } of TOOLS) assert.match(mcp, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `${name} is not in the tools table`)
+  for (const client of ['Claude Desktop', 'Cursor', 'Codex', 'VS Code']) assert.match(mcp, new RegExp(`\\*\\*${client}\\*\\*`), client)
 })
