@@ -12,7 +12,7 @@ import { sp, workspace } from './helpers.mjs'
 const mkfifo = (p) => execFileSync('mkfifo', [p])
 const unix = process.platform !== 'win32'
 
-test('setEventLog refuses a FIFO, a directory and a device with INVALID_INPUT; calls keep working', { skip: !unix && 'needs mkfifo' }, async (t) => {
+test('setEventLog refuses a FIFO, a directory and a device with INVALID_INPUT; calls keep working', { skip: !unix && 'Windows: no FIFOs (mkfifo) and no /dev/null in the file system' }, async (t) => {
   const w = workspace(t)
   w.write('a.txt', 'alpha\n')
   mkfifo(w.path('fifo'))
@@ -48,7 +48,7 @@ for (let i = 0; i < 3; i++) {
 process.stdout.write(JSON.stringify(out))
 `
 
-test('SUREPATCH_LOG naming a FIFO: calls neither hang nor fail, one stderr report', { skip: !unix && 'needs mkfifo' }, (t) => {
+test('SUREPATCH_LOG naming a FIFO: calls neither hang nor fail, one stderr report', { skip: !unix && 'Windows: no FIFOs (mkfifo) and no /dev/null in the file system' }, (t) => {
   const w = workspace(t)
   w.write('a.txt', 'n0\n')
   mkfifo(w.path('fifo'))
@@ -62,7 +62,7 @@ test('SUREPATCH_LOG naming a FIFO: calls neither hang nor fail, one stderr repor
   assert.match(reports[0], /^surepatch: event log ".*fifo": (cannot be opened|is not a regular file)/)
 })
 
-test('a FIFO swapped in for the log file after setEventLog: calls neither hang nor fail', { skip: !unix && 'needs mkfifo' }, (t) => {
+test('a FIFO swapped in for the log file after setEventLog: calls neither hang nor fail', { skip: !unix && 'Windows: no FIFOs (mkfifo) and no /dev/null in the file system' }, (t) => {
   const w = workspace(t)
   w.write('a.txt', 'n0\n')
   const log = w.path('log.jsonl')

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { sp, workspace } from './helpers.mjs'
 
 const hasFlock = process.platform === 'linux' && spawnSync('flock', ['--version']).status === 0
-const skip = hasFlock ? false : 'needs flock(1) from util-linux'
+const skip = hasFlock ? false : `${process.platform}: needs flock(1) from util-linux (Linux only) to hold a lock from another process`
 
 // Holds an exclusive flock on `path` (a file or directory) until the returned function is called. The
 // shell opens the path, locks it and execs sleep: the lock dies with that one process.

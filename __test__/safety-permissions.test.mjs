@@ -18,8 +18,11 @@ const canDrop = isRoot && spawnSync('setpriv', ['--version']).status === 0
 const NOBODY = 65534
 
 const mode = (p) => statSync(p).mode & 0o7777
+// Windows has no mode bits, only the read-only attribute: chmod sets it when the owner's write bit is
+// clear, and Node reports a read-only file as 0o444 and any other as 0o666.
+const win = process.platform === 'win32'
 
-test('a read-only file (0444) is refused with PERMISSION_DENIED by every writing entry point, even for root', { skip: process.platform === 'win32' }, async (t) => {
+test('a read-only file (0444; the read-only attribute on Windows) is refused with PERMISSION_DENIED by every writing entry point, even for root', async (t) => {
   const ws = workspace(t)
   ws.write('ro.txt', 'keep me\n')
   chmodSync(ws.path('ro.txt'), 0o444)
@@ -55,10 +58,10 @@ test('a read-only file (0444) is refused with PERMISSION_DENIED by every writing
   chmodSync(ws.path('ro.txt'), 0o640)
   const ok = await sp.patchFile({ file_path: 'ro.txt', search_block: 'keep', replace_block: 'lose' }, ws.opts())
   assert.equal(ok.ok, true, JSON.stringify(ok))
-  assert.equal(mode(ws.path('ro.txt')), 0o640)
+  assert.equal(mode(ws.path('ro.txt')), win ? 0o666 : 0o640)
 })
 
-test('a replacement keeps the mode, owner and group of the file (root may set them)', { skip: !isRoot && 'needs root to give a file away' }, async (t) => {
+test('a replacement keeps the mode, owner and group of the file (root may set them)', { skip: !isRoot && (win ? 'Windows: no owner, group or mode bits to keep' : `${process.platform}: needs root to give a file away (not root here)`) }, async (t) => {
   const ws = workspace(t)
   ws.write('theirs.txt', 'root\n')
   chownSync(ws.path('theirs.txt'), NOBODY, NOBODY)
@@ -70,7 +73,7 @@ test('a replacement keeps the mode, owner and group of the file (root may set th
   assert.equal(ws.text('theirs.txt'), 'edited\n')
 })
 
-test("another user's file without write permission for us: PERMISSION_DENIED, owner and bytes unchanged", { skip: !canDrop && 'needs root and setpriv(1) to run a worker as nobody' }, async (t) => {
+test("another user's file without write permission for us: PERMISSION_DENIED, owner and bytes unchanged", { skip: !canDrop && (win ? 'Windows: no uid to drop to' : `${process.platform}: needs root and setpriv(1) (Linux util-linux) to run a worker as nobody`) }, async (t) => {
   const ws = workspace(t)
   // A directory the worker may write in (so a rename would succeed), holding root's 0644 file.
   chmodSync(ws.root, 0o777)

@@ -16,7 +16,7 @@ const FILLER = ('x'.repeat(99) + '\n').repeat(3000)
 const body = (k) => `gen ${k}\n${FILLER}`
 const genOf = (text) => Number(/^gen (\d+)\n/.exec(text)?.[1] ?? NaN)
 
-test(`SIGKILL during multi-file commits, ${KILLS} times: after recovery never half-applied, never torn, no litter`, { skip: process.platform === 'win32' }, async (t) => {
+test(`SIGKILL during multi-file commits, ${KILLS} times: after recovery never half-applied, never torn, no litter`, async (t) => {
   const ws = workspace(t)
   for (const f of ['a.txt', 'b.txt', 'c.txt']) ws.write(f, body(0))
   let halfBefore = 0
