@@ -416,9 +416,16 @@ fn one_call(
         );
     }
     let writes = ok && WRITERS.contains(&op) && v.get("written") != Some(&Value::Bool(false));
+    // Known (README finding 5): a create whose write fails (`FILE_WRITE_ERROR`) leaves the parent
+    // directories it made, empty. Tolerated until fixed, so the run goes on; nothing else is.
+    let dir_litter = !ok
+        && v["code"] == "FILE_WRITE_ERROR"
+        && changed
+            .iter()
+            .all(|p| !before.contains_key(*p) && after.get(*p) == Some(&Node::Dir));
     if !writes {
         assert!(
-            changed.is_empty(),
+            changed.is_empty() || dir_litter,
             "a refusal, a dry run or a read changed {changed:?}: {}",
             ctx()
         );

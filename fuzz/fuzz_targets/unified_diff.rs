@@ -1,6 +1,7 @@
 #![no_main]
 //! Unified diff parser: no panic, errors name a real line, CRLF ≡ LF, BOM ignored, every operation
-//! names a non-empty path and every hunk's source line is a line of the input.
+//! names a non-empty path (but the first, an update of the caller's file when its hunks came before
+//! any file header) and every hunk's source line is a line of the input.
 use libfuzzer_sys::fuzz_target;
 use surepatch::formats::parse_unified_diff;
 use surepatch::ir::{Change, FileOp};
@@ -14,8 +15,11 @@ fuzz_target!(|data: &[u8]| {
     };
     common::check_parser(text, parse_unified_diff);
     if let Ok(ops) = parse_unified_diff(text) {
-        for op in &ops {
-            assert!(!op.path().is_empty(), "empty path in {op:?}");
+        for (i, op) in ops.iter().enumerate() {
+            // Hunks before any file header are for the caller's file: an update with an empty path,
+            // always the first operation, never a move.
+            let headerless = i == 0 && matches!(op, FileOp::Update { move_to: None, .. });
+            assert!(!op.path().is_empty() || headerless, "empty path in {op:?}");
             if let FileOp::Update {
                 change: Change::Hunks(h),
                 ..
