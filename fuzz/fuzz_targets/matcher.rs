@@ -19,14 +19,16 @@
 //!   verbatim at the line-endings tier, up to trailing whitespace at the trailing-whitespace tier, equal
 //!   after the indentation tier's normalization (or the inline-whitespace tier's, when that tier
 //!   matched) above it;
-//! - `apply_edits` succeeds iff `locate` did and changed something; its output is the input with
-//!   exactly the located spans replaced by their replacements; outside the reported `changes`, the
-//!   bytes are those of the input.
+//! - `apply_edits` succeeds iff `locate` did (or, for an `old` with literal `\n` escapes and no line
+//!   break that `locate` finds nowhere, `locate` of the unescaped `old` and `new` did) and changed
+//!   something; its output is the input with exactly the located spans replaced by their
+//!   replacements; outside the reported `changes`, the bytes are those of the input.
 use libfuzzer_sys::fuzz_target;
 use surepatch::apply::apply_edits;
+use surepatch::formats::unescape_once;
 use surepatch::ir::Edit;
 use surepatch::matcher::normalize::norm;
-use surepatch::matcher::{locate, Haystack, Tier, Tolerance};
+use surepatch::matcher::{locate, Haystack, Miss, Tier, Tolerance};
 use surepatch::text::split_lines;
 
 fn degrade(s: &str, how: u8) -> String {
@@ -160,7 +162,25 @@ fuzz_target!(|data: &[u8]| {
         expected_replacements: (expected != 1).then_some(expected),
     };
     let applied = apply_edits(&file, &[edit], tol);
-    match (&located, &applied) {
+    // The applier's one fallback: an `old` escaped once too often (literal `\n`, no real line break)
+    // that matches nowhere is unescaped once, with `new`, and located again (safe tolerance only).
+    let relocated;
+    let effective = match &located {
+        Err(Miss::NotFound { .. })
+            if tol == Tolerance::Safe && !old.contains('\n') && old.contains("\\n") =>
+        {
+            relocated = locate(
+                &h,
+                &unescape_once(&old),
+                &unescape_once(&new),
+                expected,
+                tol,
+            );
+            &relocated
+        }
+        _ => &located,
+    };
+    match (effective, &applied) {
         (Ok(ms), Ok(a)) => {
             let mut spliced = String::new();
             let mut at = 0;
