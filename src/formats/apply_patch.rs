@@ -139,7 +139,7 @@
 
 use std::collections::HashMap;
 
-use super::{alt_reading, clean_path, shown, split_lines, unescape_one_line};
+use super::{alt_reading, clean_path, input_lines, shown, split_lines, unescape_one_line};
 use crate::ir::{Change, Dialect, FileOp, Hunk, HunkLine, ParseError, Parsed};
 
 /// Parses an `apply_patch` envelope (optionally wrapped in a heredoc and/or a markdown fence) into
@@ -152,19 +152,22 @@ pub fn parse_patch(text: &str) -> Result<Vec<FileOp>, ParseError> {
 /// each operation's path (see "Dialects" in the module documentation).
 pub fn parse_patch_dialect(text: &str) -> Result<Parsed, ParseError> {
     let unescaped = unescape_one_line(text, "*** Begin Patch");
-    let lines = split_lines(unescaped.as_deref().unwrap_or(text));
-    let (lo, hi) = unwrap(&lines)?;
-    let mut parser = Parser {
-        lines: &lines,
-        i: lo,
-        end: hi,
-        claimed: HashMap::new(),
-        parsed: Parsed::default(),
-    };
-    if unescaped.is_some() {
-        parser.parsed.note(Dialect::Unescaped);
-    }
-    parser.parse()
+    let at = unescaped.as_ref().map(|u| u.1);
+    let lines = split_lines(unescaped.as_ref().map_or(text, |u| u.0.as_str()));
+    let r = unwrap(&lines).and_then(|(lo, hi)| {
+        let mut parser = Parser {
+            lines: &lines,
+            i: lo,
+            end: hi,
+            claimed: HashMap::new(),
+            parsed: Parsed::default(),
+        };
+        if at.is_some() {
+            parser.parsed.note(Dialect::Unescaped);
+        }
+        parser.parse()
+    });
+    input_lines(r, at)
 }
 
 fn is_blank(line: &str) -> bool {
@@ -1273,6 +1276,19 @@ mod tests {
         .unwrap()
         .dialect
         .is_empty());
+    }
+
+    #[test]
+    fn lines_of_an_unescaped_patch_are_its_one_input_line() {
+        // Found by fuzzing: errors and hunk lines counted lines of the unescaped text.
+        let e = err("\\n*** Begin Patch");
+        assert_eq!(e.line, 1);
+        let e = crate::formats::parse_blocks("\\n<<<SEARCH").unwrap_err();
+        assert_eq!(e.line, 1);
+        let p =
+            crate::formats::parse_unified_diff_dialect("prose\n--- a/x\\n+++ b/x\\n@@\\n-a\\n+b")
+                .unwrap();
+        assert_eq!(hunks(&p.ops[0])[0].source_line, 2);
     }
 
     #[test]

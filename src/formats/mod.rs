@@ -20,7 +20,7 @@
 //! - **Cost.** Parsing is linear in the input. Lines are borrowed from the input; only the strings the
 //!   IR holds are allocated.
 
-use crate::ir::HunkLine;
+use crate::ir::{Change, FileOp, HunkLine, ParseError, Parsed};
 
 pub mod apply_patch;
 pub mod search_replace;
@@ -49,7 +49,7 @@ pub(crate) fn split_lines(text: &str) -> Vec<&str> {
 /// `marker` and everything after it hold no real line break but do hold literal `\n` escapes, that
 /// stretch is unescaped once (`\n`, `\r`, `\t`, `\"`, `\'`, `\\`; any other backslash is kept) and
 /// the result returned. `None` when the text is to be parsed as it is.
-pub(crate) fn unescape_one_line(text: &str, marker: &str) -> Option<String> {
+pub(crate) fn unescape_one_line(text: &str, marker: &str) -> Option<(String, usize)> {
     let body = text.trim_end();
     let at = body.find(marker)?;
     let from = body[..at].rfind('\n').map_or(0, |i| i + 1);
@@ -61,7 +61,35 @@ pub(crate) fn unescape_one_line(text: &str, marker: &str) -> Option<String> {
     out.push_str(&body[..from]);
     out.push_str(&unescape_once(tail));
     out.push('\n');
-    Some(out)
+    // Every line of the unescaped stretch comes from this one line of the input.
+    let line = body[..from].matches('\n').count() + 1;
+    Some((out, line))
+}
+
+/// Line numbers of a parse over an unescaped text, as lines of the input: every line past the
+/// escaped one is that line (`at`, see [`unescape_one_line`]).
+pub(crate) fn input_lines(
+    mut r: Result<Parsed, ParseError>,
+    at: Option<usize>,
+) -> Result<Parsed, ParseError> {
+    let Some(at) = at else { return r };
+    match &mut r {
+        Err(e) => e.line = e.line.min(at),
+        Ok(p) => {
+            for op in &mut p.ops {
+                if let FileOp::Update {
+                    change: Change::Hunks(hunks),
+                    ..
+                } = op
+                {
+                    for h in hunks {
+                        h.source_line = h.source_line.min(at);
+                    }
+                }
+            }
+        }
+    }
+    r
 }
 
 /// `s` with one level of escapes removed: `\n`, `\r`, `\t`, `\"`, `\'` and `\\` become the characters

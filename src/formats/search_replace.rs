@@ -184,12 +184,19 @@ pub fn parse_blocks(text: &str) -> Result<Vec<Edit>, ParseError> {
 /// [`parse_blocks`], also reporting the liberties taken with the markers.
 pub fn parse_blocks_dialect(text: &str) -> Result<(Vec<Edit>, Vec<Dialect>), ParseError> {
     let unescaped = unescape_one_line(text, "SEARCH");
-    let lines = split_lines(unescaped.as_deref().unwrap_or(text));
+    let at = unescaped.as_ref().map(|u| u.1);
+    let lines = split_lines(unescaped.as_ref().map_or(text, |u| u.0.as_str()));
     let mut notes = Parsed::default();
-    if unescaped.is_some() {
+    if at.is_some() {
         notes.note(Dialect::Unescaped);
     }
-    let blocks = scan(&lines, &mut notes)?;
+    let blocks = scan(&lines, &mut notes).map_err(|mut e| {
+        // Lines of an unescaped text are lines of its one escaped input line.
+        if let Some(at) = at {
+            e.line = e.line.min(at);
+        }
+        e
+    })?;
     Ok((blocks.into_iter().map(|b| b.edit).collect(), notes.dialect))
 }
 
@@ -204,13 +211,31 @@ pub fn parse_path_blocks(text: &str) -> Result<PathBlocks, ParseError> {
 
 /// [`parse_path_blocks`], also reporting the liberties taken with the markers and paths.
 pub fn parse_path_blocks_dialect(text: &str) -> Result<(PathBlocks, Vec<Dialect>), ParseError> {
+    let at = unescape_one_line(text, "SEARCH").map(|u| u.1);
+    path_blocks(text).map_err(|mut e| {
+        // Lines of an unescaped text are lines of its one escaped input line.
+        if let Some(at) = at {
+            e.line = e.line.min(at);
+        }
+        e
+    })
+}
+
+fn path_blocks(text: &str) -> Result<(PathBlocks, Vec<Dialect>), ParseError> {
     let unescaped = unescape_one_line(text, "SEARCH");
-    let lines = split_lines(unescaped.as_deref().unwrap_or(text));
+    let at = unescaped.as_ref().map(|u| u.1);
+    let lines = split_lines(unescaped.as_ref().map_or(text, |u| u.0.as_str()));
     let mut notes = Parsed::default();
-    if unescaped.is_some() {
+    if at.is_some() {
         notes.note(Dialect::Unescaped);
     }
-    let blocks = scan(&lines, &mut notes)?;
+    let blocks = scan(&lines, &mut notes).map_err(|mut e| {
+        // Lines of an unescaped text are lines of its one escaped input line.
+        if let Some(at) = at {
+            e.line = e.line.min(at);
+        }
+        e
+    })?;
     let mut out: Vec<(String, Vec<Edit>)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut prev_end: Option<usize> = None;

@@ -128,7 +128,7 @@
 
 use std::collections::HashMap;
 
-use super::{alt_reading, shown, split_lines, unescape_one_line};
+use super::{alt_reading, input_lines, shown, split_lines, unescape_one_line};
 use crate::ir::{Change, Dialect, FileOp, Hunk, HunkLine, ParseError, Parsed};
 
 const DEV_NULL: &str = "/dev/null";
@@ -143,10 +143,19 @@ pub fn parse_unified_diff(text: &str) -> Result<Vec<FileOp>, ParseError> {
 /// header has an empty path: the caller names the file.
 pub fn parse_unified_diff_dialect(text: &str) -> Result<Parsed, ParseError> {
     let unescaped = unescape_one_line(text, "@@");
-    let lines = split_lines(unescaped.as_deref().unwrap_or(text));
+    let at = unescaped.as_ref().map(|u| u.1);
+    let r = parse_lines(
+        unescaped.as_ref().map_or(text, |u| u.0.as_str()),
+        at.is_some(),
+    );
+    input_lines(r, at)
+}
+
+fn parse_lines(text: &str, unescaped: bool) -> Result<Parsed, ParseError> {
+    let lines = split_lines(text);
     let n = lines.len();
     let mut out = Parsed::default();
-    if unescaped.is_some() {
+    if unescaped {
         out.note(Dialect::Unescaped);
     }
     let mut claimed: HashMap<String, usize> = HashMap::new();
