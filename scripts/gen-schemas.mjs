@@ -1,6 +1,6 @@
 // Writes schemas/<tool>.input.json and schemas/<tool>.output.json from mcp/tools.cjs, the same source as
 // the MCP server's tools/list and index.js `toolDefinitions`. Run `npm run schemas` after changing a tool;
-// __test__/mcp-schemas.test.mjs fails while the checked-in files differ from what this writes.
+// __test__/mcp-wiring.test.mjs fails while the checked-in files differ from what this writes.
 //
 //   node scripts/gen-schemas.mjs           write the files (and delete stale ones)
 //   node scripts/gen-schemas.mjs --check   exit 1 if they differ

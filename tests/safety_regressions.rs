@@ -6,7 +6,7 @@ use surepatch::apply::apply_edits;
 use surepatch::ir::Edit;
 use surepatch::matcher::Tolerance;
 
-/// fuzz target `api_call`, artifact `crash-4c8df908…`: two edits on a CRLF file, the first written
+/// fuzz target `api_call`, an artifact (not kept): two edits on a CRLF file, the first written
 /// with LF (line_endings tier). `api::call` catches the panic and answers `INTERNAL_ERROR` with
 /// nothing written, but the edit is refused although it is valid.
 #[test]
@@ -33,7 +33,7 @@ fn two_edits_on_crlf_file_through_the_api() {
     );
 }
 
-/// fuzz target `unified_diff`, artifact `crash-cdce9644…`: a git header whose paths cannot be read
+/// fuzz target `unified_diff`, an artifact (not kept): a git header whose paths cannot be read
 /// (`diff --git (((((` … `+++ b/`) parses into `Add { path: "" }` instead of a PARSE_ERROR. The
 /// workspace refuses an empty path (`INVALID_INPUT`), so nothing unsafe follows, but the parser's
 /// message should name the line.
