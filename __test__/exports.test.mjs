@@ -42,3 +42,13 @@ test('every schema file is importable by its package path', () => {
     assert.equal(typeof s, 'object', f)
   }
 })
+
+test('requiring the library loads no MCP SDK module (only the server does)', async () => {
+  const { execFileSync } = await import('node:child_process')
+  const out = execFileSync(process.execPath, ['-e', `
+    require(${JSON.stringify(join(here, '..', 'index.js'))}).toolDefinitions
+    const sdk = Object.keys(require.cache).filter((p) => p.includes('@modelcontextprotocol'))
+    process.stdout.write(JSON.stringify(sdk))
+  `], { encoding: 'utf8' })
+  assert.deepEqual(JSON.parse(out), [])
+})
