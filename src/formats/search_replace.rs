@@ -183,21 +183,9 @@ pub fn parse_blocks(text: &str) -> Result<Vec<Edit>, ParseError> {
 
 /// [`parse_blocks`], also reporting the liberties taken with the markers.
 pub fn parse_blocks_dialect(text: &str) -> Result<(Vec<Edit>, Vec<Dialect>), ParseError> {
-    let unescaped = unescape_one_line(text, "SEARCH");
-    let at = unescaped.as_ref().map(|u| u.1);
-    let lines = split_lines(unescaped.as_ref().map_or(text, |u| u.0.as_str()));
-    let mut notes = Parsed::default();
-    if at.is_some() {
-        notes.note(Dialect::Unescaped);
-    }
-    let blocks = scan(&lines, &mut notes).map_err(|mut e| {
-        // Lines of an unescaped text are lines of its one escaped input line.
-        if let Some(at) = at {
-            e.line = e.line.min(at);
-        }
-        e
-    })?;
-    Ok((blocks.into_iter().map(|b| b.edit).collect(), notes.dialect))
+    with_blocks(text, |_, blocks, _| {
+        Ok(blocks.into_iter().map(|b| b.edit).collect())
+    })
 }
 
 /// Blocks grouped by the path they name, in order of first appearance.
@@ -211,17 +199,16 @@ pub fn parse_path_blocks(text: &str) -> Result<PathBlocks, ParseError> {
 
 /// [`parse_path_blocks`], also reporting the liberties taken with the markers and paths.
 pub fn parse_path_blocks_dialect(text: &str) -> Result<(PathBlocks, Vec<Dialect>), ParseError> {
-    let at = unescape_one_line(text, "SEARCH").map(|u| u.1);
-    path_blocks(text).map_err(|mut e| {
-        // Lines of an unescaped text are lines of its one escaped input line.
-        if let Some(at) = at {
-            e.line = e.line.min(at);
-        }
-        e
-    })
+    with_blocks(text, path_blocks)
 }
 
-fn path_blocks(text: &str) -> Result<(PathBlocks, Vec<Dialect>), ParseError> {
+/// Splits `text` into lines (unescaped once when it came on one line with literal `\n` escapes),
+/// scans its blocks, and hands both to `then`; returns its result and the liberties taken. Error
+/// lines of an unescaped text are its one escaped input line.
+fn with_blocks<T>(
+    text: &str,
+    then: impl FnOnce(&[&str], Vec<Block>, &mut Parsed) -> Result<T, ParseError>,
+) -> Result<(T, Vec<Dialect>), ParseError> {
     let unescaped = unescape_one_line(text, "SEARCH");
     let at = unescaped.as_ref().map(|u| u.1);
     let lines = split_lines(unescaped.as_ref().map_or(text, |u| u.0.as_str()));
@@ -229,13 +216,23 @@ fn path_blocks(text: &str) -> Result<(PathBlocks, Vec<Dialect>), ParseError> {
     if at.is_some() {
         notes.note(Dialect::Unescaped);
     }
-    let blocks = scan(&lines, &mut notes).map_err(|mut e| {
-        // Lines of an unescaped text are lines of its one escaped input line.
-        if let Some(at) = at {
-            e.line = e.line.min(at);
+    let out = scan(&lines, &mut notes).and_then(|blocks| then(&lines, blocks, &mut notes));
+    match out {
+        Ok(v) => Ok((v, notes.dialect)),
+        Err(mut e) => {
+            if let Some(at) = at {
+                e.line = e.line.min(at);
+            }
+            Err(e)
         }
-        e
-    })?;
+    }
+}
+
+fn path_blocks(
+    lines: &[&str],
+    blocks: Vec<Block>,
+    notes: &mut Parsed,
+) -> Result<PathBlocks, ParseError> {
     let mut out: Vec<(String, Vec<Edit>)> = Vec::new();
     let mut index: HashMap<String, usize> = HashMap::new();
     let mut prev_end: Option<usize> = None;
@@ -270,7 +267,7 @@ fn path_blocks(text: &str) -> Result<(PathBlocks, Vec<Dialect>), ParseError> {
         prev_end = Some(block.end);
         prev_path = Some(path);
     }
-    Ok((out, notes.dialect))
+    Ok(out)
 }
 
 /// The path named in the lines above a block (`gap`: since the previous block), searching upwards:
