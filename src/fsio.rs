@@ -510,6 +510,8 @@ impl Sandbox {
                         Ok(_) if is_loop(&e) || e.kind() == io::ErrorKind::NotADirectory => {
                             return Err(swapped_parent(real_dir))
                         }
+                        // Created by someone else between the two looks: open it next round.
+                        Ok(_) if e.kind() == io::ErrorKind::NotFound => {}
                         Ok(_) => return Err(write_error(&e, real_dir)),
                         Err(_) => match dir.create_dir(name) {
                             Ok(()) => {}

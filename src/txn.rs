@@ -542,7 +542,15 @@ impl<'a> Intent<'a> {
                 ".{id}.lock{}",
                 fsio::temp_name(Path::new("")).to_string_lossy()
             ));
-            sb.create_dirs(&dir)?;
+            // Another commit may remove the (empty) directory while we create it: try again.
+            if let Err(f) = sb.create_dirs(&dir) {
+                if matches!(f.code, Code::FileNotFound | Code::FileWriteError) && tries < 16 {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(tries));
+                    continue;
+                }
+                return Err(f);
+            }
             let made = sb.try_lock_file(&lock_tmp, true).and_then(|l| {
                 let l = l.ok_or_else(|| std::io::Error::from(std::io::ErrorKind::WouldBlock))?;
                 sb.rename_in_dir(&lock_tmp, &lock_path)?;
