@@ -26,11 +26,8 @@ pub struct EditOptions {
     pub tolerance: Tolerance,
     pub max_file_bytes: u64,
     pub base_hash: Option<String>,
-    /// A directory inside the workspace for an on-disk undo journal (see [`crate::journal`]).
-    pub journal_dir: Option<String>,
-    /// An absolute directory chosen by the host (not sandboxed) for the on-disk undo journal
-    /// (option `host_journal_dir`; see [`DiskJournal::open_host`]).
-    pub host_journal_dir: Option<String>,
+    /// Where the undo journal is also kept on disk, if anywhere.
+    pub journal: JournalAt,
     /// The syntax gate (option `validate`).
     pub validate: Validate,
 }
@@ -146,18 +143,7 @@ pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
         .uint(&["max_file_bytes", "maxFileBytes"])?
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
     let base_hash = o.string(&["base_hash", "baseHash"])?.map(str::to_string);
-    let journal_dir = o
-        .string(&["journal_dir", "journalDir"])?
-        .map(str::to_string);
-    let host_journal_dir = o
-        .string(&["host_journal_dir", "hostJournalDir"])?
-        .map(str::to_string);
-    if journal_dir.is_some() && host_journal_dir.is_some() {
-        return Err(Failure::new(
-            Code::InvalidInput,
-            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
-        ));
-    }
+    let journal = read_journal(o)?;
     let validate = read_validate(o)?;
     Ok(EditOptions {
         root,
@@ -165,8 +151,7 @@ pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
         tolerance,
         max_file_bytes,
         base_hash,
-        journal_dir,
-        host_journal_dir,
+        journal,
         validate,
     })
 }
@@ -198,16 +183,46 @@ pub fn journal_fields(r: &Recorded) -> Value {
     v
 }
 
-/// Opens the on-disk journal named by the options, if any (before anything is written, so a bad
-/// `journal_dir` refuses the call).
-pub fn disk_journal(ws: &Workspace, opts: &EditOptions) -> Result<Option<DiskJournal>> {
-    if let Some(d) = opts.host_journal_dir.as_deref() {
-        return DiskJournal::open_host(ws, d).map(Some);
+/// Where the undo journal is also kept on disk: options `journal_dir` (a directory inside the
+/// workspace) and `host_journal_dir` (an absolute directory chosen by the host, not sandboxed; see
+/// [`DiskJournal::open_host`]). At most one of them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum JournalAt {
+    #[default]
+    MemoryOnly,
+    Workspace(String),
+    Host(String),
+}
+
+impl JournalAt {
+    /// Opens the on-disk journal, if any (before anything is written, so a bad directory refuses
+    /// the call).
+    pub fn open(&self, ws: &Workspace) -> Result<Option<DiskJournal>> {
+        match self {
+            JournalAt::MemoryOnly => Ok(None),
+            JournalAt::Workspace(d) => DiskJournal::open(ws, d).map(Some),
+            JournalAt::Host(d) => DiskJournal::open_host(ws, d).map(Some),
+        }
     }
-    opts.journal_dir
-        .as_deref()
-        .map(|d| DiskJournal::open(ws, d))
-        .transpose()
+}
+
+/// Reads options `journal_dir` / `host_journal_dir`.
+pub fn read_journal(o: &mut Obj) -> Result<JournalAt> {
+    let inside = o.string(&["journal_dir", "journalDir"])?;
+    let host = o.string(&["host_journal_dir", "hostJournalDir"])?;
+    match (inside, host) {
+        (Some(_), Some(_)) => Err(bad(
+            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
+        )),
+        (Some(d), None) => Ok(JournalAt::Workspace(d.to_string())),
+        (None, Some(d)) => Ok(JournalAt::Host(d.to_string())),
+        (None, None) => Ok(JournalAt::MemoryOnly),
+    }
+}
+
+/// Opens the on-disk journal named by the options, if any (see [`JournalAt::open`]).
+pub fn disk_journal(ws: &Workspace, opts: &EditOptions) -> Result<Option<DiskJournal>> {
+    opts.journal.open(ws)
 }
 
 /// Checks `base_hash` against the bytes the caller's edit will be applied to.

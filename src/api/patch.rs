@@ -24,14 +24,15 @@ use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
 use super::edit::{
-    check_base, journal_fields, read_validate, syntax_gate, Validate, DEFAULT_MAX_FILE_BYTES,
+    check_base, journal_fields, read_journal, read_validate, syntax_gate, JournalAt, Validate,
+    DEFAULT_MAX_FILE_BYTES,
 };
 use super::{arg, merge, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
 use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
-use crate::journal::{self, DiskJournal, Recorded};
+use crate::journal::{self, Recorded};
 use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -51,10 +52,8 @@ struct PatchOptions {
     file_path: Option<String>,
     /// The syntax gate, checked for every written file before anything is committed.
     validate: Validate,
-    /// A directory inside the workspace for an on-disk undo journal (see [`crate::journal`]).
-    journal_dir: Option<String>,
-    /// Or an absolute directory chosen by the host (see [`DiskJournal::open_host`]).
-    host_journal_dir: Option<String>,
+    /// Where the undo journal is also kept on disk, if anywhere.
+    journal: JournalAt,
     /// Set by [`touched`] only: stop once every path is chosen and resolved, and list them.
     targets_only: bool,
 }
@@ -98,17 +97,7 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
     } else {
         None
     };
-    let journal_dir = o
-        .string(&["journal_dir", "journalDir"])?
-        .map(str::to_string);
-    let host_journal_dir = o
-        .string(&["host_journal_dir", "hostJournalDir"])?
-        .map(str::to_string);
-    if journal_dir.is_some() && host_journal_dir.is_some() {
-        return Err(bad(
-            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
-        ));
-    }
+    let journal = read_journal(&mut o)?;
     let validate = read_validate(&mut o)?;
     o.finish()?;
     Ok(PatchOptions {
@@ -120,8 +109,7 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
         base_hashes,
         file_path,
         validate,
-        journal_dir,
-        host_journal_dir,
+        journal,
         targets_only: false,
     })
 }
@@ -398,13 +386,8 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
     // Opened before anything is written, so a bad journal directory refuses the call.
     let disk = if opts.targets_only || opts.dry_run {
         None
-    } else if let Some(d) = opts.host_journal_dir.as_deref() {
-        Some(DiskJournal::open_host(&ws, d)?)
     } else {
-        opts.journal_dir
-            .as_deref()
-            .map(|d| DiskJournal::open(&ws, d))
-            .transpose()?
+        opts.journal.open(&ws)?
     };
     // 0. Pick each operation's path among its spellings (unified diffs: and the caller's file).
     let blocks = format == Format::Blocks;

@@ -29,7 +29,9 @@ use std::borrow::Cow;
 use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, type_name, Obj};
-use super::edit::{check_base, disk_journal, journal_fields, read_common, read_options, read_root};
+use super::edit::{
+    check_base, disk_journal, journal_fields, read_common, read_journal, read_options, read_root,
+};
 use super::edit::{syntax_gate, with_syntax};
 use super::edit::{EditOptions, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, merge, ok_object, Res};
@@ -626,23 +628,13 @@ pub fn undo_edit(args: &[Value]) -> Res {
     };
     let mut o = Obj::new("options", arg(args, 1), true)?;
     let root = read_root(&mut o)?;
-    let journal_dir = o.string(&["journal_dir", "journalDir"])?;
-    let host_journal_dir = o.string(&["host_journal_dir", "hostJournalDir"])?;
-    if journal_dir.is_some() && host_journal_dir.is_some() {
-        return Err(Failure::new(
-            Code::InvalidInput,
-            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
-        ));
-    }
+    let journal = read_journal(&mut o)?;
     let max_file_bytes = o
         .uint(&["max_file_bytes", "maxFileBytes"])?
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
     o.finish()?;
     let ws = Workspace::new(&root)?;
-    let disk = match host_journal_dir {
-        Some(d) => Some(DiskJournal::open_host(&ws, d)?),
-        None => journal_dir.map(|d| DiskJournal::open(&ws, d)).transpose()?,
-    };
+    let disk = journal.open(&ws)?;
     let undone = journal::undo(&ws, target, disk.as_ref(), max_file_bytes)?;
     Ok(ok_object(json!({
         "edit_id": undone.edit_id,
