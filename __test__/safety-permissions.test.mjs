@@ -14,8 +14,23 @@ import { sp, workspace } from './helpers.mjs'
 
 const WORKER = fileURLToPath(new URL('./fixtures/safety-perm-worker.mjs', import.meta.url))
 const isRoot = process.getuid?.() === 0
-const canDrop = isRoot && spawnSync('setpriv', ['--version']).status === 0
 const NOBODY = 65534
+const canDrop = isRoot && spawnSync('setpriv', ['--version']).status === 0
+// The worker runs as nobody, so nobody must be able to read it and the package it loads (a checkout
+// inside a 0700 directory, as `mktemp -d` makes, is not).
+const LIB = fileURLToPath(new URL('../index.js', import.meta.url))
+const readableByNobody =
+  canDrop &&
+  [WORKER, LIB].every(
+    (f) => spawnSync('setpriv', [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', 'test', '-r', f]).status === 0,
+  )
+const dropSkip = process.platform === 'win32'
+  ? 'Windows: no uid to drop to'
+  : !canDrop
+    ? `${process.platform}: needs root and setpriv(1) (Linux util-linux) to run a worker as nobody`
+    : !readableByNobody
+      ? `${process.platform}: the checkout is not readable by uid ${NOBODY} (it lies inside a directory only its owner may enter), so a worker cannot run as nobody`
+      : false
 
 const mode = (p) => statSync(p).mode & 0o7777
 // Windows has no mode bits, only the read-only attribute: chmod sets it when the owner's write bit is
@@ -73,7 +88,7 @@ test('a replacement keeps the mode, owner and group of the file (root may set th
   assert.equal(ws.text('theirs.txt'), 'edited\n')
 })
 
-test("another user's file without write permission for us: PERMISSION_DENIED, owner and bytes unchanged", { skip: !canDrop && (win ? 'Windows: no uid to drop to' : `${process.platform}: needs root and setpriv(1) (Linux util-linux) to run a worker as nobody`) }, async (t) => {
+test("another user's file without write permission for us: PERMISSION_DENIED, owner and bytes unchanged", { skip: dropSkip }, async (t) => {
   const ws = workspace(t)
   // A directory the worker may write in (so a rename would succeed), holding root's 0644 file.
   chmodSync(ws.root, 0o777)
