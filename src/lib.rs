@@ -5,7 +5,10 @@
 //! - [`ir`]: what an edit is;
 //! - [`formats`]: parsers from model output to the IR (no I/O);
 //! - [`codec`]: bytes ↔ text (UTF-8, BOMs, UTF-16), binary detection;
-//! - [`matcher`] and [`apply`]: locating and applying edits on strings (pure);
+//! - [`matcher`] and [`apply`]: locating and applying edits on strings (pure); [`apply_hunks`]:
+//!   patch and diff hunks on a string; [`line_edit`]: line-anchored edits (anchor checks, splicing);
+//!   [`line_changes`]: what a rewrite changes, line by line; [`placeholder`]: elision placeholders;
+//!   [`diff`]: unified diffs of a change; [`text`] and [`hash`]: line tables, file hashes, line tags;
 //! - [`syntax`]: the syntax gate: does an edit introduce a syntax error? (tree-sitter, no I/O);
 //! - [`workspace`] and [`fsio`]: the sandbox, locks and atomic writes; [`txn`]: multi-file commits;
 //!   [`journal`]: the undo journal of committed writes;
@@ -15,7 +18,7 @@
 
 pub mod api;
 pub mod apply;
-pub mod apply_ops;
+pub mod apply_hunks;
 pub mod codec;
 pub mod diff;
 pub mod error;
@@ -24,7 +27,10 @@ pub mod fsio;
 pub mod hash;
 pub mod ir;
 pub mod journal;
+pub mod line_changes;
+pub mod line_edit;
 pub mod matcher;
+pub mod placeholder;
 pub mod syntax;
 pub mod text;
 pub mod trace;

@@ -36,7 +36,7 @@ use crate::journal::{self, Recorded};
 use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
-use crate::{apply, apply_ops, codec, diff, text};
+use crate::{apply, apply_hunks, codec, diff, text};
 
 /// Options of the multi-file entry points.
 struct PatchOptions {
@@ -687,7 +687,7 @@ fn plan(
                         (a.text, edits.len(), json!(a.matches), a.changes)
                     }
                     Change::Hunks(hunks) => {
-                        let a = apply_ops::apply_hunks(&decoded.text, hunks, opts.tolerance)?;
+                        let a = apply_hunks::apply_hunks(&decoded.text, hunks, opts.tolerance)?;
                         for d in a.dialect {
                             note(dialect, d);
                         }

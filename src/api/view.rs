@@ -24,7 +24,8 @@ use super::edit::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, ok_object, Res};
 use crate::codec::{self, detect_line_ending};
 use crate::error::Failure;
-use crate::hash::{file_hash, line_tag};
+use crate::hash::file_hash;
+use crate::line_edit::{push_line, Format};
 use crate::syntax;
 use crate::text::LineTable;
 use crate::txn::Txn;
@@ -34,28 +35,6 @@ use crate::workspace::{Resolve, Workspace};
 pub const VIEW_MAX_LINES: u64 = 2000;
 /// Default cap on the bytes of a view's content.
 pub const VIEW_MAX_BYTES: u64 = 256 * 1024;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Format {
-    Plain,
-    Numbered,
-    Hashline,
-}
-
-/// Appends line `n` (1-based) with its prefix, without a terminator.
-pub fn push_line(out: &mut String, format: Format, n: usize, content: &str) {
-    use std::fmt::Write;
-    match format {
-        Format::Plain => {}
-        Format::Numbered => {
-            let _ = write!(out, "{n:6}\t");
-        }
-        Format::Hashline => {
-            let _ = write!(out, "{n}:{}|", line_tag(content));
-        }
-    }
-    out.push_str(content);
-}
 
 /// Queues `text` for [`syntax::warm`] on the background thread (see the module doc).
 fn warm_syntax(path: &str, text: &str) {

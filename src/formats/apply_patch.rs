@@ -59,7 +59,7 @@
 //! whitespace removed, leading whitespace after the one separating space kept) to [`Hunk::anchors`];
 //! several header lines in a row name nested scopes, outermost first; a bare `@@` among them adds
 //! nothing. A scope is a hint: how the applier uses it, and ignores one that names no line, is
-//! described in [`crate::apply_ops`]. A header that is a unified-diff range (`@@ -12,5 +12,6 @@`,
+//! described in [`crate::apply_hunks`]. A header that is a unified-diff range (`@@ -12,5 +12,6 @@`,
 //! numbers right or wrong, closing `@@` optional) sets [`Hunk::line_hint`] to its old-side line
 //! ([`Dialect::UnifiedHeader`]), and text after its closing `@@` is a scope. [`Hunk::source_line`] is
 //! the line of the chunk's first header (or of its first body line when the first chunk omits `@@`);

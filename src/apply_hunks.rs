@@ -45,7 +45,7 @@
 //! patch text).
 //!
 //! ```
-//! use surepatch::{apply_ops::apply_hunks, formats::parse_patch, ir::{Change, FileOp}, matcher::Tolerance};
+//! use surepatch::{apply_hunks::apply_hunks, formats::parse_patch, ir::{Change, FileOp}, matcher::Tolerance};
 //! let ops = parse_patch("*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    return 1\n+    return 2\n*** End Patch\n").unwrap();
 //! let FileOp::Update { change: Change::Hunks(h), .. } = &ops[0] else { unreachable!() };
 //! let out = apply_hunks("def g():\n    return 1\ndef f():\n    return 1\n", h, Tolerance::Safe).unwrap();
