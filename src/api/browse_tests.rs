@@ -1,13 +1,9 @@
 //! Tests of the reading and finding entry points through `call` (the Node tests cover every path;
 //! these keep `cargo test` meaningful for them).
 
-use super::call;
-use serde_json::{json, Value};
+use super::test_support::run;
+use serde_json::json;
 use std::fs;
-
-fn run(op: &str, args: Value) -> Value {
-    serde_json::from_str(&call(op, &args.to_string())).unwrap()
-}
 
 /// A workspace that is not a git repository, with a `.gitignore` at the root and one below.
 fn tree() -> (tempfile::TempDir, String) {

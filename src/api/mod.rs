@@ -197,13 +197,16 @@ pub(crate) fn merge(mut a: Value, b: Value) -> Value {
 pub(crate) type Res = Result<Value>;
 
 #[cfg(test)]
-mod tests;
+mod test_support;
 
 #[cfg(test)]
-mod drift_tests;
+mod edit_tests;
 
 #[cfg(test)]
-mod gate_tests;
+mod files_tests;
+
+#[cfg(test)]
+mod syntax_gate_tests;
 
 #[cfg(test)]
 mod browse_tests;

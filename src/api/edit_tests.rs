@@ -1,28 +1,18 @@
-//! End-to-end tests of the JSON entry points on real files in a temp workspace.
+//! End-to-end tests of patchFile, applyEdits and previewEdits (receipts, refusals, encodings, the
+//! fallback ladder) on real files in a temp workspace.
 
 use super::call;
+use super::test_support::{run, Ws};
 use serde_json::{json, Value};
 use std::fs;
 
-fn run(op: &str, args: Value) -> Value {
-    serde_json::from_str(&call(op, &args.to_string())).unwrap()
-}
-
-fn ws() -> tempfile::TempDir {
-    tempfile::tempdir().unwrap()
-}
-
-fn root(d: &tempfile::TempDir) -> String {
-    d.path().to_str().unwrap().to_string()
-}
-
 #[test]
 fn patch_file_success_receipt() {
-    let d = ws();
+    let d = Ws::new();
     fs::write(d.path().join("a.py"), "x = 1\ny = 2\n").unwrap();
     let r = run(
         "patch_file",
-        json!([{"file_path": "a.py", "search_block": "y = 2", "replace_block": "y = 3"}, {"workspace_root": root(&d)}]),
+        json!([{"file_path": "a.py", "search_block": "y = 2", "replace_block": "y = 3"}, {"workspace_root": d.root()}]),
     );
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["line_number"], 2);
@@ -41,11 +31,11 @@ fn patch_file_success_receipt() {
 
 #[test]
 fn camel_case_and_dry_run() {
-    let d = ws();
+    let d = Ws::new();
     fs::write(d.path().join("a.txt"), "hello").unwrap();
     let r = run(
         "patch_file",
-        json!([{"filePath": "a.txt", "searchBlock": "hello", "replaceBlock": "bye"}, {"workspaceRoot": root(&d), "dryRun": true}]),
+        json!([{"filePath": "a.txt", "searchBlock": "hello", "replaceBlock": "bye"}, {"workspaceRoot": d.root(), "dryRun": true}]),
     );
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["written"], false);
@@ -54,7 +44,7 @@ fn camel_case_and_dry_run() {
 
 #[test]
 fn error_codes_leave_the_file_unchanged() {
-    let d = ws();
+    let d = Ws::new();
     let p = d.path().join("f.txt");
     fs::write(&p, "aa\nbb\naa\n").unwrap();
     let cases = [
@@ -100,7 +90,7 @@ fn error_codes_leave_the_file_unchanged() {
         ),
     ];
     for (input, code) in cases {
-        let r = run("patch_file", json!([input, {"workspace_root": root(&d)}]));
+        let r = run("patch_file", json!([input, {"workspace_root": d.root()}]));
         assert_eq!(r["ok"], false);
         assert_eq!(r["code"], code, "{input} -> {r}");
         assert!(!r["message"].as_str().unwrap().is_empty());
@@ -108,7 +98,7 @@ fn error_codes_leave_the_file_unchanged() {
     assert_eq!(fs::read(&p).unwrap(), b"aa\nbb\naa\n");
     let r = run(
         "patch_file",
-        json!([{"file_path": "f.txt", "search_block": "aa", "replace_block": "y"}, {"workspace_root": root(&d)}]),
+        json!([{"file_path": "f.txt", "search_block": "aa", "replace_block": "y"}, {"workspace_root": d.root()}]),
     );
     assert_eq!(r["match_count"], 2);
     assert_eq!(r["match_lines"], json!([1, 3]));
@@ -116,17 +106,17 @@ fn error_codes_leave_the_file_unchanged() {
 
 #[test]
 fn binary_and_invalid_utf8_are_refused() {
-    let d = ws();
+    let d = Ws::new();
     fs::write(d.path().join("b.bin"), b"ab\0cd").unwrap();
     fs::write(d.path().join("l.txt"), b"caf\xe9\n").unwrap();
     let r = run(
         "patch_file",
-        json!([{"file_path": "b.bin", "search_block": "ab", "replace_block": "x"}, {"workspace_root": root(&d)}]),
+        json!([{"file_path": "b.bin", "search_block": "ab", "replace_block": "x"}, {"workspace_root": d.root()}]),
     );
     assert_eq!(r["code"], "BINARY_FILE_REJECTED");
     let r = run(
         "patch_file",
-        json!([{"file_path": "l.txt", "search_block": "caf", "replace_block": "x"}, {"workspace_root": root(&d)}]),
+        json!([{"file_path": "l.txt", "search_block": "caf", "replace_block": "x"}, {"workspace_root": d.root()}]),
     );
     assert_eq!(r["code"], "ENCODING_UNSUPPORTED");
     assert_eq!(fs::read(d.path().join("l.txt")).unwrap(), b"caf\xe9\n");
@@ -134,11 +124,11 @@ fn binary_and_invalid_utf8_are_refused() {
 
 #[test]
 fn crlf_bom_and_utf16_round_trip() {
-    let d = ws();
+    let d = Ws::new();
     fs::write(d.path().join("c.txt"), b"\xef\xbb\xbfa\r\nb\r\n").unwrap();
     let r = run(
         "patch_file",
-        json!([{"file_path": "c.txt", "search_block": "a\nb\n", "replace_block": "a\nB\n"}, {"workspace_root": root(&d)}]),
+        json!([{"file_path": "c.txt", "search_block": "a\nb\n", "replace_block": "a\nB\n"}, {"workspace_root": d.root()}]),
     );
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
@@ -152,7 +142,7 @@ fn crlf_bom_and_utf16_round_trip() {
     fs::write(d.path().join("u.txt"), &utf16).unwrap();
     let r = run(
         "patch_file",
-        json!([{"file_path": "u.txt", "search_block": "h\u{e9}llo", "replace_block": "bye"}, {"workspace_root": root(&d)}]),
+        json!([{"file_path": "u.txt", "search_block": "h\u{e9}llo", "replace_block": "bye"}, {"workspace_root": d.root()}]),
     );
     assert_eq!(r["ok"], true, "{r}");
     let want: Vec<u8> = [0xFF, 0xFE]
@@ -164,14 +154,14 @@ fn crlf_bom_and_utf16_round_trip() {
 
 #[test]
 fn apply_edits_batch_and_preview() {
-    let d = ws();
+    let d = Ws::new();
     let p = d.path().join("m.js");
     fs::write(&p, "const a = 1;\nconst b = 2;\n").unwrap();
     let edits =
         json!([{"old": "const a = 1;", "new": "const a = 10;"}, ["const b = 2;", "const b = 20;"]]);
     let r = run(
         "preview_edits",
-        json!(["m.js", edits, {"workspace_root": root(&d)}]),
+        json!(["m.js", edits, {"workspace_root": d.root()}]),
     );
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["written"], false);
@@ -181,7 +171,7 @@ fn apply_edits_batch_and_preview() {
     );
     let r = run(
         "apply_edits",
-        json!(["m.js", edits, {"workspace_root": root(&d)}]),
+        json!(["m.js", edits, {"workspace_root": d.root()}]),
     );
     assert_eq!(r["edits_applied"], 2);
     assert_eq!(r["matches"][1]["start_line"], 2);
@@ -193,7 +183,7 @@ fn apply_edits_batch_and_preview() {
     // A failing edit names its index and writes nothing.
     let r = run(
         "apply_edits",
-        json!(["m.js", [["const a = 10;", "x"], ["nope", "y"]], {"workspace_root": root(&d)}]),
+        json!(["m.js", [["const a = 10;", "x"], ["nope", "y"]], {"workspace_root": d.root()}]),
     );
     assert_eq!(r["code"], "SEARCH_BLOCK_NOT_FOUND");
     assert_eq!(r["edit_index"], 1);
@@ -205,12 +195,12 @@ fn apply_edits_batch_and_preview() {
 
 #[test]
 fn stale_base_hash_is_refused() {
-    let d = ws();
+    let d = Ws::new();
     let p = d.path().join("s.txt");
     fs::write(&p, "one\n").unwrap();
     let r = run(
         "patch_file",
-        json!([{"file_path": "s.txt", "search_block": "one", "replace_block": "two"}, {"workspace_root": root(&d), "base_hash": "0000000000000000"}]),
+        json!([{"file_path": "s.txt", "search_block": "one", "replace_block": "two"}, {"workspace_root": d.root(), "base_hash": "0000000000000000"}]),
     );
     assert_eq!(r["code"], "STALE_FILE");
     assert_eq!(r["current_hash"], crate::hash::file_hash(b"one\n"));
@@ -218,7 +208,7 @@ fn stale_base_hash_is_refused() {
     let good = crate::hash::file_hash(b"one\n");
     let r = run(
         "patch_file",
-        json!([{"file_path": "s.txt", "search_block": "one", "replace_block": "two"}, {"workspace_root": root(&d), "base_hash": good}]),
+        json!([{"file_path": "s.txt", "search_block": "one", "replace_block": "two"}, {"workspace_root": d.root(), "base_hash": good}]),
     );
     assert_eq!(r["ok"], true);
 }
@@ -242,10 +232,10 @@ fn malformed_payloads() {
 
 #[test]
 fn ladder_escalates_and_detects_repeats() {
-    let d = ws();
+    let d = Ws::new();
     let p = d.path().join("l.py");
     fs::write(&p, "def f():\n    retries = 3\n    return retries\n").unwrap();
-    let bad = json!([{"file_path": "l.py", "search_block": "    retries = 2\n    return retries\n", "replace_block": "x"}, {"workspace_root": root(&d)}]);
+    let bad = json!([{"file_path": "l.py", "search_block": "    retries = 2\n    return retries\n", "replace_block": "x"}, {"workspace_root": d.root()}]);
     let r1 = run("patch_file", bad.clone());
     assert_eq!(
         (
@@ -286,7 +276,7 @@ fn ladder_escalates_and_detects_repeats() {
     // A different code on the same file starts again at 1; a success resets the file.
     let amb = run(
         "patch_file",
-        json!([{"file_path": "l.py", "search_block": "retries", "replace_block": "n"}, {"workspace_root": root(&d)}]),
+        json!([{"file_path": "l.py", "search_block": "retries", "replace_block": "n"}, {"workspace_root": d.root()}]),
     );
     assert_eq!(
         (amb["attempt"].as_u64(), amb["next_action"].as_str()),
@@ -294,7 +284,7 @@ fn ladder_escalates_and_detects_repeats() {
     );
     let ok = run(
         "patch_file",
-        json!([{"file_path": "l.py", "search_block": "retries = 3", "replace_block": "retries = 4"}, {"workspace_root": root(&d)}]),
+        json!([{"file_path": "l.py", "search_block": "retries = 3", "replace_block": "retries = 4"}, {"workspace_root": d.root()}]),
     );
     assert_eq!(ok["ok"], true);
     let again = run("patch_file", bad);
@@ -308,7 +298,7 @@ fn a_large_bom_crlf_file_is_edited_in_place_byte_for_byte() {
     // Several scan blocks of non-ASCII CRLF text after a BOM; two edits far apart. The write sends the
     // unchanged stretches from the read buffer: the file must be exactly the expected bytes, the
     // counts JavaScript's, and a dry run's hash the written file's.
-    let d = ws();
+    let d = Ws::new();
     let p = d.path().join("big.txt");
     let body: String = (0..6000)
         .map(|i| format!("línea {i}: “ok” 😀\r\n"))
@@ -324,13 +314,13 @@ fn a_large_bom_crlf_file_is_edited_in_place_byte_for_byte() {
         .replacen("línea 5990: “ok”", "línea 5990: “done”", 1);
     let dry = run(
         "preview_edits",
-        json!(["big.txt", edits.clone(), {"workspace_root": root(&d)}]),
+        json!(["big.txt", edits.clone(), {"workspace_root": d.root()}]),
     );
     assert_eq!(dry["ok"], true, "{dry}");
     assert_eq!(fs::read_to_string(&p).unwrap(), original);
     let r = run(
         "apply_edits",
-        json!(["big.txt", edits, {"workspace_root": root(&d)}]),
+        json!(["big.txt", edits, {"workspace_root": d.root()}]),
     );
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(fs::read(&p).unwrap(), expected.as_bytes());

@@ -1,48 +1,9 @@
 //! End-to-end tests of viewFile, editLines, the whole-file operations and undo.
 
-use super::call;
 use crate::hash::{file_hash, line_tag};
 use serde_json::{json, Value};
-use std::fs;
 
-fn run(op: &str, args: Value) -> Value {
-    serde_json::from_str(&call(op, &args.to_string())).unwrap()
-}
-
-struct Ws {
-    d: tempfile::TempDir,
-}
-
-impl Ws {
-    fn new() -> Ws {
-        Ws {
-            d: tempfile::tempdir().unwrap(),
-        }
-    }
-    fn root(&self) -> String {
-        self.d.path().to_str().unwrap().to_string()
-    }
-    fn opts(&self, extra: Value) -> Value {
-        let mut o = json!({"workspace_root": self.root()});
-        o.as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
-        o
-    }
-    fn write(&self, p: &str, b: impl AsRef<[u8]>) {
-        let path = self.d.path().join(p);
-        if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).unwrap();
-        }
-        fs::write(path, b).unwrap();
-    }
-    fn read(&self, p: &str) -> Vec<u8> {
-        fs::read(self.d.path().join(p)).unwrap()
-    }
-    fn exists(&self, p: &str) -> bool {
-        self.d.path().join(p).exists()
-    }
-}
+use super::test_support::{run, Ws};
 
 fn anchor(n: usize, line: &str) -> String {
     format!("{n}:{}", line_tag(line))
@@ -569,7 +530,7 @@ fn multi_file_transactions_undo_as_one() {
     let w = Ws::new();
     w.write("a.txt", "A\n");
     w.write("b.txt", "B\n");
-    let ws = Workspace::new(w.d.path()).unwrap();
+    let ws = Workspace::new(w.path()).unwrap();
     let paths = [
         ("a.txt".to_string(), Resolve::Existing),
         ("b.txt".to_string(), Resolve::Existing),

@@ -1,47 +1,21 @@
 //! The syntax gate (option `validate`) through every edit entry point, and guarded rewrites
 //! (`max_changed_lines`, `REWRITE_TOO_BROAD`). The gate tests need the grammars (feature `syntax`).
 
-use super::call;
-use serde_json::{json, Value};
-use std::fs;
+use serde_json::json;
 
-fn run(op: &str, args: Value) -> Value {
-    serde_json::from_str(&call(op, &args.to_string())).unwrap()
-}
-
-struct Ws {
-    dir: tempfile::TempDir,
-}
-
-impl Ws {
-    fn new(files: &[(&str, &str)]) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        for (p, c) in files {
-            fs::write(dir.path().join(p), c).unwrap();
-        }
-        Ws { dir }
-    }
-    fn opts(&self, extra: Value) -> Value {
-        let mut o = json!({"workspace_root": self.dir.path().to_str().unwrap()});
-        if let (Value::Object(m), Value::Object(e)) = (&mut o, extra) {
-            m.extend(e);
-        }
-        o
-    }
-    fn read(&self, p: &str) -> String {
-        fs::read_to_string(self.dir.path().join(p)).unwrap()
-    }
-    #[cfg(feature = "syntax")]
-    fn exists(&self, p: &str) -> bool {
-        self.dir.path().join(p).exists()
-    }
-}
+use super::test_support::{run, Ws};
 
 #[cfg(feature = "syntax")]
 const JS: &str = "function f() {\n  return 1;\n}\n";
 
 #[cfg(feature = "syntax")]
-fn patch(ws: &Ws, path: &str, search: &str, replace: &str, validate: Option<&str>) -> Value {
+fn patch(
+    ws: &Ws,
+    path: &str,
+    search: &str,
+    replace: &str,
+    validate: Option<&str>,
+) -> serde_json::Value {
     let opts = match validate {
         Some(v) => ws.opts(json!({"validate": v})),
         None => ws.opts(json!({})),
@@ -55,11 +29,11 @@ fn patch(ws: &Ws, path: &str, search: &str, replace: &str, validate: Option<&str
 #[test]
 #[cfg(feature = "syntax")]
 fn off_by_default_no_syntax_key() {
-    let ws = Ws::new(&[("a.js", JS)]);
+    let ws = Ws::with(&[("a.js", JS)]);
     let r = patch(&ws, "a.js", "return 1;", "return (1;", None);
     assert_eq!(r["ok"], true, "{r}");
     assert!(r.get("syntax").is_none(), "{r}");
-    let ws = Ws::new(&[("a.js", JS)]);
+    let ws = Ws::with(&[("a.js", JS)]);
     let r = patch(&ws, "a.js", "return 1;", "return (1;", Some("off"));
     assert!(r.get("syntax").is_none(), "{r}");
 }
@@ -67,7 +41,7 @@ fn off_by_default_no_syntax_key() {
 #[test]
 #[cfg(feature = "syntax")]
 fn report_lands_and_says_so() {
-    let ws = Ws::new(&[("a.js", JS)]);
+    let ws = Ws::with(&[("a.js", JS)]);
     let r = patch(&ws, "a.js", "return 1;", "return (1;", Some("report"));
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["written"], true);
@@ -77,9 +51,9 @@ fn report_lands_and_says_so() {
     assert_eq!(e["line"], 2, "{r}");
     assert!(e["column"].as_u64().unwrap() >= 1);
     assert_eq!(e["snippet"], "  return (1;");
-    assert_eq!(ws.read("a.js"), "function f() {\n  return (1;\n}\n");
+    assert_eq!(ws.read_string("a.js"), "function f() {\n  return (1;\n}\n");
     // A clean edit reports ok.
-    let ws = Ws::new(&[("a.js", JS)]);
+    let ws = Ws::with(&[("a.js", JS)]);
     let r = patch(&ws, "a.js", "return 1;", "return 2;", Some("report"));
     assert_eq!(
         r["syntax"],
@@ -90,7 +64,7 @@ fn report_lands_and_says_so() {
 #[test]
 #[cfg(feature = "syntax")]
 fn enforce_refuses_and_writes_nothing() {
-    let ws = Ws::new(&[("a.js", JS)]);
+    let ws = Ws::with(&[("a.js", JS)]);
     let r = patch(&ws, "a.js", "return 1;", "return (1;", Some("enforce"));
     assert_eq!(r["ok"], false, "{r}");
     assert_eq!(r["code"], "SYNTAX_ERROR_INTRODUCED");
@@ -100,7 +74,7 @@ fn enforce_refuses_and_writes_nothing() {
     assert!(m.contains("line 2"), "{m}");
     assert!(m.contains(">   2 |   return (1;"), "{m}");
     assert_eq!(r["next_action"], "fix_input");
-    assert_eq!(ws.read("a.js"), JS);
+    assert_eq!(ws.read_string("a.js"), JS);
     // A dry run is refused the same way.
     let r = run(
         "preview_edits",
@@ -115,24 +89,27 @@ fn enforce_refuses_and_writes_nothing() {
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["written"], false);
     assert_eq!(r["syntax"]["ok"], false);
-    assert_eq!(ws.read("a.js"), JS);
+    assert_eq!(ws.read_string("a.js"), JS);
 }
 
 #[test]
 #[cfg(feature = "syntax")]
 fn an_existing_error_elsewhere_does_not_block_a_clean_edit() {
     let broken = "function f() {\n  return 1;\n}\nconst x = (;\n";
-    let ws = Ws::new(&[("a.js", broken)]);
+    let ws = Ws::with(&[("a.js", broken)]);
     let r = patch(&ws, "a.js", "return 1;", "return 2;", Some("enforce"));
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["syntax"]["ok"], true);
-    assert_eq!(ws.read("a.js"), broken.replace("return 1;", "return 2;"));
+    assert_eq!(
+        ws.read_string("a.js"),
+        broken.replace("return 1;", "return 2;")
+    );
 }
 
 #[test]
 #[cfg(feature = "syntax")]
 fn unknown_extension_and_too_large_are_skipped() {
-    let ws = Ws::new(&[("a.txt", "f(\n")]);
+    let ws = Ws::with(&[("a.txt", "f(\n")]);
     let r = patch(&ws, "a.txt", "f(", "g((", Some("enforce"));
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
@@ -140,7 +117,7 @@ fn unknown_extension_and_too_large_are_skipped() {
         json!({"language": null, "skipped": "unknown_language"})
     );
     let big = "let a = 1;\n".repeat(crate::syntax::MAX_BYTES / 10) + "let z = 2;\n";
-    let ws = Ws::new(&[("big.js", &big)]);
+    let ws = Ws::with(&[("big.js", &big)]);
     let r = patch(&ws, "big.js", "let z = 2;", "let z = (;", Some("enforce"));
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(
@@ -166,10 +143,10 @@ fn every_language_through_patch_file() {
         ("a.js", JS, "return 1;", "return (1;"),
     ];
     for (path, text, old, new) in cases {
-        let ws = Ws::new(&[(path, text)]);
+        let ws = Ws::with(&[(path, text)]);
         let r = patch(&ws, path, old, new, Some("enforce"));
         assert_eq!(r["code"], "SYNTAX_ERROR_INTRODUCED", "{path}: {r}");
-        assert_eq!(ws.read(path), text, "{path}");
+        assert_eq!(ws.read_string(path), text, "{path}");
         let r = patch(&ws, path, old, new, Some("report"));
         assert_eq!(r["ok"], true, "{path}: {r}");
         assert_eq!(r["syntax"]["ok"], false, "{path}: {r}");
@@ -179,7 +156,7 @@ fn every_language_through_patch_file() {
 #[test]
 #[cfg(feature = "syntax")]
 fn edit_lines_create_and_write_are_gated() {
-    let ws = Ws::new(&[("a.py", "def f():\n    return 1\n")]);
+    let ws = Ws::with(&[("a.py", "def f():\n    return 1\n")]);
     let tag = crate::hash::line_tag("    return 1");
     let ops = json!([{"op": "replace", "start": format!("2:{tag}"), "lines": ["    return (1"]}]);
     let r = run(
@@ -187,7 +164,7 @@ fn edit_lines_create_and_write_are_gated() {
         json!(["a.py", ops, ws.opts(json!({"validate": "enforce"}))]),
     );
     assert_eq!(r["code"], "SYNTAX_ERROR_INTRODUCED", "{r}");
-    assert_eq!(ws.read("a.py"), "def f():\n    return 1\n");
+    assert_eq!(ws.read_string("a.py"), "def f():\n    return 1\n");
     let r = run(
         "edit_lines",
         json!(["a.py", ops, ws.opts(json!({"validate": "report"}))]),
@@ -223,7 +200,7 @@ fn edit_lines_create_and_write_are_gated() {
         ]),
     );
     assert_eq!(r["code"], "SYNTAX_ERROR_INTRODUCED", "{r}");
-    assert_eq!(ws.read("n.json"), "{\"a\": 1}\n");
+    assert_eq!(ws.read_string("n.json"), "{\"a\": 1}\n");
     let r = run(
         "create_file",
         json!([
@@ -233,13 +210,13 @@ fn edit_lines_create_and_write_are_gated() {
         ]),
     );
     assert_eq!(r["code"], "SYNTAX_ERROR_INTRODUCED", "{r}");
-    assert_eq!(ws.read("n.json"), "{\"a\": 1}\n");
+    assert_eq!(ws.read_string("n.json"), "{\"a\": 1}\n");
 }
 
 #[test]
 #[cfg(feature = "syntax")]
 fn multi_file_patch_rolls_back_on_one_bad_file() {
-    let ws = Ws::new(&[("a.js", JS), ("b.py", "x = 1\n")]);
+    let ws = Ws::with(&[("a.js", JS), ("b.py", "x = 1\n")]);
     let patch = "*** Begin Patch\n*** Update File: a.js\n@@\n-  return 1;\n+  return 2;\n*** Update File: b.py\n@@\n-x = 1\n+x = (1\n*** Add File: c.rs\n+fn c() {}\n*** End Patch\n";
     let r = run(
         "apply_patch",
@@ -248,8 +225,8 @@ fn multi_file_patch_rolls_back_on_one_bad_file() {
     assert_eq!(r["code"], "SYNTAX_ERROR_INTRODUCED", "{r}");
     assert_eq!(r["op_index"], 1);
     assert_eq!(r["file_path"], "b.py");
-    assert_eq!(ws.read("a.js"), JS);
-    assert_eq!(ws.read("b.py"), "x = 1\n");
+    assert_eq!(ws.read_string("a.js"), JS);
+    assert_eq!(ws.read_string("b.py"), "x = 1\n");
     assert!(!ws.exists("c.rs"));
     let r = run(
         "apply_patch",
@@ -264,21 +241,21 @@ fn multi_file_patch_rolls_back_on_one_bad_file() {
     assert_eq!(files[2]["syntax"]["language"], "rust");
 
     // Blocks and unified diffs go through the same plan.
-    let ws = Ws::new(&[("a.js", JS)]);
+    let ws = Ws::with(&[("a.js", JS)]);
     let blocks = "a.js\n<<<<<<< SEARCH\n  return 1;\n=======\n  return {1;\n>>>>>>> REPLACE\n";
     let r = run(
         "apply_blocks",
         json!([blocks, ws.opts(json!({"validate": "enforce"}))]),
     );
     assert_eq!(r["code"], "SYNTAX_ERROR_INTRODUCED", "{r}");
-    assert_eq!(ws.read("a.js"), JS);
+    assert_eq!(ws.read_string("a.js"), JS);
     let diff = "--- a/a.js\n+++ b/a.js\n@@ -1,3 +1,3 @@\n function f() {\n-  return 1;\n+  return [1;\n }\n";
     let r = run(
         "apply_unified_diff",
         json!([diff, ws.opts(json!({"validate": "enforce"}))]),
     );
     assert_eq!(r["code"], "SYNTAX_ERROR_INTRODUCED", "{r}");
-    assert_eq!(ws.read("a.js"), JS);
+    assert_eq!(ws.read_string("a.js"), JS);
     let r = run(
         "apply_unified_diff",
         json!([diff, ws.opts(json!({"validate": "off"}))]),
@@ -290,10 +267,10 @@ fn multi_file_patch_rolls_back_on_one_bad_file() {
 #[test]
 #[cfg(feature = "syntax")]
 fn validate_values_are_checked() {
-    let ws = Ws::new(&[("a.js", JS)]);
+    let ws = Ws::with(&[("a.js", JS)]);
     let r = patch(&ws, "a.js", "return 1;", "return 2;", Some("strict"));
     assert_eq!(r["code"], "INVALID_INPUT", "{r}");
-    assert_eq!(ws.read("a.js"), JS);
+    assert_eq!(ws.read_string("a.js"), JS);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -306,7 +283,7 @@ fn numbered(n: usize) -> String {
 #[test]
 fn write_file_reports_line_changes() {
     let before = numbered(10);
-    let ws = Ws::new(&[("a.txt", &before)]);
+    let ws = Ws::with(&[("a.txt", &before)]);
     let after = before
         .replace("line 3\n", "line three\n")
         .replace("line 7\n", "")
@@ -342,7 +319,7 @@ fn write_file_reports_line_changes() {
 #[test]
 fn rewrite_too_broad_is_refused() {
     let before = numbered(50);
-    let ws = Ws::new(&[("a.txt", &before)]);
+    let ws = Ws::with(&[("a.txt", &before)]);
     let after: String = (1..=50)
         .map(|i| {
             if i % 2 == 0 {
@@ -380,7 +357,7 @@ fn rewrite_too_broad_is_refused() {
         let m = r["message"].as_str().unwrap();
         assert!(m.contains("changes 25 line(s)"), "{m}");
         assert!(m.contains("line 2, line 4"), "{m}");
-        assert_eq!(ws.read("a.txt"), before);
+        assert_eq!(ws.read_string("a.txt"), before);
     }
     // At the limit it goes through.
     let r = run(
@@ -389,7 +366,7 @@ fn rewrite_too_broad_is_refused() {
     );
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(r["changed_ranges_truncated"], true);
-    assert_eq!(ws.read("a.txt"), after);
+    assert_eq!(ws.read_string("a.txt"), after);
     // A new file is never too broad.
     let r = run(
         "create_file",
