@@ -23,7 +23,7 @@ use ignore::{DirEntry, WalkBuilder};
 use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, Obj};
-use super::edit::read_root;
+use super::options::read_root;
 use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::fsio;

@@ -3,67 +3,24 @@
 use serde_json::{json, Value};
 
 use super::args::{bad, type_name, Obj};
+use super::commit::Writer;
+use super::options::{read_options, EditOptions, Validate};
 use super::{arg, merge, ok_object, Res};
 use crate::apply::{self, Planned};
 use crate::codec::{self, Encoding};
 use crate::error::{Code, Failure, Result};
 use crate::hash::{file_hash, file_hash_parts};
 use crate::ir::Edit;
-use crate::journal::{self, DiskJournal, Recorded};
+use crate::journal::Recorded;
 use crate::matcher::Tolerance;
 use crate::syntax;
 use crate::text::utf16_len;
-use crate::txn::{Action, Txn};
+use crate::txn::Action;
 use crate::workspace::{Resolve, Workspace};
-
-/// Files larger than this are refused unless `max_file_bytes` says otherwise.
-pub const DEFAULT_MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
-
-/// Options every edit entry point accepts.
-pub struct EditOptions {
-    pub root: std::path::PathBuf,
-    pub dry_run: bool,
-    pub tolerance: Tolerance,
-    pub max_file_bytes: u64,
-    pub base_hash: Option<String>,
-    /// Where the undo journal is also kept on disk, if anywhere.
-    pub journal: JournalAt,
-    /// The syntax gate (option `validate`).
-    pub validate: Validate,
-}
-
-/// Option `validate`: whether an edit is checked with the syntax gate ([`crate::syntax`]).
-///
-/// - `off` (the library default): no check, no `syntax` key in the receipt;
-/// - `report`: the edit lands and the receipt carries `syntax: {language, ok, new_errors}` (or
-///   `{language, skipped}`);
-/// - `enforce`: an edit that introduces a syntax error is refused with `SYNTAX_ERROR_INTRODUCED`
-///   (details: `syntax`, `file_path`) and nothing is written.
-///
-/// Dry runs are checked too, so a preview tells what the real call would do (under `enforce` a dry
-/// run of a breaking edit is refused the same way).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Validate {
-    #[default]
-    Off,
-    Report,
-    Enforce,
-}
 
 /// Set once an edit ran the syntax gate in this process; from then on `viewFile` warms the gate's
 /// tree cache (see [`super::view`]), so hosts that never validate never pay for parsing.
 pub static GATE_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Reads option `validate` (`"off" | "report" | "enforce"`).
-pub fn read_validate(o: &mut Obj) -> Result<Validate> {
-    Ok(
-        match o.choice(&["validate"], &["off", "report", "enforce"])? {
-            Some("report") => Validate::Report,
-            Some("enforce") => Validate::Enforce,
-            _ => Validate::Off,
-        },
-    )
-}
 
 /// Runs the syntax gate on one file's edit: `None` when `mode` is off, the report otherwise. Under
 /// `enforce`, an edit that introduces an error fails with `SYNTAX_ERROR_INTRODUCED`, the report under
@@ -105,57 +62,6 @@ pub fn with_syntax(mut receipt: Value, report: Option<&syntax::SyntaxReport>) ->
     receipt
 }
 
-pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
-    let mut o = Obj::new("options", v, true)?;
-    let opts = read_common(&mut o)?;
-    o.finish()?;
-    Ok(opts)
-}
-
-/// The workspace root option (default: the current directory). Also reads `lock_timeout_ms` (how
-/// long the call's lock waits may last, default 10 s), which every call that touches files takes:
-/// it is set for the calling thread ([`crate::fsio::set_lock_timeout`]) at each read.
-pub fn read_root(o: &mut Obj) -> Result<std::path::PathBuf> {
-    let lock_timeout = o.uint(&["lock_timeout_ms", "lockTimeoutMs"])?;
-    crate::fsio::set_lock_timeout(lock_timeout.map(std::time::Duration::from_millis));
-    Ok(match o.string(&["workspace_root", "workspaceRoot"])? {
-        Some("") => return Err(bad("workspace_root is empty.")),
-        Some(r) => r.into(),
-        None => std::env::current_dir().map_err(|e| {
-            Failure::new(
-                Code::InvalidInput,
-                format!("cannot read the current directory: {e}"),
-            )
-        })?,
-    })
-}
-
-/// Reads the shared edit options from `o` without refusing other keys (the caller reads its own
-/// keys, then calls `o.finish()`).
-pub fn read_common(o: &mut Obj) -> Result<EditOptions> {
-    let root = read_root(o)?;
-    let dry_run = o.boolean(&["dry_run", "dryRun"])?.unwrap_or(false);
-    let tolerance = match o.choice(&["tolerance"], &["exact", "safe"])? {
-        Some("exact") => Tolerance::Exact,
-        _ => Tolerance::Safe,
-    };
-    let max_file_bytes = o
-        .uint(&["max_file_bytes", "maxFileBytes"])?
-        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
-    let base_hash = o.string(&["base_hash", "baseHash"])?.map(str::to_string);
-    let journal = read_journal(o)?;
-    let validate = read_validate(o)?;
-    Ok(EditOptions {
-        root,
-        dry_run,
-        tolerance,
-        max_file_bytes,
-        base_hash,
-        journal,
-        validate,
-    })
-}
-
 /// What one file edit produced, before it is shaped into a receipt.
 pub struct Outcome {
     pub display: String,
@@ -183,48 +89,6 @@ pub fn journal_fields(r: &Recorded) -> Value {
     v
 }
 
-/// Where the undo journal is also kept on disk: options `journal_dir` (a directory inside the
-/// workspace) and `host_journal_dir` (an absolute directory chosen by the host, not sandboxed; see
-/// [`DiskJournal::open_host`]). At most one of them.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub enum JournalAt {
-    #[default]
-    MemoryOnly,
-    Workspace(String),
-    Host(String),
-}
-
-impl JournalAt {
-    /// Opens the on-disk journal, if any (before anything is written, so a bad directory refuses
-    /// the call).
-    pub fn open(&self, ws: &Workspace) -> Result<Option<DiskJournal>> {
-        match self {
-            JournalAt::MemoryOnly => Ok(None),
-            JournalAt::Workspace(d) => DiskJournal::open(ws, d).map(Some),
-            JournalAt::Host(d) => DiskJournal::open_host(ws, d).map(Some),
-        }
-    }
-}
-
-/// Reads options `journal_dir` / `host_journal_dir`.
-pub fn read_journal(o: &mut Obj) -> Result<JournalAt> {
-    let inside = o.string(&["journal_dir", "journalDir"])?;
-    let host = o.string(&["host_journal_dir", "hostJournalDir"])?;
-    match (inside, host) {
-        (Some(_), Some(_)) => Err(bad(
-            "journal_dir and host_journal_dir cannot both be given; choose one journal.",
-        )),
-        (Some(d), None) => Ok(JournalAt::Workspace(d.to_string())),
-        (None, Some(d)) => Ok(JournalAt::Host(d.to_string())),
-        (None, None) => Ok(JournalAt::MemoryOnly),
-    }
-}
-
-/// Opens the on-disk journal named by the options, if any (see [`JournalAt::open`]).
-pub fn disk_journal(ws: &Workspace, opts: &EditOptions) -> Result<Option<DiskJournal>> {
-    opts.journal.open(ws)
-}
-
 /// Checks `base_hash` against the bytes the caller's edit will be applied to.
 pub fn check_base(base: Option<&str>, bytes: &[u8], display: &str) -> Result<()> {
     let Some(base) = base else { return Ok(()) };
@@ -249,16 +113,17 @@ pub fn check_base(base: Option<&str>, bytes: &[u8], display: &str) -> Result<()>
 /// is built only when the syntax gate parses it, or to encode a UTF-16 file.
 pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outcome> {
     let ws = Workspace::new(&opts.root)?;
-    let disk = disk_journal(&ws, opts)?;
-    let mut txn = Txn::open(
+    let mut w = Writer::open(
         &ws,
+        &opts.journal,
         &[(path.to_string(), Resolve::Existing)],
         opts.max_file_bytes,
+        opts.dry_run,
     )?;
-    let display = txn.files[0].display.clone();
+    let display = w.txn.files[0].display.clone();
     let with_path = |f: Failure| f.with("file_path", &display);
     // The bytes stay in the transaction (they reach the undo journal at commit).
-    let bytes = txn.files[0].bytes.as_deref().unwrap_or_default();
+    let bytes = w.txn.files[0].bytes.as_deref().unwrap_or_default();
     let before_bytes = bytes.len();
     check_base(opts.base_hash.as_deref(), bytes, &display)?;
     let (text, encoding, before_text_utf16) =
@@ -297,10 +162,10 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
     let (file_hash, recorded) = match dry_hash {
         Some(h) => (h, Recorded::default()),
         None => {
-            txn.files[0].action = action;
-            let mut done = txn.commit()?;
-            let recorded = journal::record_taking(&mut done, disk.as_ref());
-            (done[0].file_hash.clone().unwrap_or_default(), recorded)
+            w.set(0, action);
+            let mut done = w.commit()?;
+            let hash = done.committed[0].file_hash.take().unwrap_or_default();
+            (hash, done.recorded)
         }
     };
     Ok(Outcome {

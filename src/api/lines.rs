@@ -16,7 +16,8 @@
 use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, type_name, Obj};
-use super::edit::{check_base, journal_fields, read_options, syntax_gate, with_syntax};
+use super::edit::{check_base, journal_fields, syntax_gate, with_syntax};
+use super::options::read_options;
 use super::whole::{commit_one, open_one};
 use super::{arg, merge, ok_object, Res};
 use crate::codec;

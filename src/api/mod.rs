@@ -11,10 +11,12 @@
 
 mod args;
 mod browse;
+mod commit;
 mod edit;
 mod lines;
 mod moves;
 mod observe;
+mod options;
 mod panics;
 mod patch;
 mod read_many;

@@ -14,11 +14,12 @@
 use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, Obj};
-use super::edit::{check_base, disk_journal, journal_fields, read_common};
+use super::commit::Writer;
+use super::edit::{check_base, journal_fields};
+use super::options::read_common;
 use super::{arg, merge, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::hash::file_hash;
-use crate::journal;
 use crate::txn::{Action, Committed, Txn};
 use crate::workspace::{Resolve, Workspace};
 
@@ -28,7 +29,7 @@ pub fn move_file(args: &[Value]) -> Res {
     let from = str_arg(args, 0, "from_path")?;
     let to = str_arg(args, 1, "to_path")?;
     let mut o = Obj::new("options", arg(args, 2), true)?;
-    let opts = read_common(&mut o)?;
+    let opts = read_common(&mut o, true)?;
     let overwrite = o.boolean(&["overwrite"])?.unwrap_or(false);
     o.finish()?;
     let ws = Workspace::new(&opts.root)?;
@@ -51,15 +52,17 @@ pub fn move_file(args: &[Value]) -> Res {
     if dst.exists && !overwrite {
         return Err(exists(&dst.display));
     }
-    let disk = disk_journal(&ws, &opts)?;
-    let mut txn = Txn::open(
+    let w = Writer::open(
         &ws,
+        &opts.journal,
         &[
             (from.to_string(), Resolve::Existing),
             (to.to_string(), Resolve::MayCreate),
         ],
         opts.max_file_bytes,
+        opts.dry_run,
     )?;
+    let txn = &w.txn;
     let (s, d) = match (txn.index_of(from), txn.index_of(to)) {
         (Some(s), Some(d)) if s != d => (s, d),
         _ => {
@@ -78,20 +81,17 @@ pub fn move_file(args: &[Value]) -> Res {
     check_base(opts.base_hash.as_deref(), bytes, &from_display)?;
     let hash = file_hash(bytes);
     let size = bytes.len();
-    let recorded = if opts.dry_run {
-        journal::Recorded::default()
-    } else {
-        let mut done = match rename_locked(&ws, &mut txn, s, d, &hash)? {
-            Some(done) => done,
+    let recorded = w
+        .commit_with(|mut txn| match rename_locked(&ws, &mut txn, s, d, &hash)? {
+            Some(done) => Ok(done),
             None => {
                 let bytes = txn.files[s].bytes.clone().unwrap_or_default();
                 txn.files[d].action = Action::Write(bytes);
                 txn.files[s].action = Action::Delete;
-                txn.commit()?
+                txn.commit()
             }
-        };
-        journal::record_taking(&mut done, disk.as_ref())
-    };
+        })?
+        .recorded;
     Ok(merge(
         ok_object(json!({
             "file_path": from_display,

@@ -13,7 +13,7 @@
 //! dominant line terminator. A move writes the new path and deletes the old one in the same
 //! transaction.
 //!
-//! Option `validate` (see [`super::edit::Validate`]) runs the syntax gate on every file an operation
+//! Option `validate` (see [`super::options::Validate`]) runs the syntax gate on every file an operation
 //! adds or changes, during planning: under `enforce`, one file's new error fails the call before the
 //! commit, so no file is written. File entries carry `syntax` (not for deletes and pure moves).
 
@@ -23,52 +23,35 @@ use std::path::PathBuf;
 use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
-use super::edit::{
-    check_base, journal_fields, read_journal, read_validate, syntax_gate, JournalAt, Validate,
-    DEFAULT_MAX_FILE_BYTES,
-};
+use super::commit::Writer;
+use super::edit::{check_base, journal_fields, syntax_gate};
+use super::options::{read_common, EditOptions};
 use super::{arg, merge, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
 use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
-use crate::journal::{self, Recorded};
-use crate::matcher::Tolerance;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
 use crate::{apply, apply_hunks, codec, diff, text};
 
-/// Options of the multi-file entry points.
+/// Options of the multi-file entry points: the common ones ([`read_common`], without `base_hash`:
+/// a patch names several files) and their own.
 struct PatchOptions {
-    root: PathBuf,
-    dry_run: bool,
-    tolerance: Tolerance,
-    max_file_bytes: u64,
+    edit: EditOptions,
     overwrite: bool,
     /// `{path as written in the patch: file_hash}`.
     base_hashes: Vec<(String, String)>,
     /// `applyBlocks`: apply every block to this file, ignoring paths in the text.
     /// `applyUnifiedDiff`: the file for hunks whose headers name no file (or none that exists).
     file_path: Option<String>,
-    /// The syntax gate, checked for every written file before anything is committed.
-    validate: Validate,
-    /// Where the undo journal is also kept on disk, if anywhere.
-    journal: JournalAt,
     /// Set by [`touched`] only: stop once every path is chosen and resolved, and list them.
     targets_only: bool,
 }
 
 fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions> {
     let mut o = Obj::new("options", v, true)?;
-    let root = super::edit::read_root(&mut o)?;
-    let dry_run = o.boolean(&["dry_run", "dryRun"])?.unwrap_or(false);
-    let tolerance = match o.choice(&["tolerance"], &["exact", "safe"])? {
-        Some("exact") => Tolerance::Exact,
-        _ => Tolerance::Safe,
-    };
-    let max_file_bytes = o
-        .uint(&["max_file_bytes", "maxFileBytes"])?
-        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+    let edit = read_common(&mut o, false)?;
     let overwrite = o.boolean(&["overwrite"])?.unwrap_or(false);
     let base_hashes = match o.get(&["base_hashes", "baseHashes"])? {
         None => Vec::new(),
@@ -97,19 +80,12 @@ fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions>
     } else {
         None
     };
-    let journal = read_journal(&mut o)?;
-    let validate = read_validate(&mut o)?;
     o.finish()?;
     Ok(PatchOptions {
-        root,
-        dry_run,
-        tolerance,
-        max_file_bytes,
+        edit,
         overwrite,
         base_hashes,
         file_path,
-        validate,
-        journal,
         targets_only: false,
     })
 }
@@ -382,13 +358,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         alternatives,
     } = parsed;
     check_hunk_count(&ops)?;
-    let ws = Workspace::new(&opts.root)?;
-    // Opened before anything is written, so a bad journal directory refuses the call.
-    let disk = if opts.targets_only || opts.dry_run {
-        None
-    } else {
-        opts.journal.open(&ws)?
-    };
+    let ws = Workspace::new(&opts.edit.root)?;
     // 0. Pick each operation's path among its spellings (unified diffs: and the caller's file).
     let blocks = format == Format::Blocks;
     let (fallback, alt_note) = match format {
@@ -489,8 +459,15 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         return Ok(ok_object(json!({ "targets": targets })));
     }
 
-    // 2. Lock and read every file.
-    let mut txn = Txn::open(&ws, &paths, opts.max_file_bytes).map_err(|f| {
+    // 2. Lock and read every file (the write pipeline, [`super::commit`]).
+    let mut w = Writer::open(
+        &ws,
+        &opts.edit.journal,
+        &paths,
+        opts.edit.max_file_bytes,
+        opts.edit.dry_run,
+    )
+    .map_err(|f| {
         let at = f.detail("file_path").and_then(Value::as_str).and_then(|d| {
             displays
                 .iter()
@@ -506,7 +483,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
     let mut planned = Vec::with_capacity(ops.len());
     for (i, op) in ops.iter().enumerate() {
         let display = displays[i].0.as_str();
-        let p = plan(&mut txn, op, &displays[i], opts, blocks, &mut dialect)
+        let p = plan(&mut w.txn, op, &displays[i], opts, blocks, &mut dialect)
             .map_err(|f| tag(f, i, op, Some(display)))?;
         planned.push(p);
     }
@@ -514,16 +491,15 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
     // 4. Commit.
     for p in &mut planned {
         if let Some((idx, bytes)) = p.write.take() {
-            txn.files[idx].action = Action::Write(bytes);
+            w.set(idx, Action::Write(bytes));
         }
         if let Some(idx) = p.delete {
-            txn.files[idx].action = Action::Delete;
+            w.set(idx, Action::Delete);
         }
     }
-    let written = !opts.dry_run;
-    let mut recorded = Recorded::default();
-    if written {
-        let mut done = txn.commit().map_err(|f| {
+    let written = !opts.edit.dry_run;
+    let recorded = {
+        let done = w.commit().map_err(|f| {
             let at = f.detail("file_path").and_then(Value::as_str).and_then(|d| {
                 displays
                     .iter()
@@ -535,8 +511,8 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
             }
         })?;
         // One journal entry for the whole transaction: undoEdit(edit_id) restores every file.
-        recorded = journal::record_taking(&mut done, disk.as_ref());
-    }
+        done.recorded
+    };
     let files: Vec<Value> = planned
         .into_iter()
         .map(|p| Value::Object(p.entry))
@@ -638,7 +614,7 @@ fn plan(
                 }
                 _ => (String::new(), content.clone(), codec::Encoding::Utf8),
             };
-            let report = syntax_gate(opts.validate, display, &old_text, &new_text, &[])?;
+            let report = syntax_gate(opts.edit.validate, display, &old_text, &new_text, &[])?;
             let d = diff::unified(display, &old_text, &new_text, &whole(&old_text, &new_text));
             let bytes = codec::encode(new_text, enc);
             finish(&mut entry, 0, json!([]), d, Some(&bytes));
@@ -683,11 +659,12 @@ fn plan(
                 let decoded = codec::decode(before)?;
                 let (new_text, n, matches, changes) = match change {
                     Change::Edits(edits) => {
-                        let a = apply::apply_edits(&decoded.text, edits, opts.tolerance)?;
+                        let a = apply::apply_edits(&decoded.text, edits, opts.edit.tolerance)?;
                         (a.text, edits.len(), json!(a.matches), a.changes)
                     }
                     Change::Hunks(hunks) => {
-                        let a = apply_hunks::apply_hunks(&decoded.text, hunks, opts.tolerance)?;
+                        let a =
+                            apply_hunks::apply_hunks(&decoded.text, hunks, opts.edit.tolerance)?;
                         for d in a.dialect {
                             note(dialect, d);
                         }
@@ -701,7 +678,13 @@ fn plan(
                     ));
                 }
                 let label = moved_to.unwrap_or(display);
-                let report = syntax_gate(opts.validate, label, &decoded.text, &new_text, &changes)?;
+                let report = syntax_gate(
+                    opts.edit.validate,
+                    label,
+                    &decoded.text,
+                    &new_text,
+                    &changes,
+                )?;
                 let d = diff::unified(label, &decoded.text, &new_text, &changes);
                 (
                     codec::encode(new_text, decoded.encoding),

@@ -10,7 +10,7 @@
 use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
-use super::edit::read_root;
+use super::options::read_root;
 use super::view::{view_file, VIEW_MAX_BYTES};
 use super::{arg, failure_value, ok_object, Res};
 

@@ -105,7 +105,7 @@ pub fn permission_scope(args: &[Value]) -> Res {
         return Err(bad("input names no paths."));
     }
     let mut o = Obj::new("options", arg(args, 1), true)?;
-    let root = super::edit::read_root(&mut o)?;
+    let root = super::options::read_root(&mut o)?;
     o.finish()?;
     let ws = Workspace::new(&root)?;
     let mut paths = Vec::with_capacity(raw.len());

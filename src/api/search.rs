@@ -30,7 +30,7 @@ use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, Obj};
 use super::browse::{resolve_dir, walker, WalkOpts, HARD_MAX};
-use super::edit::read_root;
+use super::options::read_root;
 use super::{arg, ok_object, Res};
 use crate::error::Code;
 use crate::workspace::{Resolve, Workspace};

@@ -26,7 +26,7 @@
 use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, type_name, Obj};
-use super::edit::{read_root, DEFAULT_MAX_FILE_BYTES};
+use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
 use crate::fsio::{Deadline, LockedFile, Sandbox};

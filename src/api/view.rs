@@ -20,7 +20,7 @@
 use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, Obj};
-use super::edit::{read_root, DEFAULT_MAX_FILE_BYTES};
+use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, ok_object, Res};
 use crate::codec::{self, detect_line_ending};
 use crate::error::Failure;

@@ -29,55 +29,59 @@ use std::borrow::Cow;
 use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, type_name, Obj};
-use super::edit::{
-    check_base, disk_journal, journal_fields, read_common, read_journal, read_options, read_root,
-};
+use super::commit::Writer;
+use super::edit::{check_base, journal_fields};
 use super::edit::{syntax_gate, with_syntax};
-use super::edit::{EditOptions, DEFAULT_MAX_FILE_BYTES};
+use super::options::{read_common, read_journal, read_options, read_root};
+use super::options::{EditOptions, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, merge, ok_object, Res};
 use crate::codec::{self, detect_line_ending, Encoding, LineEnding};
 use crate::error::{Code, Failure, Result};
 use crate::hash::file_hash;
-use crate::journal::{self, DiskJournal, Recorded, Target};
+use crate::journal::{self, Recorded, Target};
 use crate::line_changes::{differing_span, line_changes, LineChanges, MAX_CHANGED_RANGES};
 use crate::placeholder::placeholder_lines;
 use crate::text::convert_terminators;
-use crate::txn::{Action, Txn};
+use crate::txn::Action;
 use crate::workspace::{Resolve, Workspace};
 
-/// One file opened for writing: its transaction (lock held) and the journal directory, if any.
-pub struct Opened {
-    disk: Option<DiskJournal>,
-    txn: Txn,
-}
+/// One file opened for writing (step 1 of the write pipeline, [`super::commit`]).
+pub struct Opened(Writer);
 
 impl Opened {
     pub fn display(&self) -> &str {
-        &self.txn.files[0].display
+        &self.0.txn.files[0].display
     }
 
     /// The file's current bytes (`None` when it does not exist).
     pub fn bytes(&self) -> Option<&[u8]> {
-        self.txn.files[0].bytes.as_deref()
+        self.0.txn.files[0].bytes.as_deref()
     }
 }
 
-/// Resolves and locks one file (and opens the journal directory first, so a bad one refuses the call
+/// Resolves and locks one file (after resolving the journal directory, so a bad one refuses the call
 /// before anything is read).
 pub fn open_one(path: &str, mode: Resolve, opts: &EditOptions) -> Result<Opened> {
     let ws = Workspace::new(&opts.root)?;
-    let disk = disk_journal(&ws, opts)?;
-    let txn = Txn::open(&ws, &[(path.to_string(), mode)], opts.max_file_bytes)?;
-    Ok(Opened { disk, txn })
+    let paths = [(path.to_string(), mode)];
+    Writer::open(
+        &ws,
+        &opts.journal,
+        &paths,
+        opts.max_file_bytes,
+        opts.dry_run,
+    )
+    .map(Opened)
 }
 
 /// Commits `action` (unless a dry run) and journals it. Returns the file's new hash (`None` after a
 /// delete) and the journal entry.
 pub fn commit_one(
-    mut o: Opened,
+    o: Opened,
     action: Action,
     opts: &EditOptions,
 ) -> Result<(Option<String>, Recorded)> {
+    let mut w = o.0;
     if opts.dry_run {
         let h = match &action {
             Action::Write(b) => Some(file_hash(b)),
@@ -85,10 +89,9 @@ pub fn commit_one(
         };
         return Ok((h, Recorded::default()));
     }
-    o.txn.files[0].action = action;
-    let mut done = o.txn.commit()?;
-    let recorded = journal::record_taking(&mut done, o.disk.as_ref());
-    Ok((done[0].file_hash.clone(), recorded))
+    w.set(0, action);
+    let mut done = w.commit()?;
+    Ok((done.committed[0].file_hash.take(), done.recorded))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -135,7 +138,7 @@ struct WholeOptions {
 
 fn read_whole_options(v: Option<&Value>, create: bool) -> Result<WholeOptions> {
     let mut o = Obj::new("options", v, true)?;
-    let edit = read_common(&mut o)?;
+    let edit = read_common(&mut o, true)?;
     let overwrite = if create {
         o.boolean(&["overwrite"])?.unwrap_or(false)
     } else {
