@@ -121,3 +121,44 @@ test('the root itself stays usable: no directory of ours left outside after all 
   untouched()
   assert.ok(!existsSync(join(outside, 'n')))
 })
+
+// Reads are held to the same rule: a parent swapped for a link to outside while a read runs must not
+// make it show what is outside (a file only there: its name, its content, its matches).
+test('reads under a swapped parent: nothing outside is listed, found, searched or shown', { skip }, async (t) => {
+  const { root, outside } = layout(t)
+  const MARK = 'ONLY-OUTSIDE-7f3a'
+  writeFileSync(join(outside, 'only-outside.txt'), `${MARK}\n`)
+  const swapper = run(process.execPath, [SWAPPER, root, 'sw', outside, String(MS + 300), 'dir'])
+  const leaks = []
+  const counts = {}
+  let calls = 0
+  const reads = [
+    ['searchFiles', () => sp.searchFiles(MARK, o(root))],
+    ['searchFiles sw', () => sp.searchFiles(MARK, o(root, { path: 'sw' }))],
+    ['findFiles', () => sp.findFiles('**/only-outside*', o(root))],
+    ['listDirectory', () => sp.listDirectory('sw', o(root))],
+    ['listDirectory deep', () => sp.listDirectory('.', o(root, { depth: 3 }))],
+    ['viewFile', () => sp.viewFile('sw/only-outside.txt', o(root))],
+    ['readManyFiles', () => sp.readManyFiles(['sw/only-outside.txt', 'sw/f.txt'], o(root))],
+  ]
+  const deadline = Date.now() + MS
+  await Promise.all(
+    reads.map(async ([name, read]) => {
+      while (Date.now() < deadline) {
+        const r = await read()
+        calls++
+        const key = `${name}:${r.ok ? 'ok' : r.code}`
+        counts[key] = (counts[key] || 0) + 1
+        if (!r.ok) assert.notEqual(r.code, 'INTERNAL_ERROR', r.message)
+        // The content anywhere, or the name as an entry of a listing or a found file.
+        const named = [...(r.entries || []).map((e) => e.path), ...(r.files || []).filter((f) => typeof f === 'string')]
+        if (JSON.stringify(r).includes(MARK) || named.some((p) => p.endsWith('only-outside.txt'))) {
+          leaks.push(`${name}: ${JSON.stringify(r).slice(0, 300)}`)
+        }
+      }
+    }),
+  )
+  const swaps = Number((await swapper).stdout)
+  t.diagnostic(`reads: ${calls} calls during ${swaps} swaps; ${JSON.stringify(counts)}`)
+  assert.deepEqual(leaks.slice(0, 5), [], `${leaks.length} read(s) showed what is outside the root`)
+})

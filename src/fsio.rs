@@ -259,6 +259,31 @@ impl Kept {
     }
 }
 
+/// Looks up entries below the root through directory handles opened without following a symlink,
+/// for the reading tools that walk the tree by path (`listDirectory`, `findFiles`): a name the walk
+/// saw is kept only if it is there through the root's handle, so a parent swapped for a link to
+/// elsewhere during the walk cannot show what is outside. The handle of the last directory is kept
+/// (a walk yields a directory's entries together), so the cost is about one `fstatat` per entry.
+pub struct Beneath<'a> {
+    sb: &'a Sandbox,
+    last: Option<(PathBuf, Dir)>,
+}
+
+impl Beneath<'_> {
+    /// The metadata of `real` (not following a symlink), or `None` when it is not there beneath the
+    /// root.
+    pub fn metadata(&mut self, real: &Path) -> Option<cap_std::fs::Metadata> {
+        let parent = real.parent()?;
+        let name = real.file_name()?;
+        if self.last.as_ref().is_none_or(|(p, _)| p != parent) {
+            let dir = self.sb.open_dir(parent).ok()?;
+            self.last = Some((parent.to_path_buf(), dir));
+        }
+        let (_, dir) = self.last.as_ref()?;
+        dir.symlink_metadata(name).ok()
+    }
+}
+
 /// How [`Sandbox::write`] puts the new file in place.
 #[derive(Debug, Clone, Copy)]
 pub enum Put<'a> {
@@ -395,14 +420,19 @@ impl Sandbox {
 
     /// The bytes of the regular file `real`; `None` if missing, not a regular file, or unreadable.
     pub fn read_regular(&self, real: &Path) -> Option<Vec<u8>> {
-        let (dir, name) = self.parent(real).ok()?;
-        let file = dir.open_with(&name, &read_options()).ok()?.into_std();
-        if !file.metadata().ok()?.is_file() {
-            return None;
-        }
+        let file = self.open_regular(real)?;
         let mut buf = Vec::new();
         (&file).read_to_end(&mut buf).ok()?;
         Some(buf)
+    }
+
+    /// The regular file `real` opened for reading through the root's handle, never following a
+    /// symlink on the way (a parent swapped for a link to elsewhere fails to open); `None` if
+    /// missing, not a regular file, or unreadable.
+    pub fn open_regular(&self, real: &Path) -> Option<std::fs::File> {
+        let (dir, name) = self.parent(real).ok()?;
+        let file = dir.open_with(&name, &read_options()).ok()?.into_std();
+        file.metadata().ok()?.is_file().then_some(file)
     }
 
     /// Names of the entries of `real_dir` with whether each is a directory (not following links).
@@ -437,6 +467,14 @@ impl Sandbox {
                 m.is_file().then(|| (e.file_name(), m.len()))
             })
             .collect()
+    }
+
+    /// A [`Beneath`] over this sandbox.
+    pub fn beneath(&self) -> Beneath<'_> {
+        Beneath {
+            sb: self,
+            last: None,
+        }
     }
 
     /// Removes the regular file (or symlink: the link itself) at `real`.

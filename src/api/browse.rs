@@ -26,7 +26,7 @@ use super::args::{bad, str_arg, Obj};
 use super::options::read_root;
 use super::{arg, ok_object, Res};
 use crate::error::{Code, Failure, Result};
-use crate::fsio;
+use crate::fsio::{self, Sandbox};
 use crate::workspace::{Resolve, Workspace};
 
 /// Default and largest `max_entries` of `listDirectory`.
@@ -152,6 +152,20 @@ pub fn kind(e: &DirEntry) -> &'static str {
     }
 }
 
+/// The kind of an entry from its (not followed) metadata.
+fn kind_of(m: &cap_std::fs::Metadata) -> &'static str {
+    let t = m.file_type();
+    if t.is_symlink() {
+        "symlink"
+    } else if t.is_dir() {
+        "directory"
+    } else if t.is_file() {
+        "file"
+    } else {
+        "other"
+    }
+}
+
 fn cap(o: &mut Obj, keys: &[&'static str], default: u64) -> Result<usize> {
     let n = o.uint(keys)?.unwrap_or(default);
     if n == 0 || n > HARD_MAX {
@@ -196,6 +210,8 @@ pub fn list_directory(args: &[Value]) -> Res {
         include_hidden: true,
         max_depth: Some(depth as usize),
     };
+    let sb = Sandbox::open(ws.root())?;
+    let mut beneath = sb.beneath();
     let mut entries = Vec::new();
     let mut truncated = false;
     for e in walker(&ws, &dir, opts).build() {
@@ -209,16 +225,18 @@ pub fn list_directory(args: &[Value]) -> Res {
         if e.depth() == 0 {
             continue;
         }
+        // What the walk saw, checked through the root's handle (see `Beneath`).
+        let Some(m) = beneath.metadata(e.path()) else {
+            continue;
+        };
         if entries.len() == max {
             truncated = true;
             break;
         }
-        let k = kind(&e);
+        let k = kind_of(&m);
         let mut entry = json!({"path": ws.display(e.path()), "type": k});
         if k == "file" {
-            if let Ok(m) = e.metadata() {
-                entry["size"] = json!(m.len());
-            }
+            entry["size"] = json!(m.len());
         }
         entries.push(entry);
     }
@@ -295,6 +313,8 @@ pub fn find_files(args: &[Value]) -> Res {
         include_hidden,
         max_depth: None,
     };
+    let sb = Sandbox::open(ws.root())?;
+    let mut beneath = sb.beneath();
     let mut files = Vec::new();
     let mut truncated = false;
     for e in walker(&ws, &dir, opts).build() {
@@ -306,6 +326,10 @@ pub fn find_files(args: &[Value]) -> Res {
             },
         };
         if e.depth() == 0 || kind(&e) == "directory" || !pat.matches(&dir.real, e.path()) {
+            continue;
+        }
+        // What the walk saw, checked through the root's handle (see `Beneath`).
+        if beneath.metadata(e.path()).is_none_or(|m| m.is_dir()) {
             continue;
         }
         if files.len() == max {

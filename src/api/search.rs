@@ -33,6 +33,7 @@ use super::browse::{resolve_dir, walker, WalkOpts, HARD_MAX};
 use super::options::read_root;
 use super::{arg, ok_object, Res};
 use crate::error::Code;
+use crate::fsio::Sandbox;
 use crate::workspace::{Resolve, Workspace};
 
 /// Default `max_results` (matching lines).
@@ -150,8 +151,11 @@ impl Shared {
         matcher: &RegexMatcher,
         real: &Path,
         ws: &Workspace,
+        sb: &Sandbox,
     ) {
-        let Ok(file) = open_nofollow(real) else {
+        // Through the root's directory handle: a parent swapped for a symlink while the walk runs
+        // cannot make the search read a file outside the workspace.
+        let Some(file) = sb.open_regular(real) else {
             self.unreadable.fetch_add(1, Ordering::Relaxed);
             return;
         };
@@ -178,18 +182,6 @@ impl Shared {
                 .push((ws.display(real), sink.hits));
         }
     }
-}
-
-/// Opens `path` for reading without following a symlink in its final component.
-fn open_nofollow(path: &std::path::Path) -> std::io::Result<std::fs::File> {
-    let mut o = std::fs::OpenOptions::new();
-    o.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        o.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
-    }
-    o.open(path)
 }
 
 /// `searchFiles(query, {regex, path, glob, case_sensitive, context_lines, max_results,
@@ -243,6 +235,7 @@ pub fn search_files(args: &[Value]) -> Res {
             })
         })?;
     let ws = Workspace::new(&root)?;
+    let sb = Sandbox::open(ws.root())?;
     let shared = Shared {
         total: AtomicUsize::new(0),
         stop: AtomicBool::new(false),
@@ -264,7 +257,7 @@ pub fn search_files(args: &[Value]) -> Res {
         _ => None,
     };
     let shown_path = if let Some(r) = &single {
-        shared.search_one(&mut shared.searcher(), &matcher, &r.real, &ws);
+        shared.search_one(&mut shared.searcher(), &matcher, &r.real, &ws, &sb);
         r.display.clone()
     } else {
         let dir = resolve_dir(&ws, path)?;
@@ -296,7 +289,7 @@ pub fn search_files(args: &[Value]) -> Res {
         b.build_parallel().run(|| {
             let matcher = matcher.clone();
             let mut searcher = shared.searcher();
-            let (ws, shared) = (&ws, &shared);
+            let (ws, shared, sb) = (&ws, &shared, &sb);
             Box::new(move |entry| {
                 if shared.stop.load(Ordering::Relaxed) {
                     return WalkState::Quit;
@@ -307,7 +300,7 @@ pub fn search_files(args: &[Value]) -> Res {
                 if !e.file_type().is_some_and(|t| t.is_file()) {
                     return WalkState::Continue;
                 }
-                shared.search_one(&mut searcher, &matcher, e.path(), ws);
+                shared.search_one(&mut searcher, &matcher, e.path(), ws, sb);
                 if shared.stop.load(Ordering::Relaxed) {
                     WalkState::Quit
                 } else {
