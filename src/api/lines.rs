@@ -16,11 +16,12 @@
 use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, type_name, Obj};
-use super::edit::{check_base, journal_fields, read_options, syntax_gate, with_syntax};
+use super::edit::{check_base, read_options, syntax_gate};
 use super::view::{push_line, Format};
 use super::whole::{commit_one, open_one};
-use super::{arg, merge, ok_object, Res};
+use super::{arg, Res};
 use crate::codec::{self, detect_line_ending};
+use crate::contract::receipts::{to_value, EditLinesSuccess, JournalFields, True};
 use crate::error::{Code, Failure, Result};
 use crate::hash::line_tag;
 use crate::text::{split_lines, utf16_len, LineTable};
@@ -449,26 +450,23 @@ pub fn edit_lines(args: &[Value]) -> Res {
     let out = codec::encode(done.text, encoding);
     let after_bytes = out.len();
     let (file_hash, recorded) = commit_one(opened, Action::Write(out), &opts)?;
-    Ok(merge(
-        with_syntax(
-            ok_object(json!({
-                "file_path": display,
-                "ops_applied": ops.len(),
-                "first_changed_line": first_changed_line,
-                "lines_added": done.added,
-                "lines_removed": done.removed,
-                "before_chars": before_chars,
-                "after_chars": after_chars,
-                "before_bytes": before_bytes,
-                "after_bytes": after_bytes,
-                "diff": diff,
-                "written": !opts.dry_run,
-                "file_hash": file_hash,
-            })),
-            syntax.as_ref(),
-        ),
-        journal_fields(&recorded),
-    ))
+    Ok(to_value(&EditLinesSuccess {
+        ok: True,
+        file_path: display,
+        ops_applied: ops.len(),
+        first_changed_line,
+        lines_added: done.added,
+        lines_removed: done.removed,
+        before_chars,
+        after_chars,
+        before_bytes,
+        after_bytes,
+        diff,
+        written: !opts.dry_run,
+        file_hash: file_hash.unwrap_or_default(), // always Some for a write
+        syntax,
+        journal: JournalFields::of(&recorded),
+    }))
 }
 
 #[cfg(test)]
