@@ -4,7 +4,7 @@
 //! `schemas/<op>.output.json` (one per operation of [`crate::api::TABLE`]) and `schemas/ops.json` (the
 //! op table) are generated from these types by `npm run schemas` (which runs
 //! `cargo run --example contract`); `types/receipts.d.ts` is generated from those schemas by
-//! `scripts/gen-schemas.mjs`. A cargo test (`api::contract_files_are_current`) and a node test fail
+//! `scripts/gen-receipt-types.mjs`. `tests/contract.rs` and `__test__/contract.test.mjs` fail
 //! while a checked-in file differs from what the generators write.
 //!
 //! Schemas use only keywords that mean the same in JSON Schema draft-07 and 2020-12 (no `$schema`, no

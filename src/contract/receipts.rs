@@ -6,7 +6,7 @@
 //!
 //! Some fields hold engine values ([`SyntaxReport`], [`MatchInfo`], …) that serialize themselves; their
 //! schema comes from a mirror type here (`#[schemars(with = …)]`), so the engine modules stay free of
-//! schema code. `__test__/contract.test.mjs` and the cargo tests check the mirrors against real results.
+//! schema code. `__test__/contract.test.mjs` checks real results against the generated schemas.
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
