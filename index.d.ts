@@ -1,7 +1,46 @@
-// Type definitions for surepatch. Hand-written and checked by `tsc` in `npm test` (__test__/types).
+// Type definitions for surepatch. The function declarations and option types are written by hand and
+// checked by `tsc` in `npm test` (__test__/types); the result types (every `…Success`, `…Result`,
+// `Failure` and what they hold) are generated into types/receipts.d.ts from the JSON Schemas that the
+// Rust receipt types generate (`npm run schemas`; see docs/development.md).
 //
 // Every function that touches files is asynchronous: it runs on Node's libuv thread pool and never
 // blocks the event loop. It resolves to a result object and never rejects for a user error.
+
+import type {
+  ApplyBlocksResult,
+  ApplyEditsResult,
+  ApplyPatchResult,
+  CreateDirectoryResult,
+  DeleteFileResult,
+  EditLinesResult,
+  Encoding,
+  Failure,
+  FindFilesResult,
+  HunkFileReceipt,
+  ListDirectoryResult,
+  MoveFileResult,
+  ParseBlocksResult,
+  ParsePathBlocksResult,
+  PatchFileResult,
+  PermissionScopeSuccess,
+  ReadManyFilesResult,
+  SearchFilesResult,
+  Stats,
+  TouchedFile,
+  UndoEditResult,
+  ViewFileResult,
+  WriteFileResult,
+} from './types/receipts'
+export * from './types/receipts'
+
+/** The fields every file of a multi-file receipt has (see `HunkFileReceipt`, `BlockFileReceipt`). */
+export type FileReceiptBase = Omit<HunkFileReceipt, 'hunks_applied' | 'matches'>
+
+/** A multi-file failure: `Failure` declares its fields (`op_index`, `hunk_index`, `line`, …). */
+export type PatchFailure = Failure
+
+/** A parse failure of the synchronous parsers (`line`: where the problem was seen). */
+export type ParseFailure = Failure
 
 /** Every failure code. The string values are stable API. */
 export declare const ErrorCode: {
@@ -34,49 +73,6 @@ export declare const ErrorCode: {
 
 /** The union of every failure code. */
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
-
-/** Which tolerance located a match. */
-export type Tier =
-  | 'exact'
-  | 'line_endings'
-  | 'trailing_whitespace'
-  | 'typography'
-  | 'indentation'
-  | 'inline_whitespace'
-  | 'line_prefix'
-  | 'blank_edges'
-
-/**
- * A liberty the engine took with the input's syntax; the edit still had to match exactly one place by
- * content. Listed in the `dialect` array of a receipt (empty for textbook input).
- * - `unescaped`: the text (or an edit's `old`) came on one line with literal `\n` escapes;
- * - `no_end_marker`: `*** End Patch` was missing;
- * - `add_prefix_missing`: `*** Add File:` lines without their `+` (all of them, or blank ones);
- * - `unified_header`: an `@@ -l,c +l,c @@` header inside an `apply_patch` envelope (a line hint);
- * - `context_prefix_missing`: context lines without their leading space;
- * - `anchor_ignored` / `anchor_repeated`: an `@@` scope that is no line of the file, or occurs
- *   several times; the content decided;
- * - `hunk_counts`: a unified hunk header without numbers, or counts the body contradicts;
- * - `header_variant`: `---a/x`, `x.orig`, `x (original)` or names of no file in a diff's headers;
- * - `path_decorated`: a path with backticks, quotes, `./`, `a/`, bold or a trailing `:`;
- * - `path_fallback`: the text named no usable file; the caller's `file_path` was used;
- * - `prose_around`: prose before `*** Begin Patch` or after `*** End Patch`, passed over;
- * - `marker_variant`: SEARCH/REPLACE markers of another length or spelling.
- */
-export type Dialect =
-  | 'add_prefix_missing'
-  | 'anchor_ignored'
-  | 'anchor_repeated'
-  | 'context_prefix_missing'
-  | 'header_variant'
-  | 'hunk_counts'
-  | 'marker_variant'
-  | 'no_end_marker'
-  | 'path_decorated'
-  | 'path_fallback'
-  | 'prose_around'
-  | 'unescaped'
-  | 'unified_header'
 
 /**
  * Options shared by every edit entry point. Each key is accepted in snake_case or camelCase; giving
@@ -128,44 +124,6 @@ export interface EditOptions {
 /** See `EditOptions.validate`. */
 export type ValidateMode = 'off' | 'report' | 'enforce'
 
-/** One syntax error an edit introduced, positioned in the text after the edit. */
-export interface SyntaxErrorInfo {
-  /** 1-based line. */
-  line: number
-  /** 1-based column, in characters (Unicode scalar values). */
-  column: number
-  /** The line's text (trailing whitespace removed, at most 160 characters). */
-  snippet: string
-  /** `"error"`: text the grammar could not fit; `"missing"`: a token the parser had to invent. */
-  kind: 'error' | 'missing'
-  /** For `"missing"`: the expected token, e.g. `")"`. */
-  expected?: string
-}
-
-/**
- * The syntax gate's report (with `validate: "report" | "enforce"`): either the file was checked
- * (`ok` false when the edit introduced errors; `new_errors` lists at most 10), or it was skipped
- * (`language: null` for an unknown extension; `"too_large"` above 2 MiB; `"timeout"`).
- */
-export type SyntaxReport =
-  | { language: string; ok: boolean; new_errors: SyntaxErrorInfo[]; skipped?: never }
-  | { language: string | null; skipped: 'unknown_language' | 'too_large' | 'timeout'; ok?: never; new_errors?: never }
-
-/** Fields every successful write receipt carries. */
-export interface JournalFields {
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
-  edit_id: string | null
-  undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
-  journal_warning?: string
-}
-
-/** A file's encoding as surepatch reads and writes it. */
-export type Encoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be'
-
-/** A text's line terminator convention. */
-export type LineEnding = 'lf' | 'crlf' | 'cr' | 'mixed' | 'none'
-
 export interface PatchFileInput {
   file_path?: string
   filePath?: string
@@ -176,114 +134,6 @@ export interface PatchFileInput {
   replace_block?: string
   replaceBlock?: string
 }
-
-/** A candidate region offered when the search text was not found. */
-export interface Candidate {
-  start_line: number
-  end_line: number
-  /** 0..1 */
-  similarity: number
-  /** The region, each line as `N\ttext`. */
-  snippet: string
-  /** What differs, e.g. `line 14: file has "retries = 3", edit has "retries = 2"`. */
-  differences: string[]
-}
-
-export interface Failure {
-  ok: false
-  code: ErrorCode
-  /** What went wrong and what to do next, written for a model to act on. */
-  message: string
-  /** Workspace-relative path, when the path was resolved. */
-  file_path?: string
-  /** The failing `edits[i]` in a batch. */
-  edit_index?: number
-  /** For SEARCH_BLOCK_AMBIGUOUS / MATCH_COUNT_MISMATCH: how many places matched. */
-  match_count?: number
-  /** 1-based start line of every occurrence (capped at 100; see `truncated`). */
-  match_lines?: number[]
-  matches?: Array<{ start_line: number; end_line: number }>
-  truncated?: boolean
-  expected_replacements?: number
-  /** The fallback ladder: what to do next, and how many times in a row this file failed with this code. */
-  next_action?: 'fix_input' | 'reread' | 'widen_context' | 'use_line_edit' | 'rewrite_file' | 'retry'
-  attempt?: number
-  /** Set when this exact request already failed on this file: do not resend it unchanged. */
-  repeated?: number
-  /** For SEARCH_BLOCK_NOT_FOUND: how many lines the file has. */
-  file_lines?: number
-  /** The tier at which the ambiguity was found. */
-  tier?: Tier
-  /** For SEARCH_BLOCK_NOT_FOUND: up to 3 nearest regions, best first. */
-  candidates?: Candidate[]
-  /** One concrete next step. */
-  hint?: string
-  /** For OVERLAPPING_EDITS: the two edits. */
-  edit_indices?: [number, number]
-  /** For STALE_FILE (`current_hash` is null when the file is absent). */
-  base_hash?: string
-  current_hash?: string | null
-  /** For STALE_FILE from undoEdit: every file that changed after the edit. */
-  stale_files?: Array<{ file_path: string; expected_hash: string | null; current_hash: string | null }>
-  /** For STALE_ANCHOR: each anchor whose line changed (`actual_tag` null: the line no longer exists). */
-  stale?: Array<{ line: number; expected_tag: string; actual_tag: string | null }>
-  /** For STALE_ANCHOR: the current `N:tag|text` lines within 2 lines of each stale anchor. */
-  fresh?: string
-  total_lines?: number
-  /** For ELIDED_CONTENT. */
-  placeholder_lines?: Array<{ line: number; text: string }>
-  /** For EDIT_NOT_FOUND / undo failures. */
-  edit_id?: string
-  /** For SYNTAX_ERROR_INTRODUCED: the gate's report (the message shows the first new error in context). */
-  syntax?: SyntaxReport
-  /** For REWRITE_TOO_BROAD: the limit, and what the rewrite would have changed (as in WriteFileSuccess). */
-  max_changed_lines?: number
-  changed_lines?: number
-  lines_added?: number
-  lines_removed?: number
-  changed_ranges?: ChangedRange[]
-  changed_ranges_truncated?: boolean
-  /** The path as the caller wrote it (path errors), and what it resolved to (TARGET_IS_DIRECTORY). */
-  path?: string
-  resolved?: string
-  /** For ENCODING_UNSUPPORTED / BINARY_FILE_REJECTED: where the offending byte is. */
-  byte_offset?: number
-  /** For FILE_TOO_LARGE: the file's size and the limit, in bytes. */
-  size?: number
-  limit?: number
-  /** For an invalid workspace root. */
-  root?: string
-  /** Why a path was refused (e.g. `"symlink"`: a link swapped in after resolution). */
-  reason?: string
-}
-
-export interface PatchFileSuccess extends JournalFields {
-  ok: true
-  file_path: string
-  /** Always 1 for patchFile. */
-  replacements: number
-  /** 1-based first line of the match. */
-  line_number: number
-  /** Liberties taken with the input (`unescaped`); empty for textbook input. */
-  dialect: Dialect[]
-  tier: Tier
-  /** Length of the text before/after, in UTF-16 code units (as JavaScript counts). */
-  before_chars: number
-  after_chars: number
-  /** Size on disk before/after, BOM included. */
-  before_bytes: number
-  after_bytes: number
-  /** Unified diff of the change. */
-  diff: string
-  /** False for a dry run. */
-  written: boolean
-  /** Hash of the file as written (pass as `base_hash` to chain edits without re-reading). */
-  file_hash: string
-  /** With `validate: "report" | "enforce"`. */
-  syntax?: SyntaxReport
-}
-
-export type PatchFileResult = PatchFileSuccess | Failure
 
 export interface EditSpec {
   old?: string
@@ -301,38 +151,6 @@ export interface EditSpec {
 
 /** An edit as an object, or as an `[old, new]` pair. */
 export type Edit = EditSpec | [string, string]
-
-export interface MatchInfo {
-  edit_index: number
-  start_line: number
-  end_line: number
-  tier: Tier
-  /** Every tolerance used, when more than one. */
-  tolerances?: Tier[]
-}
-
-export interface ApplyEditsSuccess extends JournalFields {
-  ok: true
-  file_path: string
-  edits_applied: number
-  first_changed_line: number
-  /** The loosest tier any edit needed. */
-  tier: Tier
-  /** Liberties taken with the input (`unescaped`); empty for textbook input. */
-  dialect: Dialect[]
-  matches: MatchInfo[]
-  before_chars: number
-  after_chars: number
-  before_bytes: number
-  after_bytes: number
-  diff: string
-  written: boolean
-  file_hash: string
-  /** With `validate: "report" | "enforce"`. */
-  syntax?: SyntaxReport
-}
-
-export type ApplyEditsResult = ApplyEditsSuccess | Failure
 
 /**
  * Options of the multi-file entry points (`applyPatch`, `applyBlocks`, `applyUnifiedDiff`). Each key is
@@ -385,102 +203,6 @@ export interface BlocksOptions extends PatchOptions {
   filePath?: string
 }
 
-/** Where one hunk landed, in lines of the original file. */
-export interface HunkMatch {
-  hunk_index: number
-  /** For a hunk of only `+` lines: both are the line it was inserted after (0: the start of the file). */
-  start_line: number
-  end_line: number
-  tier: Tier
-}
-
-export type FileOpKind = 'add' | 'update' | 'delete' | 'move'
-
-export interface FileReceiptBase {
-  /** Workspace-relative path the operation named (the source, for a move). */
-  file_path: string
-  op: FileOpKind
-  /** For `op: "move"`: the new workspace-relative path. */
-  moved_to?: string
-  /** Unified diff of the content change ("" for a pure move). */
-  diff: string
-  /** Size on disk before/after (0 for a created / deleted file), BOM included. */
-  before_bytes: number
-  after_bytes: number
-  /** Hash of the bytes written (at `moved_to` for a move); `null` for a delete. */
-  file_hash: string | null
-  /** With `validate: "report" | "enforce"`, for added and changed files (not deletes or pure moves). */
-  syntax?: SyntaxReport
-}
-
-/** One file of an `applyPatch` / `applyUnifiedDiff` receipt. */
-export interface HunkFileReceipt extends FileReceiptBase {
-  /** 0 for add, delete and pure moves. */
-  hunks_applied: number
-  matches: HunkMatch[]
-}
-
-/** One file of an `applyBlocks` receipt. */
-export interface BlockFileReceipt extends FileReceiptBase {
-  edits_applied: number
-  matches: MatchInfo[]
-}
-
-export interface ApplyPatchSuccess extends JournalFields {
-  ok: true
-  /** One entry per operation, in input order. */
-  files: HunkFileReceipt[]
-  /** False for a dry run. */
-  written: boolean
-  /** Liberties taken with the patch's syntax (sorted, each once); empty for textbook input. */
-  dialect: Dialect[]
-}
-
-export interface ApplyBlocksSuccess extends JournalFields {
-  ok: true
-  files: BlockFileReceipt[]
-  written: boolean
-  /** Liberties taken with the blocks' syntax (sorted, each once); empty for textbook input. */
-  dialect: Dialect[]
-}
-
-/**
- * A multi-file failure: nothing was written. `op_index` (0-based), `op` and `file_path` name the
- * failing operation; `hunk_index` (0-based) and `hunk_line` (its line in the patch text) the failing
- * hunk; `anchor` a `@@` scope line that was not found or not unique; `line` the input line of a
- * `PARSE_ERROR`; `line_hint` a unified diff's line number (shown, never used to choose a place);
- * `moved_to` a move target that exists; `rolled_back` the files restored after a failed write.
- */
-export interface PatchFailure extends Failure {
-  op_index?: number
-  op?: FileOpKind
-  hunk_index?: number
-  hunk_line?: number
-  anchor?: string
-  line?: number
-  line_hint?: number
-  moved_to?: string
-  rolled_back?: string[]
-}
-
-export type ApplyPatchResult = ApplyPatchSuccess | PatchFailure
-export type ApplyBlocksResult = ApplyBlocksSuccess | PatchFailure
-
-/** A parse failure of the synchronous parsers: `code` is `PARSE_ERROR` (or `INVALID_INPUT`). */
-export interface ParseFailure extends Failure {
-  /** 1-based line of the input where the problem was seen. */
-  line?: number
-}
-
-/** A SEARCH/REPLACE block as an edit. */
-export interface BlockEdit {
-  old: string
-  new: string
-}
-
-export type ParseBlocksResult = { ok: true; edits: BlockEdit[] } | ParseFailure
-export type ParsePathBlocksResult = { ok: true; files: Record<string, BlockEdit[]> } | ParseFailure
-
 /** Replace the one occurrence of `search_block` in a file (async, off the event loop). */
 export declare function patchFile(input: PatchFileInput, options?: EditOptions): Promise<PatchFileResult>
 
@@ -493,14 +215,6 @@ export declare function previewEdits(filePath: string, edits: Edit[], options?: 
 /** Every failure code with one sentence on what to do about it (synchronous; touches no files). */
 export declare function errorCodes(): Array<{ code: ErrorCode; remedy: string }>
 
-export interface PermissionScopeSuccess {
-  ok: true
-  /** The longest common directory (by path components) followed by `/**`, or `**`. */
-  glob: string
-  /** Every path touched, workspace-relative, sorted. */
-  paths: string[]
-}
-
 /**
  * Every path an edit set touches and the narrowest covering glob (async; resolves paths through the
  * sandbox, reads and writes nothing). `input`: a list of paths, an apply_patch text, SEARCH/REPLACE path
@@ -511,54 +225,11 @@ export declare function permissionScope(
   options?: Pick<EditOptions, 'workspace_root' | 'workspaceRoot'>,
 ): Promise<PermissionScopeSuccess | Failure>
 
-/** One file a call would touch, as the engine parses and resolves it (see `touchedFiles`). */
-export interface TouchedFile {
-  /** The path as written in the input (the key of `base_hashes` for the multi-file operations). */
-  path: string
-  /** Workspace-relative path of the real file (symlinks resolved): what results report as file_path. */
-  display: string
-  exists: boolean
-  /** Hash of the file on disk now (null when missing or unreadable within max_file_bytes). */
-  file_hash: string | null
-  role: 'file' | 'source' | 'move_target'
-  /** For patches, diffs and blocks: the 0-based operation. */
-  op_index: number | null
-}
-
 /**
  * The files a call of engine operation `op` (snake_case: "apply_patch", "patch_file", "write_file", …)
  * with argument list `args` would touch, from the engine's own parsers and sandbox. Writes nothing.
  */
 export declare function touchedFiles(op: string, args: unknown[]): Promise<{ ok: true; targets: TouchedFile[] } | Failure>
-
-export interface OpStats {
-  calls: number
-  ok: number
-  failed: number
-  p50_ms: number
-  p95_ms: number
-  max_ms: number
-}
-
-export interface Stats {
-  ok: true
-  /** Epoch milliseconds when counting started. */
-  since_ms: number
-  /** Per entry point (`patch_file`, `apply_edits`, …). */
-  ops: Record<string, OpStats>
-  failures_by_code: Partial<Record<ErrorCode, number>>
-  successes_by_tier: Partial<Record<Tier, number>>
-  /** Successful calls that needed each dialect liberty. */
-  successes_by_dialect: Partial<Record<Dialect, number>>
-  /** Failures on a file before its next successful change, averaged over successes. */
-  retries_per_success: number
-  /** Successful calls by lines added + removed: "0", "1", "2-5", "6-20", "21-100", "101+". */
-  changed_lines_histogram: Record<string, number>
-  transactions_rolled_back: number
-  undos: number
-  syntax_refusals: number
-  stuck_loops_detected: number
-}
 
 /** Counters since start, or since the last `{reset: true}` (synchronous). */
 export declare function getStats(options?: { reset?: boolean }): Stats | Failure
@@ -596,31 +267,6 @@ export interface ViewFileOptions {
   maxFileBytes?: number
 }
 
-export interface ViewFileSuccess {
-  ok: true
-  file_path: string
-  /**
-   * The lines shown, each followed by "\n" whatever the file's terminator (see `line_ending`); the
-   * file's last line has none when the file does not end with one.
-   */
-  content: string
-  start_line: number
-  /** Last line included (`start_line - 1` when none fit in `max_bytes`). */
-  end_line: number
-  total_lines: number
-  /** Hash of the whole file's bytes: pass as `base_hash` to later edits. */
-  file_hash: string
-  encoding: Encoding
-  line_ending: LineEnding
-  /** Whether a cap cut the view (then `next_start_line` continues it). */
-  truncated: boolean
-  next_start_line?: number
-  /** Set when the line at `start_line` alone is longer than `max_bytes`. */
-  hint?: string
-}
-
-export type ViewFileResult = ViewFileSuccess | Failure
-
 /** A line anchor from a hashline view: `"12:ab3f"` (the line number, a colon, the line's tag). */
 export type LineAnchor = `${number}:${string}`
 
@@ -632,26 +278,6 @@ export type LineOp =
   | ({ op: 'replace'; start: LineAnchor; end?: LineAnchor } & NewLines)
   | { op: 'delete'; start: LineAnchor; end?: LineAnchor; lines?: never; text?: never }
   | ({ op: 'insert_before' | 'insert_after'; start: LineAnchor; end?: never } & NewLines)
-
-export interface EditLinesSuccess extends JournalFields {
-  ok: true
-  file_path: string
-  ops_applied: number
-  first_changed_line: number
-  lines_added: number
-  lines_removed: number
-  before_chars: number
-  after_chars: number
-  before_bytes: number
-  after_bytes: number
-  diff: string
-  written: boolean
-  file_hash: string
-  /** With `validate: "report" | "enforce"`. */
-  syntax?: SyntaxReport
-}
-
-export type EditLinesResult = EditLinesSuccess | Failure
 
 /** Options of writeFile (and createFile). */
 export interface WriteFileOptions extends EditOptions {
@@ -674,56 +300,10 @@ export interface WriteFileOptions extends EditOptions {
   maxChangedLines?: number
 }
 
-/**
- * Changed lines of a whole-file write, 1-based in the new file. `end_line === start_line - 1` marks
- * lines that were only removed, just before `start_line`.
- */
-export interface ChangedRange {
-  start_line: number
-  end_line: number
-}
-
 export interface CreateFileOptions extends WriteFileOptions {
   /** Replace an existing file (a rewrite: encoding kept, placeholders checked) instead of FILE_EXISTS. */
   overwrite?: boolean
 }
-
-export interface WriteFileSuccess extends JournalFields {
-  ok: true
-  file_path: string
-  /** True when the file did not exist before. */
-  created: boolean
-  encoding: Encoding
-  line_ending: LineEnding
-  before_bytes: number
-  after_bytes: number
-  /** Lines of the new content the old one did not have, and lines of the old content that are gone. */
-  lines_added: number
-  lines_removed: number
-  /** Per block of adjacent changed lines the larger of removed and added, summed (what `max_changed_lines` limits). */
-  changed_lines: number
-  /** At most 20; `changed_ranges_truncated` says whether more changed. */
-  changed_ranges: ChangedRange[]
-  changed_ranges_truncated: boolean
-  diff: string
-  written: boolean
-  file_hash: string
-  /** With `validate: "report" | "enforce"` (a new file is checked against an empty one). */
-  syntax?: SyntaxReport
-}
-
-export type WriteFileResult = WriteFileSuccess | Failure
-
-export interface DeleteFileSuccess extends JournalFields {
-  ok: true
-  file_path: string
-  deleted: true
-  before_bytes: number
-  written: boolean
-  file_hash: null
-}
-
-export type DeleteFileResult = DeleteFileSuccess | Failure
 
 export interface UndoEditOptions {
   workspace_root?: string
@@ -747,22 +327,6 @@ export interface UndoEditOptions {
 /** What to undo: an `edit_id` from a receipt, or a file path (the newest journaled edit of it). */
 export type UndoTarget = string | { edit_id: string } | { editId: string } | { file_path: string } | { filePath: string }
 
-export interface UndoneFile {
-  file_path: string
-  /** `"restored"` previous bytes; `"recreated"` a deleted file; `"deleted"` a created file. */
-  action: 'restored' | 'recreated' | 'deleted'
-  /** Hash of the file now (`null` when deleted). */
-  file_hash: string | null
-}
-
-export interface UndoEditSuccess {
-  ok: true
-  edit_id: string
-  files: UndoneFile[]
-}
-
-export type UndoEditResult = UndoEditSuccess | Failure
-
 /** Read a file or a line range (async). */
 export declare function viewFile(filePath: string, options?: ViewFileOptions): Promise<ViewFileResult>
 
@@ -783,19 +347,6 @@ export interface ListDirectoryOptions extends WorkspaceOption {
   maxEntries?: number
 }
 
-export interface DirectoryEntry {
-  /** Workspace-relative. */
-  path: string
-  /** A symlink is not followed. */
-  type: 'file' | 'directory' | 'symlink' | 'other'
-  /** Bytes (files only). */
-  size?: number
-}
-
-export type ListDirectoryResult =
-  | { ok: true; path: string; entries: DirectoryEntry[]; truncated: boolean; hint?: string }
-  | Failure
-
 export interface FindFilesOptions extends WorkspaceOption {
   /** Directory to search (default: the root). */
   path?: string
@@ -808,10 +359,6 @@ export interface FindFilesOptions extends WorkspaceOption {
   include_hidden?: boolean
   includeHidden?: boolean
 }
-
-export type FindFilesResult =
-  | { ok: true; path: string; pattern: string; files: string[]; truncated: boolean; hint?: string }
-  | Failure
 
 export interface SearchFilesOptions extends WorkspaceOption {
   /** `query` is a Rust regex (default false: literal text). */
@@ -835,32 +382,6 @@ export interface SearchFilesOptions extends WorkspaceOption {
   includeHidden?: boolean
 }
 
-export interface SearchMatch {
-  line_number: number
-  /** The line without its terminator (cut at 500 bytes, ending with '…'). */
-  text: string
-  /** With `context_lines` only. */
-  before?: string[]
-  after?: string[]
-}
-
-export type SearchFilesResult =
-  | {
-      ok: true
-      path: string
-      results: { file_path: string; matches: SearchMatch[] }[]
-      match_count: number
-      files_with_matches: number
-      files_searched: number
-      /** Files that could not be opened or read (skipped); absent when 0. */
-      files_unreadable?: number
-      truncated: boolean
-      hint?: string
-      long_lines_cut?: true
-      long_lines_hint?: string
-    }
-  | Failure
-
 /** A file to read whole, or a line range of it. */
 export type ReadManyItem = string | { file_path: string; start_line?: number; end_line?: number }
 
@@ -873,32 +394,10 @@ export interface ReadManyFilesOptions extends WorkspaceOption {
   maxFileBytes?: number
 }
 
-export type ReadManyFilesResult =
-  | { ok: true; files: (ViewFileSuccess | (Failure & { file_path: string }))[]; failed: number; hint?: string }
-  | Failure
-
 export interface MoveFileOptions extends EditOptions {
   /** Replace an existing file at `toPath` (default false: FILE_EXISTS). */
   overwrite?: boolean
 }
-
-export type MoveFileResult =
-  | {
-      ok: true
-      file_path: string
-      moved_to: string
-      bytes: number
-      file_hash: string
-      /** Whether a file at `toPath` was replaced. */
-      replaced: boolean
-      written: boolean
-      edit_id: string | null
-      undo_available: boolean
-      journal_warning?: string
-    }
-  | Failure
-
-export type CreateDirectoryResult = { ok: true; path: string; created: boolean } | Failure
 
 /** A directory's entries, `.gitignore`-aware (async). */
 export declare function listDirectory(path?: string | null, options?: ListDirectoryOptions): Promise<ListDirectoryResult>

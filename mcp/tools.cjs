@@ -826,12 +826,27 @@ function toolDefinitions(lib) {
   }
 }
 
-/** `{file: text}` for schemas/: `<tool>.input.json` and `<tool>.output.json` for every declared tool. */
+/**
+ * The engine's op table, generated from the Rust op table with every op's output schema
+ * (schemas/ops.json, `npm run schemas`).
+ */
+function opTable() {
+  return require('../schemas/ops.json').ops
+}
+
+/**
+ * `{file: text}` for schemas/ written from this module: `<tool>.input.json` for every declared tool,
+ * and `<tool>.output.json` for a tool whose name is no engine op (edit_file). Where a tool is named
+ * after its op, `<name>.output.json` is the op's schema generated from the Rust receipt type (the
+ * tool's result is exactly that receipt); tools/list carries the compact `success` shape below,
+ * which __test__/contract.test.mjs proves agrees with it.
+ */
 function schemaFiles(lib) {
+  const ops = new Set(opTable().map((o) => o.op))
   const out = {}
   for (const t of TOOLS) {
     out[`${t.name}.input.json`] = JSON.stringify(inputSchemaOf(t), null, 2) + '\n'
-    out[`${t.name}.output.json`] = JSON.stringify(outputSchemaOf(t, lib), null, 2) + '\n'
+    if (!ops.has(t.name)) out[`${t.name}.output.json`] = JSON.stringify(outputSchemaOf(t, lib), null, 2) + '\n'
   }
   return out
 }
@@ -1146,6 +1161,7 @@ module.exports = {
   mcpTools,
   toolDefinitions,
   schemaFiles,
+  opTable,
   inputSchemaOf,
   outputSchemaOf,
   createToolRunner,

@@ -1,4 +1,4 @@
-// Writes schemas/<tool>.input.json and schemas/<tool>.output.json from mcp/tools.cjs, the same source as
+// Writes schemas/<tool>.input.json (and the output schema of a tool named after no op) from mcp/tools.cjs, the same source as
 // the MCP server's tools/list and index.js `toolDefinitions`. Run `npm run schemas` after changing a tool;
 // __test__/mcp-wiring.test.mjs fails while the checked-in files differ from what this writes.
 //
@@ -27,7 +27,10 @@ for (const [name, text] of Object.entries(files)) {
   if (check) problems.push(`${old === null ? 'missing' : 'differs'}: schemas/${name}`)
   else writeFileSync(join(dir, name), text)
 }
-for (const name of present.filter((f) => !(f in files))) {
+// The files src/contract generates (`cargo run --example contract`, run first by `npm run schemas`).
+const table = JSON.parse(readFileSync(join(dir, 'ops.json'), 'utf8'))
+const fromRust = new Set(['ops.json', ...table.ops.map((o) => o.output)])
+for (const name of present.filter((f) => !(f in files) && !fromRust.has(f))) {
   if (check) problems.push(`stale: schemas/${name}`)
   else rmSync(join(dir, name))
 }

@@ -12,6 +12,8 @@
 //! - [`syntax`]: the syntax gate: does an edit introduce a syntax error? (tree-sitter, no I/O);
 //! - [`workspace`] and [`fsio`]: the sandbox, locks and atomic writes; [`txn`]: multi-file commits;
 //!   [`journal`]: the undo journal of committed writes;
+//! - [`contract`]: the typed success receipts and failure of every entry point, and the JSON Schemas
+//!   generated from them (`schemas/`, and through them the TypeScript result types);
 //! - [`api`]: the entry points, taking and returning JSON values (what the Node binding calls).
 //!
 //! The Node binding (`binding`, feature `node`) is a thin door onto [`api`].
@@ -20,6 +22,7 @@ pub mod api;
 pub mod apply;
 pub mod apply_hunks;
 pub mod codec;
+pub mod contract;
 pub mod diff;
 pub mod error;
 pub mod formats;

@@ -20,11 +20,14 @@ use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobMatcher};
 use ignore::{DirEntry, WalkBuilder};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{bad, str_arg, Obj};
 use super::options::read_root;
-use super::{arg, ok_object, Res};
+use super::{arg, Res};
+use crate::contract::receipts::{
+    to_value, CreateDirectorySuccess, DirectoryEntry, FindFilesSuccess, ListDirectorySuccess, True,
+};
 use crate::error::{Code, Failure, Result};
 use crate::fsio::{self, Sandbox};
 use crate::workspace::{Resolve, Workspace};
@@ -234,23 +237,23 @@ pub fn list_directory(args: &[Value]) -> Res {
             break;
         }
         let k = kind_of(&m);
-        let mut entry = json!({"path": ws.display(e.path()), "type": k});
-        if k == "file" {
-            entry["size"] = json!(m.len());
-        }
-        entries.push(entry);
+        let size = (k == "file").then(|| m.len());
+        entries.push(DirectoryEntry {
+            path: ws.display(e.path()),
+            kind: k,
+            size,
+        });
     }
-    let mut out = json!({
-        "path": dir.display,
-        "entries": entries,
-        "truncated": truncated,
-    });
-    if truncated {
-        out["hint"] = json!(format!(
-            "only the first {max} entries (in tree order) are shown; list a subdirectory, lower depth, or raise max_entries (up to {HARD_MAX})."
-        ));
-    }
-    Ok(ok_object(out))
+    let hint = truncated.then(|| format!(
+        "only the first {max} entries (in tree order) are shown; list a subdirectory, lower depth, or raise max_entries (up to {HARD_MAX})."
+    ));
+    Ok(to_value(&ListDirectorySuccess {
+        ok: True,
+        path: dir.display,
+        entries,
+        truncated,
+        hint,
+    }))
 }
 
 /// A compiled `findFiles` pattern: a pattern without `/` matches file names at any depth, one with
@@ -338,18 +341,17 @@ pub fn find_files(args: &[Value]) -> Res {
         }
         files.push(ws.display(e.path()));
     }
-    let mut out = json!({
-        "path": dir.display,
-        "pattern": pattern,
-        "files": files,
-        "truncated": truncated,
-    });
-    if truncated {
-        out["hint"] = json!(format!(
-            "only the first {max} matches (in tree order) are shown; narrow the pattern or path, or raise max_results (up to {HARD_MAX})."
-        ));
-    }
-    Ok(ok_object(out))
+    let hint = truncated.then(|| format!(
+        "only the first {max} matches (in tree order) are shown; narrow the pattern or path, or raise max_results (up to {HARD_MAX})."
+    ));
+    Ok(to_value(&FindFilesSuccess {
+        ok: True,
+        path: dir.display,
+        pattern: pattern.to_string(),
+        files,
+        truncated,
+        hint,
+    }))
 }
 
 /// `createDirectory(path, {workspace_root})`: creates the directory and its missing parents; an
@@ -374,11 +376,19 @@ pub fn create_directory(args: &[Value]) -> Res {
         .with("path", path)),
         Ok(r) => {
             fsio::Sandbox::open(ws.root())?.create_dirs(&r.real)?;
-            Ok(ok_object(json!({"path": r.display, "created": true})))
+            Ok(to_value(&CreateDirectorySuccess {
+                ok: True,
+                path: r.display,
+                created: true,
+            }))
         }
         Err(f) if f.code == Code::TargetIsDirectory => {
             let d = resolve_dir(&ws, Some(trimmed))?;
-            Ok(ok_object(json!({"path": d.display, "created": false})))
+            Ok(to_value(&CreateDirectorySuccess {
+                ok: True,
+                path: d.display,
+                created: false,
+            }))
         }
         Err(f) => Err(f),
     }

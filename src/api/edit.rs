@@ -1,13 +1,16 @@
 //! `patchFile`, `applyEdits` and `previewEdits`: edits to one existing file.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{bad, type_name, Obj};
 use super::commit::Writer;
 use super::options::{read_options, EditOptions, Validate};
-use super::{arg, merge, ok_object, Res};
+use super::{arg, Res};
 use crate::apply::{self, Planned};
 use crate::codec::{self, Encoding};
+use crate::contract::receipts::{
+    to_value, ApplyEditsSuccess, JournalFields, PatchFileSuccess, True,
+};
 use crate::error::{Code, Failure, Result};
 use crate::hash::{file_hash, file_hash_parts};
 use crate::ir::Edit;
@@ -52,16 +55,6 @@ pub fn syntax_gate(
     Ok(Some(report))
 }
 
-/// `receipt` with `syntax` added when the gate ran.
-pub fn with_syntax(mut receipt: Value, report: Option<&syntax::SyntaxReport>) -> Value {
-    if let (Some(r), Value::Object(m)) = (report, &mut receipt) {
-        if let Ok(v) = serde_json::to_value(r) {
-            m.insert("syntax".into(), v);
-        }
-    }
-    receipt
-}
-
 /// What one file edit produced, before it is shaped into a receipt.
 pub struct Outcome {
     pub display: String,
@@ -77,16 +70,6 @@ pub struct Outcome {
     pub recorded: Recorded,
     /// The syntax gate's report (`None` with `validate: "off"`).
     pub syntax: Option<syntax::SyntaxReport>,
-}
-
-/// The receipt fields every write shares: `edit_id` (or `null`), `undo_available`, and
-/// `journal_warning` when the journal directory could not be written.
-pub fn journal_fields(r: &Recorded) -> Value {
-    let mut v = json!({"edit_id": r.edit_id, "undo_available": r.edit_id.is_some()});
-    if let Some(w) = &r.warning {
-        v["journal_warning"] = json!(w);
-    }
-    v
 }
 
 /// Checks `base_hash` against the bytes the caller's edit will be applied to.
@@ -304,26 +287,23 @@ pub fn patch_file(args: &[Value]) -> Res {
     }
     let out = edit_file(path, &[Edit::new(search, replace)], &opts)?;
     let first = &out.applied.matches[0];
-    Ok(merge(
-        with_syntax(
-            ok_object(json!({
-                "file_path": out.display,
-                "replacements": out.applied.matches.len(),
-                "line_number": first.start_line,
-                "tier": first.tier,
-                "dialect": crate::ir::dialect_names(&out.applied.dialect),
-                "before_chars": out.before_text_utf16,
-                "after_chars": out.after_text_utf16,
-                "before_bytes": out.before_bytes,
-                "after_bytes": out.after_bytes,
-                "diff": out.diff,
-                "written": out.written,
-                "file_hash": out.file_hash,
-            })),
-            out.syntax.as_ref(),
-        ),
-        journal_fields(&out.recorded),
-    ))
+    Ok(to_value(&PatchFileSuccess {
+        ok: True,
+        replacements: out.applied.matches.len(),
+        line_number: first.start_line,
+        tier: first.tier,
+        dialect: crate::ir::dialect_names(&out.applied.dialect),
+        before_chars: out.before_text_utf16,
+        after_chars: out.after_text_utf16,
+        before_bytes: out.before_bytes,
+        after_bytes: out.after_bytes,
+        written: out.written,
+        journal: JournalFields::of(&out.recorded),
+        file_path: out.display,
+        diff: out.diff,
+        file_hash: out.file_hash,
+        syntax: out.syntax,
+    }))
 }
 
 /// `applyEdits(filePath, edits, options)` and `previewEdits(...)` (a dry run).
@@ -359,25 +339,22 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
         opts.dry_run = true;
     }
     let out = edit_file(path, &edits, &opts)?;
-    Ok(merge(
-        with_syntax(
-            ok_object(json!({
-                "file_path": out.display,
-                "edits_applied": edits.len(),
-                "first_changed_line": out.applied.first_changed_line,
-                "tier": out.applied.tier.as_str(),
-                "matches": out.applied.matches,
-                "dialect": crate::ir::dialect_names(&out.applied.dialect),
-                "before_chars": out.before_text_utf16,
-                "after_chars": out.after_text_utf16,
-                "before_bytes": out.before_bytes,
-                "after_bytes": out.after_bytes,
-                "diff": out.diff,
-                "written": out.written,
-                "file_hash": out.file_hash,
-            })),
-            out.syntax.as_ref(),
-        ),
-        journal_fields(&out.recorded),
-    ))
+    Ok(to_value(&ApplyEditsSuccess {
+        ok: True,
+        edits_applied: edits.len(),
+        first_changed_line: out.applied.first_changed_line,
+        tier: out.applied.tier.as_str(),
+        dialect: crate::ir::dialect_names(&out.applied.dialect),
+        before_chars: out.before_text_utf16,
+        after_chars: out.after_text_utf16,
+        before_bytes: out.before_bytes,
+        after_bytes: out.after_bytes,
+        written: out.written,
+        journal: JournalFields::of(&out.recorded),
+        matches: out.applied.matches,
+        file_path: out.display,
+        diff: out.diff,
+        file_hash: out.file_hash,
+        syntax: out.syntax,
+    }))
 }

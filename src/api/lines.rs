@@ -13,14 +13,15 @@
 //! `OVERLAPPING_EDITS`. New lines are written with the file's line terminator; a file without a final
 //! terminator keeps lacking one.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{bad, str_arg, type_name, Obj};
-use super::edit::{check_base, journal_fields, syntax_gate, with_syntax};
+use super::edit::{check_base, syntax_gate};
 use super::options::read_options;
 use super::whole::{commit_one, open_one};
-use super::{arg, merge, ok_object, Res};
+use super::{arg, Res};
 use crate::codec;
+use crate::contract::receipts::{to_value, EditLinesSuccess, JournalFields, True};
 use crate::error::{Code, Failure, Result};
 use crate::line_edit::{check_anchors, op_name, splice, Anchor, Kind, LineOp};
 use crate::text::{split_lines, utf16_len, LineTable};
@@ -225,26 +226,23 @@ pub fn edit_lines(args: &[Value]) -> Res {
     let out = codec::encode(done.text, encoding);
     let after_bytes = out.len();
     let (file_hash, recorded) = commit_one(opened, Action::Write(out), &opts)?;
-    Ok(merge(
-        with_syntax(
-            ok_object(json!({
-                "file_path": display,
-                "ops_applied": ops.len(),
-                "first_changed_line": first_changed_line,
-                "lines_added": done.added,
-                "lines_removed": done.removed,
-                "before_chars": before_chars,
-                "after_chars": after_chars,
-                "before_bytes": before_bytes,
-                "after_bytes": after_bytes,
-                "diff": diff,
-                "written": !opts.dry_run,
-                "file_hash": file_hash,
-            })),
-            syntax.as_ref(),
-        ),
-        journal_fields(&recorded),
-    ))
+    Ok(to_value(&EditLinesSuccess {
+        ok: True,
+        file_path: display,
+        ops_applied: ops.len(),
+        first_changed_line,
+        lines_added: done.added,
+        lines_removed: done.removed,
+        before_chars,
+        after_chars,
+        before_bytes,
+        after_bytes,
+        diff,
+        written: !opts.dry_run,
+        file_hash: file_hash.unwrap_or_default(), // always Some for a write
+        syntax,
+        journal: JournalFields::of(&recorded),
+    }))
 }
 
 #[cfg(test)]
@@ -252,6 +250,7 @@ mod tests {
     use super::*;
     use crate::hash::line_tag;
     use crate::line_edit::Spliced;
+    use serde_json::json;
 
     fn anchor(text: &str, n: usize) -> String {
         let lt = LineTable::new(text);

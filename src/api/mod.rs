@@ -28,36 +28,107 @@ mod whole;
 
 use serde_json::{json, Map, Value};
 
+use crate::contract::receipts::{to_value, CodeInfo, CodesSuccess, SetEventLogSuccess, True};
 use crate::error::{Code, Failure, Result};
 
-/// The operations `call` understands.
-pub const OPS: &[&str] = &[
-    "patch_file",
-    "apply_edits",
-    "preview_edits",
-    "codes",
-    "get_stats",
-    "set_event_log",
-    "permission_scope",
-    "view_file",
-    "edit_lines",
-    "create_file",
-    "write_file",
-    "delete_file",
-    "undo_edit",
-    "apply_patch",
-    "apply_blocks",
-    "apply_unified_diff",
-    "parse_blocks",
-    "parse_path_blocks",
-    "touched_files",
-    "list_directory",
-    "find_files",
-    "search_files",
-    "read_many_files",
-    "move_file",
-    "create_directory",
-];
+/// One operation of [`call`]: its name, the library function (index.js) that calls it, whether it
+/// writes files and whether that function is synchronous, its handler, and the JSON Schema of its
+/// result (generated from its receipt type in [`crate::contract::receipts`]).
+pub struct Op {
+    pub name: &'static str,
+    pub js: &'static str,
+    pub writes: bool,
+    pub sync: bool,
+    run: fn(&[Value]) -> Res,
+    /// `schemas/<name>.output.json`.
+    pub output_schema: fn() -> Value,
+}
+
+macro_rules! ops {
+    ($($name:literal => $js:literal, writes $w:literal, sync $s:literal, $run:expr, $receipt:ty, $doc:literal;)*) => {
+        /// The op table: every operation `call` dispatches, declared once.
+        pub const TABLE: &[Op] = &[$(Op {
+            name: $name,
+            js: $js,
+            writes: $w,
+            sync: $s,
+            run: $run,
+            output_schema: || crate::contract::output_schema::<$receipt>($doc),
+        },)*];
+    };
+}
+
+use crate::contract::receipts as r;
+
+ops! {
+    "patch_file" => "patchFile", writes true, sync false, edit::patch_file, r::PatchFileSuccess, "The result of patchFile (patch_file).";
+    "apply_edits" => "applyEdits", writes true, sync false, |a| edit::apply_edits(a, false), r::ApplyEditsSuccess, "The result of applyEdits (apply_edits).";
+    "preview_edits" => "previewEdits", writes false, sync false, |a| edit::apply_edits(a, true), r::ApplyEditsSuccess, "The result of previewEdits (preview_edits): an applyEdits dry run.";
+    "codes" => "errorCodes", writes false, sync true, |_| Ok(codes()), r::CodesSuccess, "The result of the codes operation (errorCodes() returns its codes).";
+    "get_stats" => "getStats", writes false, sync true, get_stats, r::StatsSchema, "The result of getStats (get_stats).";
+    "set_event_log" => "setEventLog", writes false, sync true, set_event_log, r::SetEventLogSuccess, "The result of setEventLog (set_event_log).";
+    "permission_scope" => "permissionScope", writes false, sync false, scope::permission_scope, r::PermissionScopeSuccess, "The result of permissionScope (permission_scope).";
+    "view_file" => "viewFile", writes false, sync false, view::view_file, r::ViewFileSuccess, "The result of viewFile (view_file).";
+    "edit_lines" => "editLines", writes true, sync false, lines::edit_lines, r::EditLinesSuccess, "The result of editLines (edit_lines).";
+    "create_file" => "createFile", writes true, sync false, whole::create_file, r::WriteFileSuccess, "The result of createFile (create_file).";
+    "write_file" => "writeFile", writes true, sync false, whole::write_file, r::WriteFileSuccess, "The result of writeFile (write_file).";
+    "delete_file" => "deleteFile", writes true, sync false, whole::delete_file, r::DeleteFileSuccess, "The result of deleteFile (delete_file).";
+    "undo_edit" => "undoEdit", writes true, sync false, whole::undo_edit, r::UndoEditSuccess, "The result of undoEdit (undo_edit).";
+    "apply_patch" => "applyPatch", writes true, sync false, patch::apply_patch, r::ApplyPatchSuccess, "The result of applyPatch (apply_patch).";
+    "apply_blocks" => "applyBlocks", writes true, sync false, patch::apply_blocks, r::ApplyBlocksSuccess, "The result of applyBlocks (apply_blocks).";
+    "apply_unified_diff" => "applyUnifiedDiff", writes true, sync false, patch::apply_unified_diff, r::ApplyPatchSuccess, "The result of applyUnifiedDiff (apply_unified_diff).";
+    "parse_blocks" => "parseBlocks", writes false, sync true, patch::parse_blocks, r::ParseBlocksSuccess, "The result of parseBlocks (parse_blocks).";
+    "parse_path_blocks" => "parsePathBlocks", writes false, sync true, patch::parse_path_blocks, r::ParsePathBlocksSuccess, "The result of parsePathBlocks (parse_path_blocks).";
+    "touched_files" => "touchedFiles", writes false, sync false, targets::touched_files, r::TouchedFilesSuccess, "The result of touchedFiles (touched_files).";
+    "list_directory" => "listDirectory", writes false, sync false, browse::list_directory, r::ListDirectorySuccess, "The result of listDirectory (list_directory).";
+    "find_files" => "findFiles", writes false, sync false, browse::find_files, r::FindFilesSuccess, "The result of findFiles (find_files).";
+    "search_files" => "searchFiles", writes false, sync false, search::search_files, r::SearchFilesSuccess, "The result of searchFiles (search_files).";
+    "read_many_files" => "readManyFiles", writes false, sync false, read_many::read_many_files, r::ReadManyFilesSuccess, "The result of readManyFiles (read_many_files).";
+    "move_file" => "moveFile", writes true, sync false, moves::move_file, r::MoveFileSuccess, "The result of moveFile (move_file).";
+    "create_directory" => "createDirectory", writes true, sync false, browse::create_directory, r::CreateDirectorySuccess, "The result of createDirectory (create_directory).";
+}
+
+const N_OPS: usize = TABLE.len();
+const OP_NAMES: [&str; N_OPS] = {
+    let mut names = [""; N_OPS];
+    let mut i = 0;
+    while i < N_OPS {
+        names[i] = TABLE[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// The operations `call` understands (the names of [`TABLE`]).
+pub const OPS: &[&str] = &OP_NAMES;
+
+/// The generated files of the contract, `(path under schemas/, text)`: `<op>.output.json` for every
+/// operation, and `ops.json`, the op table for JavaScript (`npm run schemas` writes them).
+pub fn contract_files() -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = TABLE
+        .iter()
+        .map(|op| {
+            (
+                format!("{}.output.json", op.name),
+                crate::contract::pretty(&(op.output_schema)()),
+            )
+        })
+        .collect();
+    let table: Vec<Value> = TABLE
+        .iter()
+        .map(|op| json!({"op": op.name, "js": op.js, "writes": op.writes, "sync": op.sync, "output": format!("{}.output.json", op.name)}))
+        .collect();
+    let journal = crate::contract::definitions_of::<r::JournalFields>();
+    out.push((
+        "ops.json".to_string(),
+        crate::contract::pretty(&json!({
+            "description": "The op table of surepatch's engine (generated from src/api/mod.rs TABLE by `npm run schemas`): each operation, the library function that calls it, whether it writes files, whether that function is synchronous, and its output schema.",
+            "ops": table,
+            "$defs": Value::Object(journal),
+        })),
+    ));
+    out
+}
 
 pub use panics::install_hook as install_panic_hook;
 
@@ -90,34 +161,10 @@ fn dispatch(op: &str, payload: &str) -> Value {
             )))
         }
     };
-    let out = match op {
-        "patch_file" => edit::patch_file(&args),
-        "apply_edits" => edit::apply_edits(&args, false),
-        "preview_edits" => edit::apply_edits(&args, true),
-        "codes" => Ok(codes()),
-        "get_stats" => get_stats(&args),
-        "permission_scope" => scope::permission_scope(&args),
-        "set_event_log" => set_event_log(&args),
-        "view_file" => view::view_file(&args),
-        "edit_lines" => lines::edit_lines(&args),
-        "create_file" => whole::create_file(&args),
-        "write_file" => whole::write_file(&args),
-        "delete_file" => whole::delete_file(&args),
-        "undo_edit" => whole::undo_edit(&args),
-        "apply_patch" => patch::apply_patch(&args),
-        "apply_blocks" => patch::apply_blocks(&args),
-        "apply_unified_diff" => patch::apply_unified_diff(&args),
-        "parse_blocks" => patch::parse_blocks(&args),
-        "parse_path_blocks" => patch::parse_path_blocks(&args),
-        "touched_files" => targets::touched_files(&args),
-        "list_directory" => browse::list_directory(&args),
-        "find_files" => browse::find_files(&args),
-        "search_files" => search::search_files(&args),
-        "read_many_files" => read_many::read_many_files(&args),
-        "move_file" => moves::move_file(&args),
-        "create_directory" => browse::create_directory(&args),
-        "__test_panic" => panics::test_panic(&args),
-        _ => Err(args::bad(format!(
+    let out = match TABLE.iter().find(|o| o.name == op) {
+        Some(o) => (o.run)(&args),
+        None if op == "__test_panic" => panics::test_panic(&args),
+        None => Err(args::bad(format!(
             "unknown operation {op:?}; known: {OPS:?}"
         ))),
     };
@@ -150,16 +197,21 @@ fn set_event_log(args: &[Value]) -> Res {
             )))
         }
     }
-    Ok(ok_object(json!({})))
+    Ok(to_value(&SetEventLogSuccess { ok: True }))
 }
 
 /// Every failure code with what the caller should do about it.
 fn codes() -> Value {
-    let list: Vec<Value> = Code::ALL
-        .iter()
-        .map(|c| json!({"code": c.as_str(), "remedy": c.remedy()}))
-        .collect();
-    ok_object(json!({ "codes": list }))
+    to_value(&CodesSuccess {
+        ok: True,
+        codes: Code::ALL
+            .iter()
+            .map(|c| CodeInfo {
+                code: c.as_str(),
+                remedy: c.remedy(),
+            })
+            .collect(),
+    })
 }
 
 /// The JSON form of a failure: `ok`, `code`, `message`, then every detail.
@@ -186,14 +238,6 @@ pub(crate) fn ok_object(fields: Value) -> Value {
         m.extend(f);
     }
     Value::Object(m)
-}
-
-/// `a` with every field of `b` appended (both objects).
-pub(crate) fn merge(mut a: Value, b: Value) -> Value {
-    if let (Value::Object(a), Value::Object(b)) = (&mut a, b) {
-        a.extend(b);
-    }
-    a
 }
 
 pub(crate) type Res = Result<Value>;

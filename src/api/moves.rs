@@ -11,13 +11,14 @@
 //! refused with `FILE_EXISTS` unless `overwrite: true`. Only files move; a directory is refused with
 //! `TARGET_IS_DIRECTORY`.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{bad, str_arg, Obj};
 use super::commit::Writer;
-use super::edit::{check_base, journal_fields};
+use super::edit::check_base;
 use super::options::read_common;
-use super::{arg, merge, ok_object, Res};
+use super::{arg, Res};
+use crate::contract::receipts::{to_value, JournalFields, MoveFileSuccess, True};
 use crate::error::{Code, Failure, Result};
 use crate::hash::file_hash;
 use crate::txn::{Action, Committed, Txn};
@@ -92,17 +93,16 @@ pub fn move_file(args: &[Value]) -> Res {
             }
         })?
         .recorded;
-    Ok(merge(
-        ok_object(json!({
-            "file_path": from_display,
-            "moved_to": to_display,
-            "bytes": size,
-            "file_hash": hash,
-            "replaced": replaced,
-            "written": !opts.dry_run,
-        })),
-        journal_fields(&recorded),
-    ))
+    Ok(to_value(&MoveFileSuccess {
+        ok: True,
+        file_path: from_display,
+        moved_to: to_display,
+        bytes: size,
+        file_hash: hash,
+        replaced,
+        written: !opts.dry_run,
+        journal: JournalFields::of(&recorded),
+    }))
 }
 
 /// Renames `txn.files[s]` to `txn.files[d]` while the transaction holds their locks, and returns what

@@ -24,9 +24,13 @@ use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
 use super::commit::Writer;
-use super::edit::{check_base, journal_fields, syntax_gate};
+use super::edit::{check_base, syntax_gate};
 use super::options::{read_common, EditOptions};
-use super::{arg, merge, ok_object, Res};
+use super::{arg, ok_object, Res};
+use crate::contract::receipts::{
+    indexmap_like::OrderedMap, to_value, ApplyBlocksSuccess, ApplyPatchSuccess, BlockEdit,
+    JournalFields, ParseBlocksSuccess, ParsePathBlocksSuccess, True,
+};
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
@@ -113,20 +117,24 @@ fn parse_failure(e: ParseError, format: &str) -> Failure {
     .with("line", e.line)
 }
 
-fn edits_json(edits: &[Edit]) -> Value {
-    Value::Array(
-        edits
-            .iter()
-            .map(|e| json!({"old": e.old, "new": e.new}))
-            .collect(),
-    )
+fn block_edits(edits: Vec<Edit>) -> Vec<BlockEdit> {
+    edits
+        .into_iter()
+        .map(|e| BlockEdit {
+            old: e.old,
+            new: e.new,
+        })
+        .collect()
 }
 
 /// `parseBlocks(text)`.
 pub fn parse_blocks(args: &[Value]) -> Res {
     let text = text_arg(args, "text")?;
     let edits = formats::parse_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?;
-    Ok(ok_object(json!({ "edits": edits_json(&edits) })))
+    Ok(to_value(&ParseBlocksSuccess {
+        ok: True,
+        edits: block_edits(edits),
+    }))
 }
 
 /// `parsePathBlocks(text)`.
@@ -134,11 +142,15 @@ pub fn parse_path_blocks(args: &[Value]) -> Res {
     let text = text_arg(args, "text")?;
     let files =
         formats::parse_path_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?;
-    let mut m = Map::new();
-    for (path, edits) in files {
-        m.insert(path, edits_json(&edits));
-    }
-    Ok(ok_object(json!({ "files": m })))
+    Ok(to_value(&ParsePathBlocksSuccess {
+        ok: True,
+        files: OrderedMap(
+            files
+                .into_iter()
+                .map(|(path, edits)| (path, block_edits(edits)))
+                .collect(),
+        ),
+    }))
 }
 
 /// Most hunks (or SEARCH/REPLACE blocks) one call may carry, as `applyEdits` caps its edits.
@@ -513,15 +525,26 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         // One journal entry for the whole transaction: undoEdit(edit_id) restores every file.
         done.recorded
     };
-    let files: Vec<Value> = planned
-        .into_iter()
-        .map(|p| Value::Object(p.entry))
-        .collect();
+    let files: Vec<Map<String, Value>> = planned.into_iter().map(|p| p.entry).collect();
     let dialect = dialect_names(&dialect);
-    Ok(merge(
-        ok_object(json!({ "files": files, "written": written, "dialect": dialect })),
-        journal_fields(&recorded),
-    ))
+    let journal = JournalFields::of(&recorded);
+    Ok(if blocks {
+        to_value(&ApplyBlocksSuccess {
+            ok: True,
+            files,
+            written,
+            dialect,
+            journal,
+        })
+    } else {
+        to_value(&ApplyPatchSuccess {
+            ok: True,
+            files,
+            written,
+            dialect,
+            journal,
+        })
+    })
 }
 
 fn base_for<'a>(opts: &'a PatchOptions, path: &str) -> Option<&'a str> {

@@ -12,7 +12,8 @@ use serde_json::{json, Map, Value};
 use super::args::{bad, type_name, Obj};
 use super::options::read_root;
 use super::view::{view_file, VIEW_MAX_BYTES};
-use super::{arg, failure_value, ok_object, Res};
+use super::{arg, failure_value, Res};
+use crate::contract::receipts::{to_value, ReadManyFilesSuccess, True};
 
 /// Most items per call.
 pub const MAX_FILES: usize = 100;
@@ -119,11 +120,12 @@ pub fn read_many_files(args: &[Value]) -> Res {
         };
         files.push(v);
     }
-    let mut out = json!({"files": files, "failed": failed});
-    if budget == 0 {
-        out["hint"] = json!(format!(
-            "the content budget of this call was spent; read the files marked truncated from their next_start_line in another call."
-        ));
-    }
-    Ok(ok_object(out))
+    Ok(to_value(&ReadManyFilesSuccess {
+        ok: True,
+        files,
+        failed,
+        hint: (budget == 0).then(|| {
+            "the content budget of this call was spent; read the files marked truncated from their next_start_line in another call.".to_string()
+        }),
+    }))
 }

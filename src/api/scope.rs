@@ -2,10 +2,11 @@
 //! narrowest glob that covers them — for harnesses that ask a user to "always allow" edits somewhere.
 //! Nothing is read or written; paths are only resolved through the sandbox.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{bad, type_name, Obj};
-use super::{arg, ok_object, Res};
+use super::{arg, Res};
+use crate::contract::receipts::{to_value, PermissionScopeSuccess, True};
 use crate::error::{Code, Failure};
 use crate::formats;
 use crate::ir::FileOp;
@@ -115,14 +116,17 @@ pub fn permission_scope(args: &[Value]) -> Res {
     }
     paths.sort();
     paths.dedup();
-    Ok(ok_object(
-        json!({ "glob": common_glob(&paths), "paths": paths }),
-    ))
+    Ok(to_value(&PermissionScopeSuccess {
+        ok: True,
+        glob: common_glob(&paths),
+        paths,
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn g(p: &[&str]) -> String {
         common_glob(&p.iter().map(|s| s.to_string()).collect::<Vec<_>>())

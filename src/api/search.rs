@@ -26,12 +26,15 @@ use grep_searcher::{
 };
 use ignore::overrides::OverrideBuilder;
 use ignore::WalkState;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{bad, str_arg, Obj};
 use super::browse::{resolve_dir, walker, WalkOpts, HARD_MAX};
 use super::options::read_root;
-use super::{arg, ok_object, Res};
+use super::{arg, Res};
+use crate::contract::receipts::{
+    to_value, SearchFileResult, SearchFilesSuccess, SearchMatch, True,
+};
 use crate::error::Code;
 use crate::fsio::Sandbox;
 use crate::workspace::{Resolve, Workspace};
@@ -323,47 +326,49 @@ pub fn search_files(args: &[Value]) -> Res {
     found.sort_by(|a, b| a.0.cmp(&b.0));
     let truncated = stop.load(Ordering::Relaxed);
     let mut match_count = 0;
-    let results: Vec<Value> = found
+    let results: Vec<SearchFileResult> = found
         .into_iter()
         .map(|(file, hits)| {
             match_count += hits.len();
-            let matches: Vec<Value> = hits
+            let matches = hits
                 .into_iter()
                 .map(|h| {
-                    let mut m = json!({"line_number": h.line, "text": h.text});
-                    if context_lines > 0 {
-                        m["before"] = json!(h.before);
-                        m["after"] = json!(h.after);
+                    let (before, after) = if context_lines > 0 {
+                        (Some(h.before), Some(h.after))
+                    } else {
+                        (None, None)
+                    };
+                    SearchMatch {
+                        line_number: h.line,
+                        text: h.text,
+                        before,
+                        after,
                     }
-                    m
                 })
                 .collect();
-            json!({"file_path": file, "matches": matches})
+            SearchFileResult {
+                file_path: file,
+                matches,
+            }
         })
         .collect();
-    let files_with_matches = results.len();
-    let mut out = json!({
-        "path": shown_path,
-        "results": results,
-        "match_count": match_count,
-        "files_with_matches": files_with_matches,
-        "files_searched": files_searched.load(Ordering::Relaxed),
-        "truncated": truncated,
-    });
-    if truncated {
-        out["hint"] = json!(format!(
-            "stopped after {max} matching lines; narrow the query, path or glob, or raise max_results (up to {HARD_MAX})."
-        ));
-    }
     let unreadable = unreadable.load(Ordering::Relaxed);
-    if unreadable > 0 {
-        out["files_unreadable"] = json!(unreadable);
-    }
-    if cut.load(Ordering::Relaxed) {
-        out["long_lines_cut"] = json!(true);
-        out["long_lines_hint"] = json!(format!(
+    let long_lines_cut = cut.load(Ordering::Relaxed);
+    Ok(to_value(&SearchFilesSuccess {
+        ok: True,
+        path: shown_path,
+        files_with_matches: results.len(),
+        results,
+        match_count,
+        files_searched: files_searched.load(Ordering::Relaxed),
+        truncated,
+        hint: truncated.then(|| format!(
+            "stopped after {max} matching lines; narrow the query, path or glob, or raise max_results (up to {HARD_MAX})."
+        )),
+        files_unreadable: (unreadable > 0).then_some(unreadable),
+        long_lines_cut: long_lines_cut.then_some(True),
+        long_lines_hint: long_lines_cut.then(|| format!(
             "lines longer than {MAX_LINE_BYTES} bytes are cut and end with '…'; read them with view_file."
-        ));
-    }
-    Ok(ok_object(out))
+        )),
+    }))
 }

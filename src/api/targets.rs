@@ -27,7 +27,8 @@ use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, type_name, Obj};
 use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, ok_object, Res};
+use super::{arg, Res};
+use crate::contract::receipts::{to_value, TouchedFilesSuccess, True};
 use crate::error::{Code, Failure, Result};
 use crate::fsio::{Deadline, LockedFile, Sandbox};
 use crate::hash::file_hash;
@@ -88,7 +89,10 @@ pub fn touched_files(args: &[Value]) -> Res {
         }
     };
     if op == "undo_edit" {
-        return Ok(ok_object(json!({ "targets": [] })));
+        return Ok(to_value(&TouchedFilesSuccess {
+            ok: True,
+            targets: Vec::new(),
+        }));
     }
     let named = single(op, call)?;
     let opts_at = named.as_ref().map_or(1, |(_, i)| *i);
@@ -133,7 +137,7 @@ pub fn touched_files(args: &[Value]) -> Res {
         };
         t["file_hash"] = json!(hash);
     }
-    Ok(ok_object(json!({ "targets": targets })))
+    Ok(to_value(&TouchedFilesSuccess { ok: True, targets }))
 }
 
 #[cfg(test)]

@@ -17,12 +17,13 @@
 //! re-parses incrementally. The view never waits for it: at most two texts queue, more are dropped;
 //! other files cost one extension lookup.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{bad, str_arg, Obj};
 use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, ok_object, Res};
+use super::{arg, Res};
 use crate::codec::{self, detect_line_ending};
+use crate::contract::receipts::{to_value, True, ViewFileSuccess};
 use crate::error::Failure;
 use crate::hash::file_hash;
 use crate::line_edit::{push_line, Format};
@@ -146,24 +147,24 @@ pub fn view_file(args: &[Value]) -> Res {
         content.push_str(&piece);
         shown = i + 1;
     }
-    let mut out = json!({
-        "file_path": file.display,
-        "content": content,
-        "start_line": first,
-        "end_line": shown,
-        "total_lines": total,
-        "file_hash": file_hash(bytes),
-        "encoding": encoding.as_str(),
-        "line_ending": detect_line_ending(&text).as_str(),
-        "truncated": truncated,
+    let next_start_line = truncated.then_some(shown + 1);
+    let hint = (truncated && shown + 1 == first).then(|| {
+        format!(
+            "line {first} alone is longer than max_bytes ({max_bytes}); raise max_bytes to see it."
+        )
     });
-    if truncated {
-        out["next_start_line"] = json!(shown + 1);
-        if shown + 1 == first {
-            out["hint"] = json!(format!(
-                "line {first} alone is longer than max_bytes ({max_bytes}); raise max_bytes to see it."
-            ));
-        }
-    }
-    Ok(ok_object(out))
+    Ok(to_value(&ViewFileSuccess {
+        ok: True,
+        file_hash: file_hash(bytes),
+        line_ending: detect_line_ending(&text).as_str(),
+        file_path: file.display.clone(),
+        content,
+        start_line: first,
+        end_line: shown,
+        total_lines: total,
+        encoding: encoding.as_str(),
+        truncated,
+        next_start_line,
+        hint,
+    }))
 }

@@ -30,12 +30,15 @@ use serde_json::{json, Value};
 
 use super::args::{bad, str_arg, type_name, Obj};
 use super::commit::Writer;
-use super::edit::{check_base, journal_fields};
-use super::edit::{syntax_gate, with_syntax};
+use super::edit::{check_base, syntax_gate};
 use super::options::{read_common, read_journal, read_options, read_root};
 use super::options::{EditOptions, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, merge, ok_object, Res};
+use super::{arg, Res};
 use crate::codec::{self, detect_line_ending, Encoding, LineEnding};
+use crate::contract::receipts::{
+    to_value, ChangedRange, DeleteFileSuccess, JournalFields, LineChangeFields, True,
+    UndoEditSuccess, WriteFileSuccess,
+};
 use crate::error::{Code, Failure, Result};
 use crate::hash::file_hash;
 use crate::journal::{self, Recorded, Target};
@@ -181,20 +184,22 @@ fn read_whole_options(v: Option<&Value>, create: bool) -> Result<WholeOptions> {
 
 /// `lines_added`, `lines_removed`, `changed_lines`, `changed_ranges` (capped) and
 /// `changed_ranges_truncated`.
-fn line_change_fields(lc: &LineChanges) -> Value {
-    let ranges: Vec<Value> = lc
-        .ranges
-        .iter()
-        .take(MAX_CHANGED_RANGES)
-        .map(|&(s, e)| json!({"start_line": s, "end_line": e}))
-        .collect();
-    json!({
-        "lines_added": lc.added,
-        "lines_removed": lc.removed,
-        "changed_lines": lc.changed,
-        "changed_ranges": ranges,
-        "changed_ranges_truncated": lc.ranges.len() > MAX_CHANGED_RANGES,
-    })
+fn line_change_fields(lc: &LineChanges) -> LineChangeFields {
+    LineChangeFields {
+        lines_added: lc.added,
+        lines_removed: lc.removed,
+        changed_lines: lc.changed,
+        changed_ranges: lc
+            .ranges
+            .iter()
+            .take(MAX_CHANGED_RANGES)
+            .map(|&(start_line, end_line)| ChangedRange {
+                start_line,
+                end_line,
+            })
+            .collect(),
+        changed_ranges_truncated: lc.ranges.len() > MAX_CHANGED_RANGES,
+    }
 }
 
 fn too_broad(lc: &LineChanges, max: u64, display: &str) -> Failure {
@@ -226,7 +231,7 @@ fn too_broad(lc: &LineChanges, max: u64, display: &str) -> Failure {
     )
     .with("file_path", display)
     .with("max_changed_lines", max);
-    if let Value::Object(m) = line_change_fields(lc) {
+    if let Value::Object(m) = to_value(&line_change_fields(lc)) {
         for (k, v) in m {
             f = f.with(&k, v);
         }
@@ -337,27 +342,21 @@ fn write_whole(args: &[Value], create: bool) -> Res {
     drop(old);
     let after_bytes = new_bytes.len();
     let (hash, recorded) = commit_one(opened, Action::Write(new_bytes), &o.edit)?;
-    let receipt = merge(
-        ok_object(json!({
-            "file_path": display,
-            "created": created,
-            "encoding": encoding.as_str(),
-            "line_ending": line_ending,
-            "before_bytes": before_bytes,
-            "after_bytes": after_bytes,
-        })),
-        line_change_fields(&lines),
-    );
-    Ok(merge(
-        with_syntax(
-            merge(
-                receipt,
-                json!({"diff": diff, "written": !o.edit.dry_run, "file_hash": hash}),
-            ),
-            syntax.as_ref(),
-        ),
-        journal_fields(&recorded),
-    ))
+    Ok(to_value(&WriteFileSuccess {
+        ok: True,
+        file_path: display,
+        created,
+        encoding: encoding.as_str(),
+        line_ending,
+        before_bytes,
+        after_bytes,
+        lines: line_change_fields(&lines),
+        diff,
+        written: !o.edit.dry_run,
+        file_hash: hash.unwrap_or_default(), // always Some for a write
+        syntax,
+        journal: JournalFields::of(&recorded),
+    }))
 }
 
 /// `createFile(filePath, content, options)`.
@@ -380,16 +379,15 @@ pub fn delete_file(args: &[Value]) -> Res {
     check_base(opts.base_hash.as_deref(), bytes, &display)?;
     let before_bytes = bytes.len();
     let (_, recorded) = commit_one(opened, Action::Delete, &opts)?;
-    Ok(merge(
-        ok_object(json!({
-            "file_path": display,
-            "deleted": true,
-            "before_bytes": before_bytes,
-            "written": !opts.dry_run,
-            "file_hash": Value::Null,
-        })),
-        journal_fields(&recorded),
-    ))
+    Ok(to_value(&DeleteFileSuccess {
+        ok: True,
+        file_path: display,
+        deleted: True,
+        before_bytes,
+        written: !opts.dry_run,
+        file_hash: (),
+        journal: JournalFields::of(&recorded),
+    }))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,8 +433,9 @@ pub fn undo_edit(args: &[Value]) -> Res {
     let ws = Workspace::new(&root)?;
     let disk = journal.open(&ws)?;
     let undone = journal::undo(&ws, target, disk.as_ref(), max_file_bytes)?;
-    Ok(ok_object(json!({
-        "edit_id": undone.edit_id,
-        "files": undone.files,
-    })))
+    Ok(to_value(&UndoEditSuccess {
+        ok: True,
+        edit_id: undone.edit_id,
+        files: undone.files,
+    }))
 }

@@ -1,0 +1,76 @@
+// The contract is one source: the Rust op table and receipt types (src/api/mod.rs TABLE,
+// src/contract) generate schemas/<op>.output.json and schemas/ops.json, and from those
+// types/receipts.d.ts. Here: the generated types are current, index.js exports exactly the table's
+// functions, every MCP tool names an op of the table and its advertised output agrees with the op's
+// generated schema, and real results pass their op's schema.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { receiptTypes } from '../scripts/gen-receipt-types.mjs'
+import { tempDir, populate, REPO } from './mcp-helpers.mjs'
+
+const require = createRequire(import.meta.url)
+const sp = require('../index.js')
+const tools = require('../mcp/tools.cjs')
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+const table = tools.opTable()
+const schemaOf = (op) => JSON.parse(readFileSync(join(REPO, 'schemas', `${op}.output.json`), 'utf8'))
+
+test('types/receipts.d.ts is what `npm run schemas` generates from the schemas', () => {
+  assert.equal(readFileSync(join(REPO, 'types', 'receipts.d.ts'), 'utf8'), receiptTypes(), 'run `npm run schemas`')
+})
+
+test('index.js exports exactly the op table functions, besides ErrorCode, toolDefinitions and createToolRunner', () => {
+  const expected = [...table.map((o) => o.js), 'ErrorCode', 'toolDefinitions', 'createToolRunner'].sort()
+  assert.deepEqual(Object.keys(sp).sort(), expected)
+  for (const o of table) assert.equal(typeof sp[o.js], 'function', o.js)
+  assert.equal(new Set(table.map((o) => o.op)).size, table.length)
+})
+
+test('every MCP tool calls an op of the table through its function, and its output agrees with the op schema', () => {
+  for (const t of tools.TOOLS) {
+    const op = table.find((o) => o.op === t.op)
+    assert.ok(op, `${t.name}: op ${t.op} is not in the op table`)
+    assert.equal(t.lib, op.js, t.name)
+    const s = schemaOf(t.op)
+    const success = s.$defs[s.oneOf[0].$ref.replace('#/$defs/', '')]
+    for (const [k, p] of Object.entries(t.success.properties)) {
+      assert.ok(k in success.properties, `${t.name}: ${k} is not a field of ${t.op}'s receipt`)
+      const want = success.properties[k]
+      if (p.const !== undefined) assert.equal(p.const, 1, `${t.name}.${k}`)
+      if (p.enum && want.$ref) assert.deepEqual(p.enum, s.$defs[want.$ref.replace('#/$defs/', '')].enum, `${t.name}.${k}`)
+    }
+    for (const k of t.success.required) assert.ok(success.required.includes(k), `${t.name}: ${k} required by the tool, optional in ${t.op}`)
+  }
+})
+
+test('the op schemas compile (Ajv, as the MCP SDK uses it) and real results pass them', async (t) => {
+  const v = new AjvJsonSchemaValidator()
+  const check = Object.fromEntries(table.map((o) => [o.op, v.getValidator(schemaOf(o.op))]))
+  const root = populate(tempDir(t), { 'a.txt': 'one\ntwo\n', 'b.py': 'x = 1\n' })
+  const o = { workspaceRoot: root }
+  const pass = (op, r) => {
+    const res = check[op](r)
+    assert.equal(res.valid, true, `${op}: ${JSON.stringify(r)}\n${res.errorMessage}`)
+  }
+  pass('view_file', await sp.viewFile('a.txt', o))
+  pass('patch_file', await sp.patchFile({ file_path: 'a.txt', search_block: 'one', replace_block: 'uno' }, { ...o, validate: 'report' }))
+  pass('patch_file', await sp.patchFile({ file_path: 'a.txt', search_block: 'zzz', replace_block: 'y' }, o))
+  pass('apply_edits', await sp.applyEdits('b.py', [{ old: 'x = 1', new: 'x = (' }], { ...o, validate: 'report', dry_run: true }))
+  pass('apply_patch', await sp.applyPatch('*** Begin Patch\n*** Add File: c.txt\n+c\n*** End Patch\n', o))
+  pass('apply_blocks', await sp.applyBlocks('c.txt\n<<<<<<< SEARCH\nc\n=======\nd\n>>>>>>> REPLACE\n', o))
+  pass('write_file', await sp.writeFile('c.txt', 'e\n', o))
+  const del = await sp.deleteFile('c.txt', o)
+  pass('delete_file', del)
+  pass('undo_edit', await sp.undoEdit(del.edit_id, o))
+  pass('list_directory', await sp.listDirectory('.', o))
+  pass('search_files', await sp.searchFiles('two', { ...o, context_lines: 1 }))
+  pass('read_many_files', await sp.readManyFiles(['a.txt', 'missing.txt'], o))
+  pass('codes', { ok: true, codes: sp.errorCodes() })
+  pass('get_stats', sp.getStats())
+  pass('parse_path_blocks', sp.parsePathBlocks('a.txt\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n'))
+  assert.equal(check.patch_file({ ok: false, code: 'NOT_A_CODE', message: 'm' }).valid, false)
+  assert.equal(check.patch_file({ ok: false, code: 'STALE_FILE', message: 'm', bogus_field: 1 }).valid, false)
+})

@@ -1,0 +1,84 @@
+//! The generated contract files in `schemas/` are what the Rust types generate now
+//! (`npm run schemas` rewrites them), and the op table is consistent.
+
+use std::path::Path;
+
+use surepatch::api::{contract_files, OPS, TABLE};
+
+#[test]
+fn contract_files_are_current() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas");
+    for (name, text) in contract_files() {
+        let on_disk = std::fs::read_to_string(dir.join(&name)).unwrap_or_default();
+        assert!(
+            on_disk == text,
+            "schemas/{name} is out of date: run `npm run schemas` and commit the result"
+        );
+    }
+}
+
+#[test]
+fn the_op_table_names_each_op_and_function_once() {
+    let mut names: Vec<&str> = OPS.to_vec();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), TABLE.len());
+    let mut js: Vec<&str> = TABLE.iter().map(|o| o.js).collect();
+    js.sort();
+    js.dedup();
+    assert_eq!(js.len(), TABLE.len());
+    for op in TABLE {
+        assert!(op.name.chars().all(|c| c.is_ascii_lowercase() || c == '_'));
+    }
+}
+
+/// Only keywords that mean the same in draft-07 and 2020-12, and no `format` or `$schema`.
+#[test]
+fn schemas_use_portable_keywords_only() {
+    const ALLOWED: &[&str] = &[
+        "title",
+        "description",
+        "type",
+        "properties",
+        "required",
+        "oneOf",
+        "anyOf",
+        "$defs",
+        "$ref",
+        "items",
+        "enum",
+        "const",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+        "additionalProperties",
+    ];
+    fn walk(v: &serde_json::Value, under_properties: bool, file: &str) {
+        if let Some(m) = v.as_object() {
+            for (k, x) in m {
+                if !under_properties {
+                    assert!(ALLOWED.contains(&k.as_str()), "{file}: keyword {k}");
+                }
+                let props = !under_properties && (k == "properties" || k == "$defs");
+                if props {
+                    for sub in x.as_object().into_iter().flat_map(|o| o.values()) {
+                        walk(sub, false, file);
+                    }
+                } else if !under_properties {
+                    walk(x, false, file);
+                }
+            }
+        } else if let Some(a) = v.as_array() {
+            for x in a {
+                walk(x, false, file);
+            }
+        }
+    }
+    for (name, text) in contract_files() {
+        if name == "ops.json" {
+            continue;
+        }
+        walk(&serde_json::from_str(&text).unwrap(), false, &name);
+    }
+}
