@@ -8,6 +8,11 @@
 
 const native = require('./binding.js')
 
+// Test hook: with SUREPATCH_RECORD_RESULTS=<dir> set when this file loads, every result the engine
+// returns through callAsync / callSync below is also appended to a file in <dir> (record.cjs), which
+// `npm test` checks against schemas/. Read once: unset, nothing is loaded and results go straight back.
+const recorder = process.env.SUREPATCH_RECORD_RESULTS ? require('./record.cjs') : null
+
 /** Every failure code, as a constant object (`ErrorCode.SEARCH_BLOCK_NOT_FOUND === 'SEARCH_BLOCK_NOT_FOUND'`). */
 const ErrorCode = Object.freeze({
   INVALID_INPUT: 'INVALID_INPUT',
@@ -208,6 +213,10 @@ function lockedCall(op, names, args) {
 }
 
 function callAsync(op, names, args) {
+  return recorder ? recorder.recordAsync('op', op, engineAsync(op, names, args)) : engineAsync(op, names, args)
+}
+
+function engineAsync(op, names, args) {
   const { payload, error } = encode(names, args)
   if (error) return Promise.resolve(error)
   let pending
@@ -220,6 +229,10 @@ function callAsync(op, names, args) {
 }
 
 function callSync(op, names, args) {
+  return recorder ? recorder.record('op', op, engineSync(op, names, args)) : engineSync(op, names, args)
+}
+
+function engineSync(op, names, args) {
   const { payload, error } = encode(names, args)
   if (error) return error
   try {
@@ -404,4 +417,7 @@ Object.defineProperty(module.exports, 'toolDefinitions', {
   enumerable: true,
   get: () => definitions || (definitions = agentTools.toolDefinitions(module.exports)),
 })
-module.exports.createToolRunner = (options) => agentTools.createToolRunner(module.exports, options)
+module.exports.createToolRunner = (options) => {
+  const runner = agentTools.createToolRunner(module.exports, options)
+  return recorder ? recorder.recordRunner(runner) : runner
+}
