@@ -86,3 +86,31 @@ test('checker: no records at all is a failure, not a pass', (t) => {
   assert.equal(r.status, 1)
   assert.match(r.stderr, /no results recorded/)
 })
+
+test('checker: generated schemas ($defs, $ref, 2020-12); a definition shared by files is covered once', (t) => {
+  const schemas = temp(t)
+  const dir = temp(t)
+  const failure = { type: 'object', properties: { ok: { const: false }, code: { type: 'string' }, message: { type: 'string' }, candidates: { type: 'array', items: { $ref: '#/$defs/Candidate' } } }, required: ['ok', 'code', 'message'] }
+  const defs = { Failure: failure, Candidate: { type: 'object', properties: { line: { type: 'integer' }, score: { type: 'number' } } } }
+  const schema = (success) => ({ $schema: 'https://json-schema.org/draft/2020-12/schema', oneOf: [success, { $ref: '#/$defs/Failure' }], $defs: defs })
+  const receipt = { type: 'object', properties: { ok: { const: true }, file_path: { type: 'string' }, lines: { type: 'array', items: { type: 'object', properties: { n: { type: 'integer' }, tag: { type: ['string', 'null'] } } } } }, required: ['ok'] }
+  writeFileSync(join(schemas, 'view_file.output.json'), JSON.stringify(schema(receipt)))
+  writeFileSync(join(schemas, 'find_files.output.json'), JSON.stringify(schema({ type: 'object', properties: { ok: { const: true }, files: { type: 'array' } }, required: ['ok'] })))
+  const lines = [
+    { op: 'view_file', result: { ok: true, file_path: 'a', lines: [{ n: 1 }] } },
+    { op: 'view_file', result: { ok: false, code: 'X', message: 'm', candidates: [{ line: 3 }] } },
+    { op: 'find_files', result: { ok: false, code: 'X', message: 'm', candidates: 'not an array' } },
+  ]
+  writeFileSync(join(dir, 'results-1-0.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+  const r = node([join('scripts', 'check-results.mjs'), `--schemas=${schemas}`, dir])
+  assert.equal(r.status, 1)
+  assert.match(r.stderr, /op find_files: 1 result\(s\) do not match find_files\.output\.json: .*\/candidates must be array/)
+  assert.match(r.stderr, /never seen in a test result: view_file\.output\.json: oneOf\[0\]\.lines\[\]\.tag\n/)
+  // Failure and Candidate are declared by both files, seen through view_file's results only.
+  assert.match(r.stderr, /never seen in a test result: find_files\.output\.json: \$defs\.Candidate\.score \(the same definition in 2 files\)/)
+  assert.doesNotMatch(r.stderr, /\$defs\.Candidate\.line|\$defs\.Failure\.(code|candidates)/)
+  assert.match(r.stderr, /never seen in a test result: find_files\.output\.json: oneOf\[0\]\.files\n/)
+  assert.match(r.stdout, /apply_edits \(no schemas\/apply_edits\.output\.json\)/)
+  const strict = node([join('scripts', 'check-results.mjs'), '--require-op-schemas', `--schemas=${schemas}`, dir])
+  assert.match(strict.stderr, /library op\(s\) without a checked schema/)
+})

@@ -1,7 +1,7 @@
 // Checks the results recorded during the node tests against the output schemas in schemas/ (issue 17 §1:
 // every result, success or failure, through its op's output schema; every declared property seen).
 //
-//   node scripts/check-results.mjs <dir>
+//   node scripts/check-results.mjs [--require-op-schemas] [--schemas=<dir>] <dir>
 //
 // <dir> holds the results-*.jsonl files record.cjs writes when SUREPATCH_RECORD_RESULTS=<dir> (see
 // scripts/test-node.mjs, which `npm test` runs). Each line is {op, result} (a library call, recorded by
@@ -15,7 +15,10 @@
 // - Property coverage: every property a schema declares (under properties, at any depth: nested
 //   objects, array items, oneOf / anyOf / allOf branches, $ref'd definitions) must appear in at least
 //   one recorded result that the schema describes there (for a oneOf / anyOf branch: a result valid
-//   against that branch). Unseen properties fail, except those in ALLOWED_UNSEEN below.
+//   against that branch). Unseen properties fail, except those in ALLOWED_UNSEEN below. A definition
+//   under $defs / definitions that several schema files declare identically (a shared failure or write
+//   receipt) counts once: a property of it is seen when any of those files' results carries it.
+import { createHash } from 'node:crypto'
 import { readFileSync, readdirSync, existsSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -27,7 +30,7 @@ const Ajv2019 = require('ajv/dist/2019').default
 const Ajv2020 = require('ajv/dist/2020').default
 
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..')
-const SCHEMAS = join(ROOT, 'schemas')
+const SCHEMAS = (process.argv.find((a) => a.startsWith('--schemas=')) || '').slice('--schemas='.length) || join(ROOT, 'schemas')
 
 // Set to true once every library op has schemas/<op>.output.json (issue 17 §5): an op without one then fails.
 const REQUIRE_OP_SCHEMAS = false
@@ -111,7 +114,8 @@ function loadSchema(file) {
     const ajv = ajvFor(schema)
     const id = `surepatch:${file}`
     ajv.addSchema(schema, id)
-    entry = { file, schema, ajv, id, validate: ajv.getSchema(id), declared: declaredProperties(schema), seen: new Set() }
+    entry = { file, schema, ajv, id, validate: ajv.getSchema(id) }
+    entry.declared = declaredProperties(entry)
     // The schema widened by its KNOWN_MISMATCHES (same pointers): what oneOf / anyOf branches are judged by.
     const known = KNOWN_MISMATCHES.filter((k) => k.file === file)
     if (known.length) {
@@ -169,9 +173,22 @@ function label(pointer, prop) {
 const SUBSCHEMA_LISTS = ['oneOf', 'anyOf', 'allOf', 'prefixItems']
 const SUBSCHEMAS = ['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains']
 
+// The coverage key and printed name of property `prop` of the object schema at `pointer` in `entry`'s
+// schema: per file, except inside a $defs / definitions entry, which files declaring it identically share.
+function coverage(entry, pointer, prop) {
+  const m = /^\/(\$defs|definitions)\/([^/]+)/.exec(pointer)
+  if (!m) return { key: `${entry.file}\u0000${pointer}\u0000${prop}`, name: `${entry.file}: ${label(pointer, prop)}` }
+  const digest = createHash('sha256').update(JSON.stringify(at(entry.schema, m[0]))).digest('hex').slice(0, 16)
+  return { key: `${m[0]}\u0000${digest}\u0000${pointer.slice(m[0].length)}\u0000${prop}`, name: `${entry.file}: ${label(pointer, prop)}` }
+}
+
+// Every property seen, by coverage key.
+const SEEN = new Set()
+
 // Every (object schema location, property name) reachable from the root, following local $refs.
-function declaredProperties(root) {
-  const out = new Map() // key -> label
+function declaredProperties(entry) {
+  const root = entry.schema
+  const out = new Map() // coverage key -> printed name
   const visited = new Set()
   const walk = (schema, pointer) => {
     if (!schema || typeof schema !== 'object' || visited.has(pointer)) return
@@ -179,7 +196,8 @@ function declaredProperties(root) {
     if (schema.$ref) walk(at(root, refPointer(schema.$ref)), refPointer(schema.$ref))
     if (schema.properties) {
       for (const [k, sub] of Object.entries(schema.properties)) {
-        out.set(`${pointer}\u0000${k}`, label(pointer, k))
+        const c = coverage(entry, pointer, k)
+        out.set(c.key, c.name)
         walk(sub, `${pointer}/properties/${escape(k)}`)
       }
     }
@@ -193,7 +211,7 @@ function declaredProperties(root) {
   return out
 }
 
-// Marks in entry.seen every declared property that `value` carries where the schema describes it.
+// Marks in SEEN every declared property that `value` carries where the schema describes it.
 function markSeen(entry, schema, pointer, value) {
   if (!schema || typeof schema !== 'object') return
   if (schema.$ref) {
@@ -205,7 +223,7 @@ function markSeen(entry, schema, pointer, value) {
     const props = schema.properties || {}
     for (const [k, v] of Object.entries(value)) {
       if (Object.prototype.hasOwnProperty.call(props, k)) {
-        entry.seen.add(`${pointer}\u0000${k}`)
+        SEEN.add(coverage(entry, pointer, k).key)
         markSeen(entry, props[k], `${pointer}/properties/${escape(k)}`, v)
       } else if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
         markSeen(entry, schema.additionalProperties, `${pointer}/additionalProperties`, v)
@@ -242,7 +260,7 @@ function main() {
   const dir = args.find((a) => !a.startsWith('--'))
   const requireOpSchemas = REQUIRE_OP_SCHEMAS || args.includes('--require-op-schemas')
   if (!dir) {
-    process.stderr.write('usage: node scripts/check-results.mjs [--require-op-schemas] <records dir>\n')
+    process.stderr.write('usage: node scripts/check-results.mjs [--require-op-schemas] [--schemas=<dir>] <records dir>\n')
     process.exit(2)
   }
   const { records, truncated, bad } = readRecords(dir)
@@ -335,25 +353,26 @@ function main() {
   }
 
   // Property coverage.
-  let declared = 0
+  const declared = new Map() // coverage key -> the names it has in each file declaring it
+  for (const entry of [...loaded.values()].filter(Boolean).sort((a, b) => a.file.localeCompare(b.file))) {
+    for (const [key, name] of entry.declared) declared.set(key, (declared.get(key) || []).concat(name))
+  }
   let seen = 0
   const unseen = []
-  for (const entry of [...loaded.values()].filter(Boolean).sort((a, b) => a.file.localeCompare(b.file))) {
-    for (const [key, where] of entry.declared) {
-      declared++
-      if (entry.seen.has(key)) seen++
-      else unseen.push(`${entry.file}: ${where}`)
-    }
+  for (const [key, names] of declared) {
+    if (SEEN.has(key)) seen++
+    else unseen.push({ names, shown: names.length > 1 ? `${names[0]} (the same definition in ${names.length} files)` : names[0] })
   }
-  const allowed = unseen.filter((u) => u in ALLOWED_UNSEEN)
-  const missing = unseen.filter((u) => !(u in ALLOWED_UNSEEN))
-  lines.push(`property coverage: ${seen} of ${declared} declared property paths seen in ${[...loaded.values()].filter(Boolean).length} schema file(s); ${allowed.length} unseen and allowed`)
-  for (const u of missing) problems.push(`never seen in a test result: ${u}`)
+  const isAllowed = (u) => u.names.some((n) => n in ALLOWED_UNSEEN)
+  const allowed = unseen.filter(isAllowed)
+  const missing = unseen.filter((u) => !isAllowed(u))
+  lines.push(`property coverage: ${seen} of ${declared.size} declared property paths seen in ${[...loaded.values()].filter(Boolean).length} schema file(s); ${allowed.length} unseen and allowed`)
+  for (const u of missing) problems.push(`never seen in a test result: ${u.shown}`)
   for (const k of KNOWN_MISMATCHES) {
     if (!k.used) problems.push(`KNOWN_MISMATCHES entry no longer needed (no result needs it, or no such schema): ${k.file} ${k.at}`)
     else lines.push(`known mismatch: ${k.file} ${k.at} also accepts ${JSON.stringify(k.accept)} (needed by ${k.used} result(s))`)
   }
-  for (const a of Object.keys(ALLOWED_UNSEEN)) if (!unseen.includes(a)) problems.push(`ALLOWED_UNSEEN entry no longer needed (seen, or not declared): ${a}`)
+  for (const a of Object.keys(ALLOWED_UNSEEN)) if (!unseen.some((u) => u.names.includes(a))) problems.push(`ALLOWED_UNSEEN entry no longer needed (seen, or not declared): ${a}`)
 
   process.stdout.write(`${lines.join('\n')}\n`)
   if (problems.length) {
