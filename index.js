@@ -8,6 +8,11 @@
 
 const native = require('./binding.js')
 
+// Test hook: with SUREPATCH_RECORD_RESULTS=<dir> set when this file loads, every result the engine
+// returns through callAsync / callSync below is also appended to a file in <dir> (record.cjs), which
+// `npm test` checks against schemas/. Read once: unset, nothing is loaded and results go straight back.
+const recorder = process.env.SUREPATCH_RECORD_RESULTS ? require('./record.cjs') : null
+
 /** Every failure code, as a constant object (`ErrorCode.SEARCH_BLOCK_NOT_FOUND === 'SEARCH_BLOCK_NOT_FOUND'`). */
 const ErrorCode = Object.freeze({
   INVALID_INPUT: 'INVALID_INPUT',
@@ -51,8 +56,8 @@ function failure(code, message, extra) {
 // - arrays whose length is above MAX_ARRAY_LENGTH, checked before any element is read (a Proxy
 //   claiming 10⁹ elements, or `new Array(2 ** 32 - 1)`, is refused at once instead of iterated), and
 //   arrays with holes (JSON would send null for each).
-// Like JSON.stringify: toJSON is honoured, String/Number/Boolean objects are unwrapped, undefined is
-// null, functions and symbols are left out of objects (null in arrays); only own enumerable keys count.
+// Like JSON.stringify: toJSON is honoured, String/Number/Boolean objects are unwrapped, undefined,
+// functions and symbols are left out of objects (null in arrays); only own enumerable keys count.
 const MAX_DEPTH = 64
 const MAX_ARRAY_LENGTH = 1 << 24
 const hasWellFormed = typeof ''.isWellFormed === 'function'
@@ -91,7 +96,8 @@ function plain(value, where, key, depth, stack) {
     case 'boolean':
       return value
     case 'undefined':
-      return null
+      // As JSON.stringify: left out of objects, null in arrays and as an argument.
+      return undefined
     case 'bigint':
       throw new Refusal(`${where} is a BigInt, which JSON cannot carry; send a number (nothing was written).`)
     case 'function':
@@ -208,6 +214,10 @@ function lockedCall(op, names, args) {
 }
 
 function callAsync(op, names, args) {
+  return recorder ? recorder.recordAsync('op', op, engineAsync(op, names, args)) : engineAsync(op, names, args)
+}
+
+function engineAsync(op, names, args) {
   const { payload, error } = encode(names, args)
   if (error) return Promise.resolve(error)
   let pending
@@ -220,6 +230,10 @@ function callAsync(op, names, args) {
 }
 
 function callSync(op, names, args) {
+  return recorder ? recorder.record('op', op, engineSync(op, names, args)) : engineSync(op, names, args)
+}
+
+function engineSync(op, names, args) {
   const { payload, error } = encode(names, args)
   if (error) return error
   try {
@@ -404,4 +418,7 @@ Object.defineProperty(module.exports, 'toolDefinitions', {
   enumerable: true,
   get: () => definitions || (definitions = agentTools.toolDefinitions(module.exports)),
 })
-module.exports.createToolRunner = (options) => agentTools.createToolRunner(module.exports, options)
+module.exports.createToolRunner = (options) => {
+  const runner = agentTools.createToolRunner(module.exports, options)
+  return recorder ? recorder.recordRunner(runner) : runner
+}

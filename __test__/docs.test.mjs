@@ -90,7 +90,9 @@ test('the README keeps the two set-up commands: npm start and npm test', () => {
   assert.match(readme, /^npm test +# /m)
   const scripts = JSON.parse(read('package.json')).scripts
   assert.match(scripts.start, /build.*node bin\/surepatch\.mjs/)
-  assert.match(scripts.test, /build.*cargo test.*node --test __test__\//)
+  // The node step runs node --test __test__/ with results recorded, then checks them against schemas/.
+  assert.match(scripts.test, /build.*cargo test.*node scripts\/test-node\.mjs/)
+  assert.match(read('scripts/test-node.mjs'), /\['--test', '__test__\/'\]/)
 })
 
 test('docs/api.md lists every error code, and every exported function', () => {

@@ -12,6 +12,10 @@ import { createServer } from '../mcp/server.mjs'
 export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..')
 export const BIN = join(REPO, 'bin', 'surepatch.mjs')
 
+// The result recording of `npm test` (record.cjs), passed on to servers started with the SDK's default
+// environment (which keeps only a few variables).
+export const RECORD_ENV = process.env.SUREPATCH_RECORD_RESULTS ? { SUREPATCH_RECORD_RESULTS: process.env.SUREPATCH_RECORD_RESULTS } : {}
+
 export function tempDir(t, prefix = 'surepatch-mcp-') {
   const dir = mkdtempSync(join(tmpdir(), prefix))
   t.after(() => rmSync(dir, { recursive: true, force: true }))
@@ -45,7 +49,7 @@ export async function stdio(t, { args = [], env = {}, cwd, maxBufferSize } = {})
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [BIN, ...args],
-    env: { ...getDefaultEnvironment(), ...env },
+    env: { ...getDefaultEnvironment(), ...RECORD_ENV, ...env },
     cwd,
     stderr: 'pipe',
     maxBufferSize,

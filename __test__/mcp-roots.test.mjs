@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { BIN, populate, tempDir } from './mcp-helpers.mjs'
+import { BIN, RECORD_ENV, populate, tempDir } from './mcp-helpers.mjs'
 
 // A client with `roots` (directories; null: no roots capability), on the real binary.
 async function connect(t, { roots, args = [], cwd, env = {} }) {
@@ -17,7 +17,7 @@ async function connect(t, { roots, args = [], cwd, env = {} }) {
     command: process.execPath,
     args: [BIN, ...args],
     cwd,
-    env: { ...getDefaultEnvironment(), SUREPATCH_WORKSPACE_ROOT: '', ...env },
+    env: { ...getDefaultEnvironment(), ...RECORD_ENV, SUREPATCH_WORKSPACE_ROOT: '', ...env },
     stderr: 'pipe',
   })
   let stderr = ''

@@ -325,3 +325,13 @@ test('apply_patch: envelope across files; PARSE_ERROR', { skip: landed('applyPat
   const bad = await s.call('apply_patch', { patch: 'not a patch' })
   assert.equal(bad.structuredContent.code, 'PARSE_ERROR')
 })
+
+// The SDK Client checks structuredContent against the tool's outputSchema. apply_patch reports a deleted
+// file with file_hash null, which that schema (files[].file_hash: a string) does not allow: the client
+// rejects the result. Found by scripts/check-results.mjs (KNOWN_MISMATCHES); the fix is the schema's.
+test('apply_patch: a patch that deletes a file comes back through the SDK Client', async (t) => {
+  const s = await setup(t, { 'gone.txt': 'bye\n' })
+  const res = await s.call('apply_patch', { patch: '*** Begin Patch\n*** Delete File: gone.txt\n*** End Patch\n' })
+  assert.equal(res.structuredContent.ok, true)
+  assert.equal(existsSync(join(s.root, 'gone.txt')), false)
+})

@@ -261,3 +261,18 @@ test('each argument property is read once: what is checked is what is sent', asy
   assert.equal(reads, 1)
   assert.equal(w.text('a.txt'), 'beta\n')
 })
+
+test('a key whose value is undefined is left out, as JSON.stringify does (a spread of optional settings)', async (t) => {
+  const ws = workspace(t)
+  ws.write('a.txt', 'one\n')
+  // view_file knows no journal_dir: present with a value it is refused, undefined it is absent.
+  const v = await sp.viewFile('a.txt', { ...ws.opts(), journal_dir: undefined, format: undefined })
+  assert.equal(v.ok, true, JSON.stringify(v))
+  assert.equal(v.content, 'one\n')
+  const bad = await sp.viewFile('a.txt', { ...ws.opts(), journal_dir: 'j' })
+  assert.equal(bad.code, 'INVALID_INPUT')
+  // In an array, undefined is null (as JSON.stringify), which an edit pair refuses by name.
+  const e = await sp.applyEdits('a.txt', [['one', undefined]], ws.opts())
+  assert.equal(e.code, 'INVALID_INPUT', JSON.stringify(e))
+  assert.equal(ws.text('a.txt'), 'one\n')
+})

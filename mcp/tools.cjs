@@ -41,6 +41,7 @@ const TIER = {
   enum: ['exact', 'line_endings', 'trailing_whitespace', 'typography', 'indentation', 'inline_whitespace', 'line_prefix', 'blank_edges'],
 }
 const HASH = { type: 'string', description: 'Hash of the file content now on disk; pass it as base_hash to chain edits.' }
+const HASH_OR_GONE = { type: ['string', 'null'], description: 'Hash of the file content now on disk (null: the operation deleted it); pass it as base_hash to chain edits.' }
 // Liberties the engine took with the input's syntax (the content still matched exactly one place).
 const DIALECT = {
   type: 'array',
@@ -318,7 +319,7 @@ const TOOLS = [
         files: {
           type: 'array',
           description: 'One entry per file touched (path, what happened, diff, file_hash).',
-          items: { type: 'object', properties: { file_path: { type: 'string' }, file_hash: HASH, diff: { type: 'string' }, syntax: SYNTAX } },
+          items: { type: 'object', properties: { file_path: { type: 'string' }, file_hash: HASH_OR_GONE, diff: { type: 'string' }, syntax: SYNTAX } },
         },
         written: bool('false for a dry run.'),
         edit_id: EDIT_ID,

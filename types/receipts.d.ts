@@ -85,8 +85,6 @@ export interface BlockFileReceipt {
   /** Workspace-relative path the operation named. */
   file_path: string
   op: FileOpKind
-  /** For `op: "move"`: the new workspace-relative path. */
-  moved_to?: string
   /** How many blocks were applied to this file. */
   edits_applied: number
   matches: MatchInfo[]
@@ -319,8 +317,6 @@ export interface Failure {
   hunk_index?: number
   /** Multi-file operations: the failing hunk's line in the patch text. */
   hunk_line?: number
-  /** An `@@` scope line that was not found or not unique. */
-  anchor?: string
   /** PARSE_ERROR: the 1-based input line where the problem was seen. */
   line?: number
   /** A unified diff's line number (shown, never used to choose a place). */

@@ -537,10 +537,6 @@ pub struct BlockFileReceipt {
     /// Workspace-relative path the operation named.
     file_path: String,
     op: FileOpKind,
-    /// For `op: "move"`: the new workspace-relative path.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "String")]
-    moved_to: Option<String>,
     /// How many blocks were applied to this file.
     edits_applied: usize,
     matches: Vec<MatchInfoSchema>,
@@ -837,10 +833,6 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "usize")]
     hunk_line: Option<usize>,
-    /// An `@@` scope line that was not found or not unique.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schemars(with = "String")]
-    anchor: Option<String>,
     /// PARSE_ERROR: the 1-based input line where the problem was seen.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "usize")]
