@@ -155,3 +155,36 @@ test('--http without --root: client roots that exist here are served; roots of a
   assert.equal((await remote.call('view_file', { file_path: 'f.txt' })).structuredContent.content, 'cwd\n')
   await stderrMatches(s.stderr, /none of the client's roots is a directory on this machine/)
 })
+
+test('--http --session-idle: a session without requests is closed, its id then gets 404; a busy one stays', async (t) => {
+  const root = populate(tempDir(t), { 'a.txt': 'one\n' })
+  const s = await start(t, { root, args: ['--session-idle', '1'] })
+  const auth = { authorization: `Bearer ${TOKEN}` }
+  const open = async () => {
+    const r = await post(s.url, { headers: auth, body: INIT })
+    assert.equal(r.status, 200)
+    return r.headers['mcp-session-id']
+  }
+  const list = (id) => post(s.url, { headers: { ...auth, 'mcp-session-id': id }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) })
+  const idle = await open()
+  const busy = await open()
+  // `busy` sends a request every 300 ms for 1.8 s; `idle` sends none.
+  for (let i = 0; i < 6; i++) {
+    await new Promise((r) => setTimeout(r, 300))
+    assert.equal((await list(busy)).status, 200)
+  }
+  const gone = await list(idle)
+  assert.equal(gone.status, 404)
+  assert.match(JSON.parse(gone.body).error.message, /Session not found: .*idle too long/)
+  assert.equal((await list(busy)).status, 200)
+  await stderrMatches(s.stderr, /HTTP session \S+ ended after 1 s idle/)
+})
+
+test('--session-idle: out of range, or without --http, is a usage error (exit 2)', async () => {
+  const { spawnSync } = await import('node:child_process')
+  for (const args of [['--http', '127.0.0.1:0', '--session-idle', '0'], ['--http', '127.0.0.1:0', '--session-idle', '1.5'], ['--session-idle', '60']]) {
+    const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...process.env, SUREPATCH_HTTP_TOKEN: TOKEN }, encoding: 'utf8', timeout: 20_000 })
+    assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`)
+    assert.match(r.stderr, /--session-idle/)
+  }
+})

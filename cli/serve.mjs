@@ -34,6 +34,15 @@ export async function serve(values) {
       throw new UsageError(`--max-message-bytes must be a whole number from 1024 to ${MAX_MESSAGE_BYTES_LIMIT}; got ${JSON.stringify(m)}`)
     }
   }
+  let sessionIdleMs
+  const idle = values['session-idle']
+  if (idle !== undefined) {
+    if (!/^[0-9]+$/.test(idle) || Number(idle) < 1 || Number(idle) > 604800) {
+      throw new UsageError(`--session-idle must be a whole number of seconds from 1 to 604800; got ${JSON.stringify(idle)}`)
+    }
+    if (values.http === undefined) throw new UsageError('--session-idle is for --http')
+    sessionIdleMs = Number(idle) * 1000
+  }
   let listen = null
   if (values.http !== undefined) {
     const { parseListen } = await import('../mcp/http.mjs')
@@ -74,7 +83,7 @@ export async function serve(values) {
   if (listen) {
     const { startHttp } = await import('../mcp/http.mjs')
     const secret = token || randomBytes(24).toString('base64url')
-    const h = await startHttp({ ...listen, token: secret, allowHosts: values['allow-host'] || [], maxMessageBytes, log, makeServer: () => createServer({ ...config, foreignRoots: 'default' }) })
+    const h = await startHttp({ ...listen, token: secret, allowHosts: values['allow-host'] || [], maxMessageBytes, sessionIdleMs, log, makeServer: () => createServer({ ...config, foreignRoots: 'default' }) })
     if (!token) log(`HTTP bearer token (shown once; set SUREPATCH_HTTP_TOKEN to choose it): ${secret}`)
     log(`${pkg.version} serving ${createServer({ ...config, log: () => {} }).tools.length} tools over HTTP at ${h.url} ${what}`)
     return 0

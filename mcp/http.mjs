@@ -49,10 +49,14 @@ export function parseListen(value) {
 
 /**
  * Starts the HTTP server. `makeServer()` returns a fresh `{server}` (mcp/server.mjs createServer) for
- * each session.
+ * each session. A session without a request for `sessionIdleMs` (default 30 minutes) is closed (its
+ * id then gets 404, as after a restart), so clients that vanish without a DELETE do not keep a server
+ * and its read-before-edit state alive forever.
  * @returns {Promise<{url: string, port: number, close: () => Promise<void>, sessions: Map<string, object>}>}
  */
-export async function startHttp({ host, port, token, allowHosts = [], makeServer, log, maxMessageBytes }) {
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
+
+export async function startHttp({ host, port, token, allowHosts = [], makeServer, log, maxMessageBytes, sessionIdleMs = DEFAULT_SESSION_IDLE_MS }) {
   if (typeof token !== 'string' || token.length < 16) throw new Error('the HTTP token must be a string of at least 16 characters')
   const digest = (s) => createHash('sha256').update(s).digest()
   const expected = digest(token)
@@ -74,7 +78,8 @@ export async function startHttp({ host, port, token, allowHosts = [], makeServer
       const id = req.headers['mcp-session-id']
       if (typeof id === 'string') {
         const s = sessions.get(id)
-        if (!s) return res.status(404).json(rpcError(-32001, `Session not found: ${id} (it ended, or the server restarted); initialize a new one`))
+        if (!s) return res.status(404).json(rpcError(-32001, `Session not found: ${id} (it ended, was idle too long, or the server restarted); initialize a new one`))
+        s.last = Date.now()
         return await s.transport.handleRequest(req, res, req.body)
       }
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -84,13 +89,13 @@ export async function startHttp({ host, port, token, allowHosts = [], makeServer
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => {
-          sessions.set(sid, { transport, server })
+          sessions.set(sid, { transport, server, last: Date.now() })
           log(`HTTP session ${sid} started (${sessions.size} open)`)
         },
       })
       transport.onclose = () => {
         const sid = transport.sessionId
-        if (sid && sessions.delete(sid)) log(`HTTP session ${sid} ended (${sessions.size} open)`)
+        if (sid && sessions.delete(sid)) log(`HTTP session ${sid} ended${transport.idle ? ` after ${Math.round(sessionIdleMs / 1000)} s idle` : ''} (${sessions.size} open)`)
       }
       await server.connect(transport)
       await transport.handleRequest(req, res, req.body)
@@ -112,6 +117,19 @@ export async function startHttp({ host, port, token, allowHosts = [], makeServer
     res.status(status).json(rpcError(status === 413 ? -32600 : status === 400 ? -32700 : -32603, message))
   })
 
+  // Idle sessions are swept a few times per idle period (at most every minute); the timer does not
+  // keep the process alive. A session busy with a long call is not idle: its request started it.
+  const sweep = setInterval(() => {
+    const now = Date.now()
+    for (const s of sessions.values()) {
+      if (now - s.last > sessionIdleMs) {
+        s.transport.idle = true
+        s.transport.close().catch(() => {})
+      }
+    }
+  }, Math.max(50, Math.min(60_000, Math.floor(sessionIdleMs / 4))))
+  sweep.unref()
+
   const http = app.listen(port, host)
   await once(http, 'listening')
   const actual = http.address().port
@@ -121,6 +139,7 @@ export async function startHttp({ host, port, token, allowHosts = [], makeServer
     port: actual,
     sessions,
     close: async () => {
+      clearInterval(sweep)
       for (const s of sessions.values()) await s.transport.close().catch(() => {})
       http.closeAllConnections?.()
       await new Promise((r) => http.close(() => r()))
