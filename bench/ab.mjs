@@ -1,17 +1,18 @@
 // A/B: the same workloads through two builds of the package, interleaved in one run (A, B, A, B, ...),
 // so machine load hits both alike. Medians and the B/A ratio of medians.
 //
-//   node --expose-gc bench/ab.mjs <dir A> <dir B> [--runs=N]
+//   node --expose-gc bench/ab.mjs <dir A> <dir B> [--runs=N] [--only=P1,P2,P5]
 //
 // Each dir is a package root with its addon built (`npm run build`), e.g. a `git worktree` of the
 // commit before a change (A) and the working tree (B). Workloads:
-//   P1  one exact edit in the middle of a 1 MiB and a 100 MiB file (patchFile, written to disk)
+//   P1  one exact edit in the middle of a 1 KiB, a 1 MiB and a 100 MiB file (patchFile, written to disk)
 //   P2  a 7-line block that misses on a 100,000-line file (candidates computed)
 //   P5  applyPatch dry run of a 2,000-chunk envelope over 200 files (parse + locate + apply)
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
+import { execFileSync } from 'node:child_process'
 
 const require = createRequire(import.meta.url)
 const [dirA, dirB] = process.argv.slice(2).filter((a) => !a.startsWith('--'))
@@ -20,8 +21,12 @@ if (!dirA || !dirB) {
   process.exit(2)
 }
 const RUNS = Number((process.argv.find((a) => a.startsWith('--runs=')) || '--runs=15').slice(7))
+const ONLY = (process.argv.find((a) => a.startsWith('--only=')) || '').slice(7).split(',').filter(Boolean)
+const want = (p) => ONLY.length === 0 || ONLY.includes(p)
 const libs = { A: require(path.resolve(dirA, 'index.js')), B: require(path.resolve(dirB, 'index.js')) }
 const gc = () => globalThis.gc && globalThis.gc()
+// Let V8's helper threads finish the collection gc() started before the timed call (see run.mjs).
+const settle = () => new Promise((resolve) => setTimeout(resolve, 5))
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   const m = s.length >> 1
@@ -30,13 +35,26 @@ const median = (xs) => {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'surepatch-ab-'))
 const rows = []
 
-async function measure(name, setup, run) {
-  const times = { A: [], B: [] }
+// The Rust I/O floor (examples/bench_driver.rs `floor`), timed on its own copy in the same rounds
+// when dir B has the driver built (`cargo build --release --example bench_driver`): P1 rows then
+// also give A and B as multiples of the floor.
+const driver = path.resolve(dirB, 'target', 'release', 'examples', 'bench_driver')
+const hasDriver = fs.existsSync(driver)
+
+async function measure(name, setup, run, floorFile) {
+  const kinds = floorFile && hasDriver ? ['A', 'B', 'floor'] : ['A', 'B']
+  const times = { A: [], B: [], floor: [] }
   const state = {}
   for (const k of ['A', 'B']) state[k] = setup(k)
+  const floor = floorFile && hasDriver ? floorFile() : null
   for (let i = 0; i < RUNS; i++) {
-    for (const k of ['A', 'B']) {
+    for (const k of kinds) {
       gc()
+      await settle()
+      if (k === 'floor') {
+        times.floor.push(JSON.parse(execFileSync(driver, ['floor', floor, '1'], { encoding: 'utf8' })).times_ms[0])
+        continue
+      }
       const t0 = process.hrtime.bigint()
       const r = await run(libs[k], state[k], i)
       times[k].push(Number(process.hrtime.bigint() - t0) / 1e6)
@@ -45,8 +63,9 @@ async function measure(name, setup, run) {
   }
   const a = median(times.A)
   const b = median(times.B)
-  rows.push({ name, runs: RUNS, A_ms: a, B_ms: b, ratio: b / a })
-  console.error(`${name}: A ${a.toFixed(2)} ms, B ${b.toFixed(2)} ms, B/A ${(b / a).toFixed(3)}`)
+  const f = times.floor.length ? median(times.floor) : null
+  rows.push({ name, runs: RUNS, A_ms: a, B_ms: b, ratio: b / a, floor_ms: f })
+  console.error(`${name}: A ${a.toFixed(2)} ms, B ${b.toFixed(2)} ms, B/A ${(b / a).toFixed(3)}${f == null ? '' : `, Rust floor ${f.toFixed(2)} ms`}`)
 }
 
 function lines(n, f) {
@@ -56,7 +75,7 @@ function lines(n, f) {
 }
 
 // P1
-for (const [label, bytes] of [['1 MiB', 1 << 20], ['100 MiB', 100 << 20]]) {
+for (const [label, bytes] of want('P1') ? [['1 KiB', 1 << 10], ['1 MiB', 1 << 20], ['100 MiB', 100 << 20]] : []) {
   const line = 'const value_%d = compute(alpha, beta, gamma) + offset;\n'
   const n = Math.ceil(bytes / line.length)
   const mid = n >> 1
@@ -73,11 +92,16 @@ for (const [label, bytes] of [['1 MiB', 1 << 20], ['100 MiB', 100 << 20]]) {
       const b = `value_${mid} = recompute(`
       return lib.patchFile({ file_path: 'big.js', search_block: i % 2 ? b : a, replace_block: i % 2 ? a : b }, { workspace_root: s.root })
     },
+    () => {
+      const file = path.join(fs.mkdtempSync(path.join(tmp, 'p1floor-')), 'big.js')
+      fs.writeFileSync(file, text)
+      return file
+    },
   )
 }
 
 // P2
-{
+if (want('P2')) {
   const text = lines(100_000, (i) => `    result_${i % 997} = transform(item_${i}, options)`)
   const block = ['def missing_function(arg):', '    total = 0', '    for x in arg:', '        total += x * 2', '    if total > 10:', '        return total', '    return None'].join('\n')
   await measure(
@@ -92,7 +116,7 @@ for (const [label, bytes] of [['1 MiB', 1 << 20], ['100 MiB', 100 << 20]]) {
 }
 
 // P5
-{
+if (want('P5')) {
   const files = 200
   const chunks = 10
   let patch = '*** Begin Patch\n'
@@ -119,6 +143,11 @@ for (const [label, bytes] of [['1 MiB', 1 << 20], ['100 MiB', 100 << 20]]) {
 }
 
 fs.rmSync(tmp, { recursive: true, force: true })
-console.log('| workload | runs | A median ms | B median ms | B/A |')
-console.log('|---|---|---|---|---|')
-for (const r of rows) console.log(`| ${r.name} | ${r.runs} | ${r.A_ms.toFixed(2)} | ${r.B_ms.toFixed(2)} | ${r.ratio.toFixed(3)} |`)
+const floors = rows.some((r) => r.floor_ms != null)
+console.log(`| workload | runs | A median ms | B median ms | B/A |${floors ? ' Rust floor ms | A ÷ floor | B ÷ floor |' : ''}`)
+console.log(`|---|---|---|---|---|${floors ? '---|---|---|' : ''}`)
+for (const r of rows) {
+  const f = r.floor_ms
+  const tail = floors ? (f == null ? ' – | – | – |' : ` ${f.toFixed(2)} | ${(r.A_ms / f).toFixed(2)} | ${(r.B_ms / f).toFixed(2)} |`) : ''
+  console.log(`| ${r.name} | ${r.runs} | ${r.A_ms.toFixed(2)} | ${r.B_ms.toFixed(2)} | ${r.ratio.toFixed(3)} |${tail}`)
+}
