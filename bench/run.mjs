@@ -59,7 +59,13 @@ const gc = () => globalThis.gc && globalThis.gc()
 // a 2-core machine those threads compete with the edit that is timed next (with the libuv thread the
 // addon runs on, most of all). Timed runs start after this pause, so they measure the edit, not the
 // tail of the bench's own collection.
-const settle = () => new Promise((resolve) => setTimeout(resolve, 5))
+// Before that pause, `sync` writes out the dirty pages every implementation left (the MCP server's
+// writes are not fsynced): else the next implementation's fsync would pay for writing them (ext4
+// commits them with its journal), whichever implementation comes next in the round.
+const settle = () => {
+  spawnSync('sync', [], { stdio: 'ignore' })
+  return new Promise((resolve) => setTimeout(resolve, 5))
+}
 function log(...a) {
   process.stderr.write(`[${((Date.now() - started) / 1000).toFixed(0)}s] ${a.join(' ')}\n`)
 }
@@ -275,7 +281,8 @@ async function p1(mcp) {
       await one(im)
     }
     for (let k = 0; k < runs; k++) {
-      for (const im of impls) {
+      // Each round starts one implementation later, so that none always follows the same one.
+      for (const im of impls.map((_, j) => impls[(j + k) % impls.length])) {
         if (im.maxRuns != null && im.times.length >= im.maxRuns) continue
         gc()
         await settle()
