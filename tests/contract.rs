@@ -92,8 +92,9 @@ fn schemas_use_portable_keywords_only() {
                 )),
                 "{name}"
             );
-            let items = m.remove("prefixItems").expect("prefixItems");
-            walk(&items, false, &name);
+            if let Some(items) = m.remove("prefixItems") {
+                walk(&items, false, &name);
+            }
         } else {
             assert!(name.ends_with(".output.json"), "{name}");
         }

@@ -53,8 +53,8 @@ fn declared(s: &Value, defs: &Value) -> BTreeSet<String> {
 fn param(schema: &Value, name: &str) -> Option<(usize, Value)> {
     schema["prefixItems"]
         .as_array()
-        .unwrap()
-        .iter()
+        .into_iter()
+        .flatten()
         .enumerate()
         .find(|(_, p)| p["title"] == name)
         .map(|(i, p)| (i, p.clone()))

@@ -413,7 +413,7 @@ impl JsonSchema for LineOp {
 
 /// What to undo, named explicitly.
 #[derive(JsonSchema)]
-#[serde(untagged)]
+#[serde(untagged, deny_unknown_fields)]
 pub enum UndoTargetObject {
     /// The edit with this id.
     Id {

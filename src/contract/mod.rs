@@ -112,6 +112,10 @@ pub fn args_schema<A: JsonSchema>(title: &str, description: &str) -> Value {
         "minItems": required.len(),
         "maxItems": items.len(),
     });
+    if items.is_empty() {
+        // `prefixItems` must not be empty: an op without parameters takes `[]`.
+        out.as_object_mut().map(|m| m.shift_remove("prefixItems"));
+    }
     if !defs.is_empty() {
         out["$defs"] = Value::Object(defs);
     }
