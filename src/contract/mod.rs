@@ -1,14 +1,17 @@
 //! The contract of the entry points: the Rust types of every success receipt and of the failure
-//! ([`receipts`]), and the JSON Schemas generated from them.
+//! ([`receipts`]), of every operation's arguments and options ([`inputs`]), and the JSON Schemas
+//! generated from them.
 //!
-//! `schemas/<op>.output.json` (one per operation of [`crate::api::TABLE`]) and `schemas/ops.json` (the
-//! op table) are generated from these types by `npm run schemas` (which runs
-//! `cargo run --example contract`); `types/receipts.d.ts` is generated from those schemas by
-//! `scripts/gen-receipt-types.mjs`. `tests/contract.rs` and `__test__/contract.test.mjs` fail
-//! while a checked-in file differs from what the generators write.
+//! `schemas/<op>.output.json` and `schemas/<op>.args.json` (one each per operation of
+//! [`crate::api::TABLE`]) and `schemas/ops.json` (the op table) are generated from these types by
+//! `npm run schemas` (which runs `cargo run --example contract`); `types/receipts.d.ts` and
+//! `types/options.d.ts` are generated from those schemas by `scripts/gen-receipt-types.mjs`.
+//! `tests/contract.rs` and `__test__/contract.test.mjs` fail while a checked-in file differs from what
+//! the generators write; `tests/inputs.rs` runs the options readers against the declared arguments.
 //!
-//! Schemas use only keywords that mean the same in JSON Schema draft-07 and 2020-12 (no `$schema`, no
-//! `format`), with named types under `$defs` (Ajv accepts `$defs` in both drafts).
+//! Output schemas use only keywords that mean the same in JSON Schema draft-07 and 2020-12 (no
+//! `$schema`, no `format`), with named types under `$defs` (Ajv accepts `$defs` in both drafts).
+//! Argument schemas are draft 2020-12 (`$schema`, `prefixItems`): they are no MCP tool schemas.
 
 pub mod inputs;
 pub mod receipts;
