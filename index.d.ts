@@ -1,7 +1,9 @@
-// Type definitions for surepatch. The function declarations and option types are written by hand and
-// checked by `tsc` in `npm test` (__test__/types); the result types (every `…Success`, `…Result`,
-// `Failure` and what they hold) are generated into types/receipts.d.ts from the JSON Schemas that the
-// Rust receipt types generate (`npm run schemas`; see docs/development.md).
+// Type definitions for surepatch. The function declarations are written by hand and checked by `tsc`
+// in `npm test` (__test__/types); the result types (every `…Success`, `…Result`, `Failure` and what
+// they hold) are generated into types/receipts.d.ts, and the argument and option types (every
+// `…Options`, `PatchFileInput`, `Edit`, `LineOp`, `UndoTarget`, `ReadManyItem`, the `…Args` tuples)
+// into types/options.d.ts, from the JSON Schemas that the Rust types generate (`npm run schemas`;
+// see docs/development.md).
 //
 // Every function that touches files is asynchronous: it runs on Node's libuv thread pool and never
 // blocks the event loop. It resolves to a result object and never rejects for a user error.
@@ -31,7 +33,32 @@ import type {
   ViewFileResult,
   WriteFileResult,
 } from './types/receipts'
+import type {
+  BlocksOptions,
+  CreateFileOptions,
+  Edit,
+  EditOptions,
+  FindFilesOptions,
+  LineOp,
+  ListDirectoryOptions,
+  MoveFileOptions,
+  PatchFileInput,
+  PatchOptions,
+  ReadManyFilesOptions,
+  ReadManyItem,
+  ScopeInput,
+  SearchFilesOptions,
+  StatsOptions,
+  UndoEditOptions,
+  UndoTarget,
+  UnifiedDiffOptions,
+  ValidateMode,
+  ViewFileOptions,
+  WorkspaceOption,
+  WriteFileOptions,
+} from './types/options'
 export * from './types/receipts'
+export * from './types/options'
 
 /** The fields every file of a multi-file receipt has (see `HunkFileReceipt`, `BlockFileReceipt`). */
 export type FileReceiptBase = Omit<HunkFileReceipt, 'hunks_applied' | 'matches'>
@@ -74,135 +101,6 @@ export declare const ErrorCode: {
 /** The union of every failure code. */
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
-/**
- * Options shared by every edit entry point. Each key is accepted in snake_case or camelCase; giving
- * both spellings with different values is refused with `INVALID_INPUT`. Unknown keys are refused.
- */
-export interface EditOptions {
-  /** Directory every path must stay inside (default: `process.cwd()`). */
-  workspace_root?: string
-  workspaceRoot?: string
-  /**
-   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
-   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
-   */
-  lock_timeout_ms?: number
-  lockTimeoutMs?: number
-  /** Compute everything, write nothing (`written: false`). */
-  dry_run?: boolean
-  dryRun?: boolean
-  /** `"safe"` (default) tolerates transcription noise when the match stays unique; `"exact"` does not. */
-  tolerance?: 'exact' | 'safe'
-  /** Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB). */
-  max_file_bytes?: number
-  maxFileBytes?: number
-  /** The `file_hash` the edit was written against; a different current hash gives `STALE_FILE`. */
-  base_hash?: string
-  baseHash?: string
-  /**
-   * A directory inside the workspace that also keeps the undo journal on disk (so `undoEdit` works
-   * after a restart). The in-memory journal is always kept.
-   */
-  journal_dir?: string
-  journalDir?: string
-  /**
-   * An absolute directory chosen by the host (not sandboxed, created if missing) that keeps the undo
-   * journal on disk, inside or outside the workspace; one per workspace root. Not with `journal_dir`.
-   */
-  host_journal_dir?: string
-  hostJournalDir?: string
-  /**
-   * The syntax gate (tree-sitter; JavaScript, TypeScript/TSX, Python, Rust, Go, JSON, C, C++, Java by
-   * extension). `"off"` (default): no check, no `syntax` in the receipt. `"report"`: the edit lands and
-   * the receipt carries `syntax`. `"enforce"`: an edit that introduces a syntax error is refused with
-   * `SYNTAX_ERROR_INTRODUCED` and nothing is written. Errors the file already had are not counted;
-   * dry runs are checked too. No effect on `deleteFile`.
-   */
-  validate?: ValidateMode
-}
-
-/** See `EditOptions.validate`. */
-export type ValidateMode = 'off' | 'report' | 'enforce'
-
-export interface PatchFileInput {
-  file_path?: string
-  filePath?: string
-  /** Text that must occur exactly once in the file (after the tolerance tiers, if any). */
-  search_block?: string
-  searchBlock?: string
-  /** Inserted literally in place of the match ("" deletes it). */
-  replace_block?: string
-  replaceBlock?: string
-}
-
-export interface EditSpec {
-  old?: string
-  old_string?: string
-  oldString?: string
-  search?: string
-  new?: string
-  new_string?: string
-  newString?: string
-  replace?: string
-  /** Replace exactly this many occurrences; any other count is refused. */
-  expected_replacements?: number
-  expectedReplacements?: number
-}
-
-/** An edit as an object, or as an `[old, new]` pair. */
-export type Edit = EditSpec | [string, string]
-
-/**
- * Options of the multi-file entry points (`applyPatch`, `applyBlocks`, `applyUnifiedDiff`). Each key is
- * accepted in snake_case or camelCase; unknown keys are refused with `INVALID_INPUT`.
- */
-export interface PatchOptions {
-  /** Directory every path must stay inside (default: `process.cwd()`). */
-  workspace_root?: string
-  workspaceRoot?: string
-  /**
-   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
-   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
-   */
-  lock_timeout_ms?: number
-  lockTimeoutMs?: number
-  /** Verify and compute everything, write nothing (`written: false`). */
-  dry_run?: boolean
-  dryRun?: boolean
-  /** `"safe"` (default) tolerates transcription noise when the match stays unique; `"exact"` does not. */
-  tolerance?: 'exact' | 'safe'
-  /** Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB). */
-  max_file_bytes?: number
-  maxFileBytes?: number
-  /**
-   * Let `Add File` (or a new-file diff, or an empty SEARCH block) replace an existing file, and a move
-   * replace its target. Without it both are refused with `FILE_EXISTS`. A replaced file keeps its
-   * encoding and dominant line terminator.
-   */
-  overwrite?: boolean
-  /** `{path as written in the input: file_hash}`; a file whose current hash differs gives `STALE_FILE`. */
-  base_hashes?: Record<string, string>
-  baseHashes?: Record<string, string>
-  /**
-   * The syntax gate (see `EditOptions.validate`), run on every file the input adds or changes before
-   * anything is written: under `"enforce"` one file's new error refuses the whole call (nothing is
-   * written; `op_index` names the file).
-   */
-  validate?: ValidateMode
-  /** Keep the undo journal on disk too: a directory inside the workspace (see `EditOptions.journal_dir`). */
-  journal_dir?: string
-  journalDir?: string
-  /** Or an absolute directory chosen by the host (see `EditOptions.host_journal_dir`). */
-  host_journal_dir?: string
-  hostJournalDir?: string
-}
-
-/** `applyBlocks` options: apply every block to `file_path`, ignoring path lines in the text. */
-export interface BlocksOptions extends PatchOptions {
-  file_path?: string
-  filePath?: string
-}
-
 /** Replace the one occurrence of `search_block` in a file (async, off the event loop). */
 export declare function patchFile(input: PatchFileInput, options?: EditOptions): Promise<PatchFileResult>
 
@@ -220,10 +118,7 @@ export declare function errorCodes(): Array<{ code: ErrorCode; remedy: string }>
  * sandbox, reads and writes nothing). `input`: a list of paths, an apply_patch text, SEARCH/REPLACE path
  * blocks, or a unified diff.
  */
-export declare function permissionScope(
-  input: string[] | string,
-  options?: Pick<EditOptions, 'workspace_root' | 'workspaceRoot'>,
-): Promise<PermissionScopeSuccess | Failure>
+export declare function permissionScope(input: ScopeInput, options?: WorkspaceOption): Promise<PermissionScopeSuccess | Failure>
 
 /**
  * The files a call of engine operation `op` (snake_case: "apply_patch", "patch_file", "write_file", …)
@@ -232,172 +127,18 @@ export declare function permissionScope(
 export declare function touchedFiles(op: string, args: unknown[]): Promise<{ ok: true; targets: TouchedFile[] } | Failure>
 
 /** Counters since start, or since the last `{reset: true}` (synchronous). */
-export declare function getStats(options?: { reset?: boolean }): Stats | Failure
+export declare function getStats(options?: StatsOptions): Stats | Failure
 
 /**
  * Append one JSON line per call — `{ts, op, path, ok, code?, tier?, ms, lines_changed, attempt?}`, never file
  * content — to `path`; `null` turns the log off. `SUREPATCH_LOG=<file>` sets it at start (synchronous).
  */
 export declare function setEventLog(path: string | null): { ok: true } | Failure
-/** Options of viewFile (snake_case or camelCase). */
-export interface ViewFileOptions {
-  workspace_root?: string
-  workspaceRoot?: string
-  /**
-   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
-   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
-   */
-  lock_timeout_ms?: number
-  lockTimeoutMs?: number
-  /** `"plain"` (default); `"numbered"` prefixes `%6d\t` like `cat -n`; `"hashline"` prefixes `N:tag|`. */
-  format?: 'plain' | 'numbered' | 'hashline'
-  /** 1-based first line (default 1). */
-  start_line?: number
-  startLine?: number
-  /** 1-based last line, inclusive (default: the last line; larger values are clamped). */
-  end_line?: number
-  endLine?: number
-  /** Cap on `content` in UTF-8 bytes (default 262144): only whole lines fit, then `truncated: true`. */
-  max_bytes?: number
-  maxBytes?: number
-  /** Cap on the lines shown (default 2000 when `end_line` is not given). */
-  max_lines?: number
-  maxLines?: number
-  max_file_bytes?: number
-  maxFileBytes?: number
-}
-
-/** A line anchor from a hashline view: `"12:ab3f"` (the line number, a colon, the line's tag). */
-export type LineAnchor = `${number}:${string}`
-
 /** New lines, as an array (one line per item, no line breaks) or as text split on line breaks. */
 export type NewLines = { lines: string[]; text?: never } | { text: string; lines?: never }
 
-/** One line-anchored op; `end` is inclusive and defaults to `start`. */
-export type LineOp =
-  | ({ op: 'replace'; start: LineAnchor; end?: LineAnchor } & NewLines)
-  | { op: 'delete'; start: LineAnchor; end?: LineAnchor; lines?: never; text?: never }
-  | ({ op: 'insert_before' | 'insert_after'; start: LineAnchor; end?: never } & NewLines)
-
-/** Options of writeFile (and createFile). */
-export interface WriteFileOptions extends EditOptions {
-  /** Write content that holds elision placeholders such as `// ... existing code ...` anyway. */
-  allow_placeholders?: boolean
-  allowPlaceholders?: boolean
-  /** Encoding to write (default: the existing file's, or UTF-8 for a new file). */
-  encoding?: Encoding
-  /**
-   * `"keep"` (default): convert line breaks to the existing file's terminator when it uses one
-   * throughout; `"as_is"`: write them as given; or force one.
-   */
-  line_ending?: 'keep' | 'as_is' | 'lf' | 'crlf' | 'cr'
-  lineEnding?: 'keep' | 'as_is' | 'lf' | 'crlf' | 'cr'
-  /**
-   * Refuse a rewrite of an existing file whose `changed_lines` is larger, with `REWRITE_TOO_BROAD`
-   * (nothing written). Not applied when a file is created.
-   */
-  max_changed_lines?: number
-  maxChangedLines?: number
-}
-
-export interface CreateFileOptions extends WriteFileOptions {
-  /** Replace an existing file (a rewrite: encoding kept, placeholders checked) instead of FILE_EXISTS. */
-  overwrite?: boolean
-}
-
-export interface UndoEditOptions {
-  workspace_root?: string
-  workspaceRoot?: string
-  /**
-   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
-   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
-   */
-  lock_timeout_ms?: number
-  lockTimeoutMs?: number
-  /** Also look in (and remove from) this on-disk journal. */
-  journal_dir?: string
-  journalDir?: string
-  /** Or this one (see `EditOptions.host_journal_dir`). */
-  host_journal_dir?: string
-  hostJournalDir?: string
-  max_file_bytes?: number
-  maxFileBytes?: number
-}
-
-/** What to undo: an `edit_id` from a receipt, or a file path (the newest journaled edit of it). */
-export type UndoTarget = string | { edit_id: string } | { editId: string } | { file_path: string } | { filePath: string }
-
 /** Read a file or a line range (async). */
 export declare function viewFile(filePath: string, options?: ViewFileOptions): Promise<ViewFileResult>
-
-/** Options every reading and finding tool takes. */
-export interface WorkspaceOption {
-  workspace_root?: string
-  workspaceRoot?: string
-}
-
-export interface ListDirectoryOptions extends WorkspaceOption {
-  /** Levels to list (1..20, default 1: the directory's own entries). */
-  depth?: number
-  /** List files `.gitignore` excludes too (default false). `.git` is never listed. */
-  include_ignored?: boolean
-  includeIgnored?: boolean
-  /** At most this many entries (default 1000, up to 100000). */
-  max_entries?: number
-  maxEntries?: number
-}
-
-export interface FindFilesOptions extends WorkspaceOption {
-  /** Directory to search (default: the root). */
-  path?: string
-  /** At most this many paths (default 1000, up to 100000). */
-  max_results?: number
-  maxResults?: number
-  include_ignored?: boolean
-  includeIgnored?: boolean
-  /** Include hidden files and directories (default false). */
-  include_hidden?: boolean
-  includeHidden?: boolean
-}
-
-export interface SearchFilesOptions extends WorkspaceOption {
-  /** `query` is a Rust regex (default false: literal text). */
-  regex?: boolean
-  /** Directory to search (default: the root). */
-  path?: string
-  /** Only files matching this glob (without `/`: by file name at any depth). */
-  glob?: string
-  /** Default true. */
-  case_sensitive?: boolean
-  caseSensitive?: boolean
-  /** Lines before and after each match (0..20, default 0). */
-  context_lines?: number
-  contextLines?: number
-  /** At most this many matching lines (default 200, up to 100000). */
-  max_results?: number
-  maxResults?: number
-  include_ignored?: boolean
-  includeIgnored?: boolean
-  include_hidden?: boolean
-  includeHidden?: boolean
-}
-
-/** A file to read whole, or a line range of it. */
-export type ReadManyItem = string | { file_path: string; start_line?: number; end_line?: number }
-
-export interface ReadManyFilesOptions extends WorkspaceOption {
-  format?: 'plain' | 'numbered' | 'hashline'
-  /** Content bytes for all files together (default and most 1048576). */
-  max_bytes?: number
-  maxBytes?: number
-  max_file_bytes?: number
-  maxFileBytes?: number
-}
-
-export interface MoveFileOptions extends EditOptions {
-  /** Replace an existing file at `toPath` (default false: FILE_EXISTS). */
-  overwrite?: boolean
-}
 
 /** A directory's entries, `.gitignore`-aware (async). */
 export declare function listDirectory(path?: string | null, options?: ListDirectoryOptions): Promise<ListDirectoryResult>
@@ -504,17 +245,6 @@ export declare function applyPatch(patchText: string, options?: PatchOptions): P
  * `options.file_path`), as one transaction (async). An empty SEARCH section creates the file.
  */
 export declare function applyBlocks(text: string, options?: BlocksOptions): Promise<ApplyBlocksResult>
-
-/** `applyUnifiedDiff` options. */
-export interface UnifiedDiffOptions extends PatchOptions {
-  /**
-   * The file the diff is for, used when its hunks come with no `---`/`+++` headers, or when no name
-   * in the headers (nor another spelling: `a/x` → `x`, `x.orig` → `x`) names an existing file.
-   * Without it such a diff is refused (`PARSE_ERROR`, or `FILE_NOT_FOUND`).
-   */
-  file_path?: string
-  filePath?: string
-}
 
 /**
  * Apply a unified diff (plain or git; renames, new and deleted files) as one transaction (async).

@@ -1,6 +1,6 @@
 // The contract is one source: the Rust op table and receipt types (src/api/mod.rs TABLE,
-// src/contract) generate schemas/<op>.output.json and schemas/ops.json, and from those
-// types/receipts.d.ts. Here: the generated types are current, index.js exports exactly the table's
+// src/contract) generate schemas/<op>.output.json, schemas/<op>.args.json and schemas/ops.json, and
+// from those types/receipts.d.ts and types/options.d.ts. Here: the generated types are current, index.js exports exactly the table's
 // functions, every MCP tool names an op of the table and its advertised output agrees with the op's
 // generated schema, and real results pass their op's schema.
 import { test } from 'node:test'
@@ -8,18 +8,49 @@ import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { receiptTypes } from '../scripts/gen-receipt-types.mjs'
+import { receiptTypes, optionTypes } from '../scripts/gen-receipt-types.mjs'
 import { tempDir, populate, REPO } from './mcp-helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const sp = require('../index.js')
 const tools = require('../mcp/tools.cjs')
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+import Ajv2020Module from 'ajv/dist/2020.js'
+const Ajv2020 = Ajv2020Module.default || Ajv2020Module
 const table = tools.opTable()
 const schemaOf = (op) => JSON.parse(readFileSync(join(REPO, 'schemas', `${op}.output.json`), 'utf8'))
 
-test('types/receipts.d.ts is what `npm run schemas` generates from the schemas', () => {
+test('types/receipts.d.ts and types/options.d.ts are what `npm run schemas` generates from the schemas', () => {
   assert.equal(readFileSync(join(REPO, 'types', 'receipts.d.ts'), 'utf8'), receiptTypes(), 'run `npm run schemas`')
+  assert.equal(readFileSync(join(REPO, 'types', 'options.d.ts'), 'utf8'), optionTypes(), 'run `npm run schemas`')
+})
+
+test('the argument schemas compile (Ajv, draft 2020-12, strict) and tell real arguments from wrong ones', () => {
+  // strictTuples off: trailing optional parameters make minItems shorter than prefixItems on purpose.
+  const ajv = new Ajv2020({ strict: true, strictTuples: false, allowUnionTypes: true })
+  const check = Object.fromEntries(table.map((o) => [o.op, ajv.compile(JSON.parse(readFileSync(join(REPO, 'schemas', o.args), 'utf8')))]))
+  const good = {
+    patch_file: [[{ file_path: 'a', search_block: 'x', replace_block: 'y', base_hash: 'h', dry_run: true, tolerance: 'exact' }, { workspaceRoot: '/w', validate: 'report' }]],
+    apply_edits: [['a', [{ old: 'x', new: 'y' }, ['p', 'q'], { oldString: 'x', newString: 'y', expectedReplacements: 2 }]]],
+    edit_lines: [['a', [{ op: 'replace', start: '1:ab', end: '2:cd', lines: ['x'] }, { op: 'delete', start: '3:ef' }, { op: 'insert_after', start: '4:aa', text: 'y\n' }]]],
+    undo_edit: [['a.txt'], [{ edit_id: 'e1' }, null], [{ filePath: 'a.txt' }, { journal_dir: '.j' }]],
+    read_many_files: [[['a', { file_path: 'b', start_line: 1 }, { path: 'c', endLine: 2 }], { format: 'numbered' }]],
+    list_directory: [[], [null, { depth: 2, includeIgnored: true }]],
+    write_file: [['a', 'x', { encoding: 'utf-16le', line_ending: 'crlf', max_changed_lines: 3 }]],
+    codes: [[]],
+    set_event_log: [[null], ['/tmp/log']],
+    touched_files: [['apply_patch', ['text', {}]]],
+  }
+  const bad = {
+    patch_file: [[{ file_path: 'a', search_block: 'x', replace_block: 'y' }, { bogus: 1 }], [{ file_path: 'a', search_block: 'x', replace_block: 'y', tolerance: 'loose' }]],
+    apply_edits: [['a'], ['a', [['p']]], ['a', [{ old: 'x', new: 'y', extra: 1 }]], ['a', [], {}, 'extra']],
+    edit_lines: [['a', [{ op: 'delete', start: '1:ab', lines: ['x'] }]], ['a', [{ op: 'insert_before', start: '1:ab', end: '2:cd', text: '' }]], ['a', [{ op: 'replace', start: '1:ab', lines: ['x'], text: 'y' }]]],
+    undo_edit: [[], [{ edit_id: 'e', file_path: 'a' }]],
+    write_file: [['a', 'x', { encoding: 'latin-1' }], ['a', 'x', { max_changed_lines: -1 }]],
+    codes: [[1]],
+  }
+  for (const [op, calls] of Object.entries(good)) for (const a of calls) assert.equal(check[op](a), true, `${op} ${JSON.stringify(a)}: ${ajv.errorsText(check[op].errors)}`)
+  for (const [op, calls] of Object.entries(bad)) for (const a of calls) assert.equal(check[op](a), false, `${op} ${JSON.stringify(a)} passed`)
 })
 
 test('index.js exports exactly the op table functions, besides ErrorCode, toolDefinitions and createToolRunner', () => {

@@ -290,8 +290,8 @@ test('a library that throws or answers nonsense gives INTERNAL_ERROR, never a pr
 test('schemas/*.json are exactly what `npm run schemas` generates', () => {
   const expected = tools.schemaFiles(sp)
   // Besides these, schemas/ holds the files src/contract generates from the Rust types (checked by
-  // tests/contract.rs): ops.json and every op's output schema.
-  const fromRust = ['ops.json', ...tools.opTable().map((o) => o.output)]
+  // tests/contract.rs): ops.json and every op's output and argument schemas.
+  const fromRust = ['ops.json', ...tools.opTable().flatMap((o) => [o.output, o.args])]
   const present = readdirSync(join(REPO, 'schemas')).filter((f) => f.endsWith('.json')).sort()
   assert.deepEqual(present, [...new Set([...Object.keys(expected), ...fromRust])].sort(), 'run `npm run schemas` and commit the result')
   for (const [name, text] of Object.entries(expected)) {

@@ -1,5 +1,6 @@
 //! Writes the generated contract files into `schemas/` (run by `npm run schemas`):
-//! `schemas/<op>.output.json` for every operation of the op table, and `schemas/ops.json`.
+//! `schemas/<op>.output.json` and `schemas/<op>.args.json` for every operation of the op table, and
+//! `schemas/ops.json`.
 //!
 //!     cargo run --example contract            write them
 //!     cargo run --example contract -- --check exit 1 if a checked-in file differs

@@ -29,7 +29,7 @@ for (const [name, text] of Object.entries(files)) {
 }
 // The files src/contract generates (`cargo run --example contract`, run first by `npm run schemas`).
 const table = JSON.parse(readFileSync(join(dir, 'ops.json'), 'utf8'))
-const fromRust = new Set(['ops.json', ...table.ops.map((o) => o.output)])
+const fromRust = new Set(['ops.json', ...table.ops.flatMap((o) => [o.output, o.args])])
 for (const name of present.filter((f) => !(f in files) && !fromRust.has(f))) {
   if (check) problems.push(`stale: schemas/${name}`)
   else rmSync(join(dir, name))

@@ -152,3 +152,26 @@ async function browse(): Promise<void> {
   await listDirectory('.', { depth: 'deep' })
 }
 void browse()
+
+// The argument and option types are generated from the Rust declarations (types/options.d.ts).
+import { permissionScope, getStats } from 'surepatch'
+import type { PatchFileInput, WorkspaceOption, ApplyEditsArgs, UndoTarget, EditOptions } from 'surepatch'
+export async function generatedInputs(): Promise<void> {
+  // The patch_file tool's arguments pass straight through as patchFile's input.
+  const input: PatchFileInput = { file_path: 'a.txt', search_block: 'x', replace_block: 'y', base_hash: 'h', dry_run: true, tolerance: 'exact' }
+  await patchFile(input)
+  const ws: WorkspaceOption = { workspaceRoot: '/w', lock_timeout_ms: 500 }
+  await createDirectory('d', ws)
+  await permissionScope(['a.txt'], ws)
+  getStats({ reset: true })
+  const args: ApplyEditsArgs = ['a.txt', [{ old: 'x', new: 'y' }], { dryRun: true }]
+  await applyEdits(args[0], args[1], args[2] ?? undefined)
+  const t: UndoTarget = { editId: 'e1' }
+  await undoEdit(t)
+  // @ts-expect-error: a misspelt option does not compile
+  const o: EditOptions = { workspace_rot: '/w' }
+  void o
+  // @ts-expect-error: an undo target names one of edit_id and file_path
+  const both: UndoTarget = { edit_id: 'e', file_path: 'a' }
+  void both
+}

@@ -42,10 +42,20 @@ pub struct Op {
     run: fn(&[Value]) -> Res,
     /// `schemas/<name>.output.json`.
     pub output_schema: fn() -> Value,
+    /// `schemas/<name>.args.json`: the argument array (from its type in
+    /// [`crate::contract::inputs`]).
+    pub args_schema: fn() -> Value,
+}
+
+/// `applyEdits` → `ApplyEditsArgs`: the title of an op's argument schema.
+fn args_title(js: &str) -> String {
+    let mut c = js.chars();
+    let first = c.next().map(|f| f.to_ascii_uppercase()).into_iter();
+    first.chain(c).chain("Args".chars()).collect()
 }
 
 macro_rules! ops {
-    ($($name:literal => $js:literal, writes $w:literal, sync $s:literal, $run:expr, $receipt:ty, $doc:literal;)*) => {
+    ($($name:literal => $js:literal, writes $w:literal, sync $s:literal, $run:expr, $args:ty, $receipt:ty, $doc:literal;)*) => {
         /// The op table: every operation `call` dispatches, declared once.
         pub const TABLE: &[Op] = &[$(Op {
             name: $name,
@@ -54,38 +64,40 @@ macro_rules! ops {
             sync: $s,
             run: $run,
             output_schema: || crate::contract::output_schema::<$receipt>($doc),
+            args_schema: || crate::contract::args_schema::<$args>(&args_title($js), &format!("The arguments of {} ({}), as `api::call` receives them: a JSON array, one item per parameter.", $js, $name)),
         },)*];
     };
 }
 
+use crate::contract::inputs as i;
 use crate::contract::receipts as r;
 
 ops! {
-    "patch_file" => "patchFile", writes true, sync false, edit::patch_file, r::PatchFileSuccess, "The result of patchFile (patch_file).";
-    "apply_edits" => "applyEdits", writes true, sync false, |a| edit::apply_edits(a, false), r::ApplyEditsSuccess, "The result of applyEdits (apply_edits).";
-    "preview_edits" => "previewEdits", writes false, sync false, |a| edit::apply_edits(a, true), r::ApplyEditsSuccess, "The result of previewEdits (preview_edits): an applyEdits dry run.";
-    "codes" => "errorCodes", writes false, sync true, |_| Ok(codes()), r::CodesSuccess, "The result of the codes operation (errorCodes() returns its codes).";
-    "get_stats" => "getStats", writes false, sync true, get_stats, r::StatsSchema, "The result of getStats (get_stats).";
-    "set_event_log" => "setEventLog", writes false, sync true, set_event_log, r::SetEventLogSuccess, "The result of setEventLog (set_event_log).";
-    "permission_scope" => "permissionScope", writes false, sync false, scope::permission_scope, r::PermissionScopeSuccess, "The result of permissionScope (permission_scope).";
-    "view_file" => "viewFile", writes false, sync false, view::view_file, r::ViewFileSuccess, "The result of viewFile (view_file).";
-    "edit_lines" => "editLines", writes true, sync false, lines::edit_lines, r::EditLinesSuccess, "The result of editLines (edit_lines).";
-    "create_file" => "createFile", writes true, sync false, whole::create_file, r::WriteFileSuccess, "The result of createFile (create_file).";
-    "write_file" => "writeFile", writes true, sync false, whole::write_file, r::WriteFileSuccess, "The result of writeFile (write_file).";
-    "delete_file" => "deleteFile", writes true, sync false, whole::delete_file, r::DeleteFileSuccess, "The result of deleteFile (delete_file).";
-    "undo_edit" => "undoEdit", writes true, sync false, whole::undo_edit, r::UndoEditSuccess, "The result of undoEdit (undo_edit).";
-    "apply_patch" => "applyPatch", writes true, sync false, patch::apply_patch, r::ApplyPatchSuccess, "The result of applyPatch (apply_patch).";
-    "apply_blocks" => "applyBlocks", writes true, sync false, patch::apply_blocks, r::ApplyBlocksSuccess, "The result of applyBlocks (apply_blocks).";
-    "apply_unified_diff" => "applyUnifiedDiff", writes true, sync false, patch::apply_unified_diff, r::ApplyPatchSuccess, "The result of applyUnifiedDiff (apply_unified_diff).";
-    "parse_blocks" => "parseBlocks", writes false, sync true, patch::parse_blocks, r::ParseBlocksSuccess, "The result of parseBlocks (parse_blocks).";
-    "parse_path_blocks" => "parsePathBlocks", writes false, sync true, patch::parse_path_blocks, r::ParsePathBlocksSuccess, "The result of parsePathBlocks (parse_path_blocks).";
-    "touched_files" => "touchedFiles", writes false, sync false, targets::touched_files, r::TouchedFilesSuccess, "The result of touchedFiles (touched_files).";
-    "list_directory" => "listDirectory", writes false, sync false, browse::list_directory, r::ListDirectorySuccess, "The result of listDirectory (list_directory).";
-    "find_files" => "findFiles", writes false, sync false, browse::find_files, r::FindFilesSuccess, "The result of findFiles (find_files).";
-    "search_files" => "searchFiles", writes false, sync false, search::search_files, r::SearchFilesSuccess, "The result of searchFiles (search_files).";
-    "read_many_files" => "readManyFiles", writes false, sync false, read_many::read_many_files, r::ReadManyFilesSuccess, "The result of readManyFiles (read_many_files).";
-    "move_file" => "moveFile", writes true, sync false, moves::move_file, r::MoveFileSuccess, "The result of moveFile (move_file).";
-    "create_directory" => "createDirectory", writes true, sync false, browse::create_directory, r::CreateDirectorySuccess, "The result of createDirectory (create_directory).";
+    "patch_file" => "patchFile", writes true, sync false, edit::patch_file, i::PatchFileArgs, r::PatchFileSuccess, "The result of patchFile (patch_file).";
+    "apply_edits" => "applyEdits", writes true, sync false, |a| edit::apply_edits(a, false), i::ApplyEditsArgs, r::ApplyEditsSuccess, "The result of applyEdits (apply_edits).";
+    "preview_edits" => "previewEdits", writes false, sync false, |a| edit::apply_edits(a, true), i::ApplyEditsArgs, r::ApplyEditsSuccess, "The result of previewEdits (preview_edits): an applyEdits dry run.";
+    "codes" => "errorCodes", writes false, sync true, |_| Ok(codes()), i::NoArgs, r::CodesSuccess, "The result of the codes operation (errorCodes() returns its codes).";
+    "get_stats" => "getStats", writes false, sync true, get_stats, i::GetStatsArgs, r::StatsSchema, "The result of getStats (get_stats).";
+    "set_event_log" => "setEventLog", writes false, sync true, set_event_log, i::SetEventLogArgs, r::SetEventLogSuccess, "The result of setEventLog (set_event_log).";
+    "permission_scope" => "permissionScope", writes false, sync false, scope::permission_scope, i::PermissionScopeArgs, r::PermissionScopeSuccess, "The result of permissionScope (permission_scope).";
+    "view_file" => "viewFile", writes false, sync false, view::view_file, i::ViewFileArgs, r::ViewFileSuccess, "The result of viewFile (view_file).";
+    "edit_lines" => "editLines", writes true, sync false, lines::edit_lines, i::EditLinesArgs, r::EditLinesSuccess, "The result of editLines (edit_lines).";
+    "create_file" => "createFile", writes true, sync false, whole::create_file, i::CreateFileArgs, r::WriteFileSuccess, "The result of createFile (create_file).";
+    "write_file" => "writeFile", writes true, sync false, whole::write_file, i::WriteFileArgs, r::WriteFileSuccess, "The result of writeFile (write_file).";
+    "delete_file" => "deleteFile", writes true, sync false, whole::delete_file, i::DeleteFileArgs, r::DeleteFileSuccess, "The result of deleteFile (delete_file).";
+    "undo_edit" => "undoEdit", writes true, sync false, whole::undo_edit, i::UndoEditArgs, r::UndoEditSuccess, "The result of undoEdit (undo_edit).";
+    "apply_patch" => "applyPatch", writes true, sync false, patch::apply_patch, i::ApplyPatchArgs, r::ApplyPatchSuccess, "The result of applyPatch (apply_patch).";
+    "apply_blocks" => "applyBlocks", writes true, sync false, patch::apply_blocks, i::ApplyBlocksArgs, r::ApplyBlocksSuccess, "The result of applyBlocks (apply_blocks).";
+    "apply_unified_diff" => "applyUnifiedDiff", writes true, sync false, patch::apply_unified_diff, i::ApplyUnifiedDiffArgs, r::ApplyPatchSuccess, "The result of applyUnifiedDiff (apply_unified_diff).";
+    "parse_blocks" => "parseBlocks", writes false, sync true, patch::parse_blocks, i::ParseBlocksArgs, r::ParseBlocksSuccess, "The result of parseBlocks (parse_blocks).";
+    "parse_path_blocks" => "parsePathBlocks", writes false, sync true, patch::parse_path_blocks, i::ParseBlocksArgs, r::ParsePathBlocksSuccess, "The result of parsePathBlocks (parse_path_blocks).";
+    "touched_files" => "touchedFiles", writes false, sync false, targets::touched_files, i::TouchedFilesArgs, r::TouchedFilesSuccess, "The result of touchedFiles (touched_files).";
+    "list_directory" => "listDirectory", writes false, sync false, browse::list_directory, i::ListDirectoryArgs, r::ListDirectorySuccess, "The result of listDirectory (list_directory).";
+    "find_files" => "findFiles", writes false, sync false, browse::find_files, i::FindFilesArgs, r::FindFilesSuccess, "The result of findFiles (find_files).";
+    "search_files" => "searchFiles", writes false, sync false, search::search_files, i::SearchFilesArgs, r::SearchFilesSuccess, "The result of searchFiles (search_files).";
+    "read_many_files" => "readManyFiles", writes false, sync false, read_many::read_many_files, i::ReadManyFilesArgs, r::ReadManyFilesSuccess, "The result of readManyFiles (read_many_files).";
+    "move_file" => "moveFile", writes true, sync false, moves::move_file, i::MoveFileArgs, r::MoveFileSuccess, "The result of moveFile (move_file).";
+    "create_directory" => "createDirectory", writes true, sync false, browse::create_directory, i::CreateDirectoryArgs, r::CreateDirectorySuccess, "The result of createDirectory (create_directory).";
 }
 
 const N_OPS: usize = TABLE.len();
@@ -102,8 +114,8 @@ const OP_NAMES: [&str; N_OPS] = {
 /// The operations `call` understands (the names of [`TABLE`]).
 pub const OPS: &[&str] = &OP_NAMES;
 
-/// The generated files of the contract, `(path under schemas/, text)`: `<op>.output.json` for every
-/// operation, and `ops.json`, the op table for JavaScript (`npm run schemas` writes them).
+/// The generated files of the contract, `(path under schemas/, text)`: `<op>.output.json` and
+/// `<op>.args.json` for every operation, and `ops.json`, the op table for JavaScript (`npm run schemas` writes them).
 pub fn contract_files() -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = TABLE
         .iter()
@@ -114,9 +126,15 @@ pub fn contract_files() -> Vec<(String, String)> {
             )
         })
         .collect();
+    out.extend(TABLE.iter().map(|op| {
+        (
+            format!("{}.args.json", op.name),
+            crate::contract::pretty(&(op.args_schema)()),
+        )
+    }));
     let table: Vec<Value> = TABLE
         .iter()
-        .map(|op| json!({"op": op.name, "js": op.js, "writes": op.writes, "sync": op.sync, "output": format!("{}.output.json", op.name)}))
+        .map(|op| json!({"op": op.name, "js": op.js, "writes": op.writes, "sync": op.sync, "args": format!("{}.args.json", op.name), "output": format!("{}.output.json", op.name)}))
         .collect();
     let journal = crate::contract::definitions_of::<r::JournalFields>();
     out.push((

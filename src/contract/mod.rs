@@ -1,15 +1,19 @@
 //! The contract of the entry points: the Rust types of every success receipt and of the failure
-//! ([`receipts`]), and the JSON Schemas generated from them.
+//! ([`receipts`]), of every operation's arguments and options ([`inputs`]), and the JSON Schemas
+//! generated from them.
 //!
-//! `schemas/<op>.output.json` (one per operation of [`crate::api::TABLE`]) and `schemas/ops.json` (the
-//! op table) are generated from these types by `npm run schemas` (which runs
-//! `cargo run --example contract`); `types/receipts.d.ts` is generated from those schemas by
-//! `scripts/gen-receipt-types.mjs`. `tests/contract.rs` and `__test__/contract.test.mjs` fail
-//! while a checked-in file differs from what the generators write.
+//! `schemas/<op>.output.json` and `schemas/<op>.args.json` (one each per operation of
+//! [`crate::api::TABLE`]) and `schemas/ops.json` (the op table) are generated from these types by
+//! `npm run schemas` (which runs `cargo run --example contract`); `types/receipts.d.ts` and
+//! `types/options.d.ts` are generated from those schemas by `scripts/gen-receipt-types.mjs`.
+//! `tests/contract.rs` and `__test__/contract.test.mjs` fail while a checked-in file differs from what
+//! the generators write; `tests/inputs.rs` runs the options readers against the declared arguments.
 //!
-//! Schemas use only keywords that mean the same in JSON Schema draft-07 and 2020-12 (no `$schema`, no
-//! `format`), with named types under `$defs` (Ajv accepts `$defs` in both drafts).
+//! Output schemas use only keywords that mean the same in JSON Schema draft-07 and 2020-12 (no
+//! `$schema`, no `format`), with named types under `$defs` (Ajv accepts `$defs` in both drafts).
+//! Argument schemas are draft 2020-12 (`$schema`, `prefixItems`): they are no MCP tool schemas.
 
+pub mod inputs;
 pub mod receipts;
 
 use schemars::generate::SchemaSettings;
@@ -58,6 +62,154 @@ pub fn definitions_of<T: JsonSchema>() -> Map<String, Value> {
     let mut g = generator();
     g.subschema_for::<T>();
     g.take_definitions(true)
+}
+
+/// The generator of the argument schemas: as [`generator`], for deserializing (an `Option` field is
+/// optional and may be `null`, as the options reader reads `null` as absent).
+fn input_generator() -> schemars::SchemaGenerator {
+    SchemaSettings::draft2020_12()
+        .with(|s| s.meta_schema = None)
+        .for_deserialize()
+        .with_transform(RecursiveTransform(|s: &mut Schema| {
+            s.remove("format");
+        }))
+        .into_generator()
+}
+
+/// The JSON Schema of the argument array `api::call` receives for an operation whose positional
+/// parameters are the fields of `A`, in order (`schemas/<op>.args.json`): draft 2020-12, one
+/// `prefixItems` entry per parameter, titled with the parameter's name. Trailing parameters that
+/// are `Option`s may be left out or `null`.
+pub fn args_schema<A: JsonSchema>(title: &str, description: &str) -> Value {
+    let mut g = input_generator();
+    let obj = A::json_schema(&mut g).to_value();
+    let defs = g.take_definitions(true);
+    let required: Vec<&str> = obj["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut items = Vec::new();
+    let mut seen_optional = false;
+    for (name, s) in obj["properties"].as_object().into_iter().flatten() {
+        let is_required = required.contains(&name.as_str());
+        assert!(
+            !(is_required && seen_optional),
+            "{title}: required parameter {name} after an optional one"
+        );
+        seen_optional |= !is_required;
+        let mut item = Map::new();
+        item.insert("title".into(), json!(name));
+        if let Value::Object(m) = s {
+            item.extend(m.clone());
+        }
+        items.push(Value::Object(item));
+    }
+    let mut out = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": title,
+        "description": description,
+        "type": "array",
+        "prefixItems": items,
+        "minItems": required.len(),
+        "maxItems": items.len(),
+    });
+    if items.is_empty() {
+        // `prefixItems` must not be empty: an op without parameters takes `[]`.
+        out.as_object_mut().map(|m| m.shift_remove("prefixItems"));
+    }
+    if !defs.is_empty() {
+        out["$defs"] = Value::Object(defs);
+    }
+    expand_aliases(&mut out);
+    out
+}
+
+/// `include_ignored` → `includeIgnored`.
+fn camel(k: &str) -> String {
+    let mut out = String::new();
+    let mut up = false;
+    for c in k.chars() {
+        match c {
+            '_' => up = true,
+            c if up => {
+                out.extend(c.to_uppercase());
+                up = false;
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Declares every other spelling of each property of an input schema as a property of its own, right
+/// after it, with the same schema: the camelCase spelling of every snake_case name, and the names a
+/// field lists in `x-aliases` (which is removed). A property with spellings is not required (the
+/// reader requires one of them). Applied to every object schema inside `v`.
+pub fn expand_aliases(v: &mut Value) {
+    let Value::Object(m) = v else { return };
+    if let Some(Value::Object(props)) = m.get_mut("properties") {
+        let mut out = Map::new();
+        let mut spelled = Vec::new();
+        for (k, mut s) in std::mem::take(props) {
+            let mut aliases: Vec<String> =
+                match s.as_object_mut().and_then(|o| o.remove("x-aliases")) {
+                    Some(Value::Array(a)) => a
+                        .iter()
+                        .filter_map(|x| x.as_str().map(str::to_string))
+                        .collect(),
+                    _ => Vec::new(),
+                };
+            let c = camel(&k);
+            if c != k {
+                aliases.insert(0, c.clone());
+            }
+            expand_aliases(&mut s);
+            let mut alias_schema = s.clone();
+            if let Value::Object(a) = &mut alias_schema {
+                a.shift_remove("description");
+                let mut with_doc = Map::new();
+                with_doc.insert(
+                    "description".into(),
+                    json!(format!("Another spelling of `{k}`.")),
+                );
+                with_doc.extend(std::mem::take(a));
+                *a = with_doc;
+            }
+            if !aliases.is_empty() {
+                spelled.push(k.clone());
+            }
+            out.insert(k, s);
+            for a in aliases {
+                out.insert(a, alias_schema.clone());
+            }
+        }
+        *props = out;
+        if let Some(Value::Array(req)) = m.get_mut("required") {
+            req.retain(|r| !r.as_str().is_some_and(|r| spelled.iter().any(|s| s == r)));
+            if req.is_empty() {
+                m.shift_remove("required");
+            }
+        }
+    }
+    for (k, sub) in m.iter_mut() {
+        match k.as_str() {
+            "properties" => {}
+            "$defs" => {
+                for d in sub.as_object_mut().into_iter().flat_map(|o| o.values_mut()) {
+                    expand_aliases(d);
+                }
+            }
+            "prefixItems" | "anyOf" | "oneOf" | "allOf" => {
+                for d in sub.as_array_mut().into_iter().flatten() {
+                    expand_aliases(d);
+                }
+            }
+            "items" | "additionalProperties" => expand_aliases(sub),
+            _ => {}
+        }
+    }
 }
 
 /// Pretty JSON with a final newline: the form of every generated file.
