@@ -214,12 +214,16 @@ function lockedCall(op, names, args) {
 }
 
 function callAsync(op, names, args) {
-  return recorder ? recorder.recordAsync('op', op, engineAsync(op, names, args)) : engineAsync(op, names, args)
+  if (!recorder) return engineAsync(op, names, args)
+  // The payload as sent (the arguments are read once: a getter must not see a second read).
+  let sent
+  return recorder.recordAsync('op', op, engineAsync(op, names, args, (p) => (sent = p)), () => sent)
 }
 
-function engineAsync(op, names, args) {
+function engineAsync(op, names, args, seen) {
   const { payload, error } = encode(names, args)
   if (error) return Promise.resolve(error)
+  if (seen) seen(payload)
   let pending
   try {
     pending = native.call(op, payload)
@@ -230,12 +234,15 @@ function engineAsync(op, names, args) {
 }
 
 function callSync(op, names, args) {
-  return recorder ? recorder.record('op', op, engineSync(op, names, args)) : engineSync(op, names, args)
+  if (!recorder) return engineSync(op, names, args)
+  let sent
+  return recorder.record('op', op, engineSync(op, names, args, (p) => (sent = p)), () => sent)
 }
 
-function engineSync(op, names, args) {
+function engineSync(op, names, args, seen) {
   const { payload, error } = encode(names, args)
   if (error) return error
+  if (seen) seen(payload)
   try {
     return decode(native.callSync(op, payload))
   } catch (e) {

@@ -18,17 +18,25 @@ const MAX_STRING = 8192
 const cut = (_key, value) => (typeof value === 'string' && value.length > MAX_STRING ? value.slice(0, MAX_STRING) : value)
 const file = path.join(process.env.SUREPATCH_RECORD_RESULTS || '.', `results-${process.pid}-${threadId}.jsonl`)
 
-/** Records `result` under `kind` ("op" or "tool") and `name`; returns `result`. */
-function record(kind, name, result) {
+/**
+ * Records `result` under `kind` ("op" or "tool") and `name`; returns `result`. For an op call the engine
+ * accepted (`ok: true`), `payload()` gives the JSON argument array it was sent, recorded as `args`, so
+ * the check can hold it against schemas/<op>.args.json (arguments the engine refused are not: tests
+ * send malformed ones on purpose).
+ */
+function record(kind, name, result, payload) {
   try {
-    append(file, stringify({ [kind]: name, result }, cut) + '\n')
+    const line = { [kind]: name, result }
+    const sent = payload && result && result.ok === true ? payload() : undefined
+    if (typeof sent === 'string') line.args = JSON.parse(sent)
+    append(file, stringify(line, cut) + '\n')
   } catch {}
   return result
 }
 
 /** `record` for a promise of a result. */
-function recordAsync(kind, name, pending) {
-  return pending.then((result) => record(kind, name, result))
+function recordAsync(kind, name, pending, payload) {
+  return pending.then((result) => record(kind, name, result, payload))
 }
 
 /** A tool runner whose call(name, args) records each result. */

@@ -114,3 +114,16 @@ test('checker: generated schemas ($defs, $ref, 2020-12); a definition shared by 
   const strict = node([join('scripts', 'check-results.mjs'), '--require-op-schemas', `--schemas=${schemas}`, dir])
   assert.match(strict.stderr, /library op\(s\) without a checked schema/)
 })
+
+test('checker: the arguments of an accepted call must fit schemas/<op>.args.json', (t) => {
+  const dir = temp(t)
+  const lines = [
+    { op: 'view_file', args: ['a.txt', { workspace_root: '/w', format: 'plain' }], result: { ok: true } },
+    { op: 'view_file', args: ['a.txt', { workspace_root: '/w', format: 'fancy' }], result: { ok: true } },
+  ]
+  writeFileSync(join(dir, 'results-1-0.jsonl'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n')
+  const r = node([join('scripts', 'check-results.mjs'), dir])
+  assert.equal(r.status, 1)
+  assert.match(r.stdout, /args view_file +2 {2}1 INVALID/)
+  assert.match(r.stderr, /args view_file: 1 accepted call\(s\) whose arguments do not match view_file\.args\.json: \/1\/format must be equal to one of the allowed values/)
+})

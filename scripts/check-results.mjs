@@ -32,6 +32,9 @@ const Ajv2020 = require('ajv/dist/2020').default
 const ROOT = join(fileURLToPath(new URL('.', import.meta.url)), '..')
 const SCHEMAS = (process.argv.find((a) => a.startsWith('--schemas=')) || '').slice('--schemas='.length) || join(ROOT, 'schemas')
 
+// - Arguments: every call the engine accepted (ok: true) is recorded with the argument array it was
+//   sent, which must fit schemas/<op>.args.json.
+
 // Set to true once every library op has schemas/<op>.output.json (issue 17 §5): an op without one then fails.
 const REQUIRE_OP_SCHEMAS = true
 
@@ -307,6 +310,23 @@ function main() {
     }
   }
 
+  // The arguments of every call the engine accepted, against schemas/<op>.args.json (generated from the
+  // op's argument types, src/contract/inputs.rs): a schema that refuses what the engine takes is wrong.
+  const argGroups = new Map() // op -> {count, invalid, errors}
+  for (const rec of records) {
+    if (typeof rec.op !== 'string' || !('args' in rec) || TEST_OPS.has(rec.op)) continue
+    if (!argGroups.has(rec.op)) argGroups.set(rec.op, { count: 0, invalid: 0, errors: new Map(), entry: loadSchema(`${rec.op}.args.json`) })
+    const g = argGroups.get(rec.op)
+    g.count++
+    if (!g.entry) continue
+    if (!g.entry.validate(rec.args)) {
+      g.invalid++
+      const sig = g.entry.validate.errors.map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ')
+      if (!g.errors.has(sig)) g.errors.set(sig, { count: 0, example: rec.args })
+      g.errors.get(sig).count++
+    }
+  }
+
   // Report: records and validation per op / tool.
   const lines = []
   const sorted = [...groups.values()].sort((a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name))
@@ -321,6 +341,14 @@ function main() {
     }
   }
   if (truncated) lines.push(`  (${truncated} cut-off last line(s) of killed processes skipped)`)
+  lines.push('arguments of the calls the engine accepted, checked against schemas/<op>.args.json:')
+  for (const [op, g] of [...argGroups].sort((a, b) => a[0].localeCompare(b[0]))) {
+    lines.push(`  args ${op.padEnd(20)} ${String(g.count).padStart(6)}  ${!g.entry ? `not checked: no schemas/${op}.args.json` : g.invalid ? `${g.invalid} INVALID` : 'all valid'}`)
+    if (!g.entry && requireOpSchemas) problems.push(`args ${op}: no schemas/${op}.args.json`)
+    for (const [sig, { count, example }] of g.errors) {
+      problems.push(`args ${op}: ${count} accepted call(s) whose arguments do not match ${op}.args.json: ${sig}\n      e.g. ${JSON.stringify(example).slice(0, 400)}`)
+    }
+  }
 
   // Gaps: ops (of the engine) and tools with no checked result.
   const opGaps = []
@@ -344,7 +372,9 @@ function main() {
 
   // Property coverage.
   const declared = new Map() // coverage key -> the names it has in each file declaring it
-  for (const entry of [...loaded.values()].filter(Boolean).sort((a, b) => a.file.localeCompare(b.file))) {
+  // Result schemas only: an argument schema declares every spelling of every option, which tests need
+  // not all send (its check is that every argument the engine accepted fits it, above).
+  for (const entry of [...loaded.values()].filter((e) => e && !e.file.endsWith('.args.json')).sort((a, b) => a.file.localeCompare(b.file))) {
     for (const [key, name] of entry.declared) declared.set(key, (declared.get(key) || []).concat(name))
   }
   let seen = 0
