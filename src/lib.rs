@@ -11,7 +11,7 @@
 //!   [`diff`]: unified diffs of a change; [`text`] and [`hash`]: line tables, file hashes, line tags;
 //! - [`syntax`]: the syntax gate: does an edit introduce a syntax error? (tree-sitter, no I/O);
 //! - [`workspace`] and [`fsio`]: the sandbox, locks and atomic writes; [`txn`]: multi-file commits;
-//!   [`journal`]: the undo journal of committed writes;
+//!   [`journal`]: the undo journal of committed writes; [`trace`]: which files the current call touched;
 //! - [`contract`]: the typed success receipts and failure of every entry point, and the JSON Schemas
 //!   generated from them (`schemas/`, and through them the TypeScript result types);
 //! - [`api`]: the entry points, taking and returning JSON values (what the Node binding calls).
