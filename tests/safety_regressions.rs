@@ -47,6 +47,31 @@ fn unified_diff_with_empty_path_is_a_parse_error() {
     }
 }
 
+/// fuzz target `unified_diff`, third session (README finding 6, minimized): headerless hunks, then a
+/// `diff --git` line whose paths cannot be read, then hunks, parsed into a second update with an
+/// empty path. Those hunks need the header's paths: a `PARSE_ERROR` naming the header's line, and
+/// through the JSON entry point nothing is written.
+#[test]
+fn unreadable_git_header_after_headerless_hunks_is_a_parse_error() {
+    let text = "@@\n+\ndiff --git \n@@\n+";
+    let e = surepatch::formats::parse_unified_diff(text).unwrap_err();
+    assert_eq!(e.line, 3, "{e}");
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("a.txt"), "a\n").unwrap();
+    let payload = serde_json::json!([text, {"workspace_root": d.path(), "file_path": "a.txt"}]);
+    let out = surepatch::api::call("apply_unified_diff", &payload.to_string());
+    let out: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["ok"], false, "{out}");
+    assert_eq!(out["code"], "PARSE_ERROR", "{out}");
+    assert!(out["message"].as_str().unwrap().contains("line 3"), "{out}");
+    assert_eq!(std::fs::read(d.path().join("a.txt")).unwrap(), b"a\n");
+    let names: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("a.txt")]);
+}
+
 /// Issue #16 item 2, through the JSON entry point: a lock held by another transaction ends the wait
 /// after `lock_timeout_ms` with `LOCK_TIMEOUT`, `next_action: "retry"`, nothing written; the next
 /// call on the same thread without the option waits with the default again.
