@@ -111,3 +111,135 @@ fn lock_timeout_through_the_api() {
     assert_eq!(out["ok"], true, "{out}");
     assert_eq!(std::fs::read(d.path().join("a.txt")).unwrap(), b"two\n");
 }
+
+/// Every entry below `dir` (relative, `/`-separated, sorted), with the bytes of each file.
+fn snapshot(dir: &std::path::Path) -> Vec<(String, Option<Vec<u8>>)> {
+    fn walk(d: &std::path::Path, rel: &str, out: &mut Vec<(String, Option<Vec<u8>>)>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let e = e.unwrap();
+            let name = format!("{rel}{}", e.file_name().to_string_lossy());
+            if e.file_type().unwrap().is_dir() {
+                out.push((format!("{name}/"), None));
+                walk(&e.path(), &format!("{name}/"), out);
+            } else {
+                out.push((name, Some(std::fs::read(e.path()).unwrap())));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", &mut out);
+    out.sort();
+    out
+}
+
+fn call_json(op: &str, payload: serde_json::Value) -> serde_json::Value {
+    serde_json::from_str(&surepatch::api::call(op, &payload.to_string())).unwrap()
+}
+
+/// A workspace with `a.txt` and an executable `run.sh`.
+fn litter_workspace() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("a.txt"), "alpha\nbeta\n").unwrap();
+    std::fs::write(d.path().join("run.sh"), "echo hi\n").unwrap();
+    d
+}
+
+/// fuzz target `api_call`, third session (README finding 5): a create whose file name is too long
+/// for the file system (300 bytes) is refused with `FILE_WRITE_ERROR`, and the directories it made
+/// for the file stayed behind. A refusal changes nothing: they are removed, for a single-file
+/// create, a deeper path and a move.
+#[test]
+fn failed_create_leaves_no_directories() {
+    let long = "x".repeat(300);
+    let d = litter_workspace();
+    let root = d.path();
+    let start = snapshot(root);
+    for path in [
+        format!("newdir/{long}"),
+        format!("n1/n2/n3/{long}"),
+        format!("n1/{long}/f.txt"),
+    ] {
+        let out = call_json(
+            "create_file",
+            serde_json::json!([path, "x", {"workspace_root": root}]),
+        );
+        assert_eq!(out["code"], "FILE_WRITE_ERROR", "{out}");
+        assert_eq!(snapshot(root), start, "{path}");
+    }
+    let out = call_json(
+        "move_file",
+        serde_json::json!(["a.txt", format!("moved/{long}"), {"workspace_root": root}]),
+    );
+    assert_eq!(out["ok"], false, "{out}");
+    assert_eq!(out["code"], "FILE_WRITE_ERROR", "{out}");
+    assert_eq!(snapshot(root), start);
+    // A directory that existed, or that holds something, is never removed.
+    std::fs::create_dir(root.join("kept")).unwrap();
+    let start = snapshot(root);
+    let out = call_json(
+        "create_file",
+        serde_json::json!([format!("kept/new/{long}"), "x", {"workspace_root": root}]),
+    );
+    assert_eq!(out["code"], "FILE_WRITE_ERROR", "{out}");
+    assert_eq!(snapshot(root), start);
+}
+
+/// The same through `apply_patch` (README finding 5): the other files of the transaction were put
+/// back (`rolled_back`), the directories made for the new file were not.
+#[test]
+fn failed_transaction_leaves_no_directories() {
+    let long = "x".repeat(300);
+    let d = litter_workspace();
+    let root = d.path();
+    let start = snapshot(root);
+    for adds in [
+        format!("*** Add File: newdir/{long}\n+x\n"),
+        format!("*** Add File: ok/dir/fine.txt\n+y\n*** Add File: newdir/deep/{long}\n+x\n"),
+    ] {
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: a.txt\n@@\n alpha\n-beta\n+gamma\n{adds}*** End Patch\n"
+        );
+        let out = call_json(
+            "apply_patch",
+            serde_json::json!([patch, {"workspace_root": root}]),
+        );
+        assert_eq!(out["ok"], false, "{out}");
+        assert_eq!(out["code"], "FILE_WRITE_ERROR", "{out}");
+        assert!(out["rolled_back"].is_array(), "{out}");
+        assert_eq!(snapshot(root), start, "{adds}");
+    }
+}
+
+/// The journal side (README finding 5): a `journal_dir` whose entry cannot be written (a name too
+/// long) gives the write a `journal_warning`, and left the journal directories it made, empty. Now
+/// the delete happens and nothing else changes.
+#[test]
+fn failed_journal_entry_leaves_no_directories() {
+    let long = "j".repeat(300);
+    let mut warned = 0;
+    for journal_dir in [
+        format!(".{long}"),
+        format!("jr/{long}"),
+        format!("jr/sub/{long}/x"),
+    ] {
+        let d = litter_workspace();
+        let root = d.path();
+        let out = call_json(
+            "delete_file",
+            serde_json::json!(["run.sh", {"workspace_root": root, "journal_dir": journal_dir}]),
+        );
+        if out["ok"] == true {
+            assert!(out["journal_warning"].is_string(), "{out}");
+            warned += 1;
+        } else {
+            // Refused before the delete (the journal directory cannot be used): nothing changed.
+            assert!(root.join("run.sh").is_file(), "{out}");
+        }
+        let mut want = vec![("a.txt".to_string(), Some(b"alpha\nbeta\n".to_vec()))];
+        if out["ok"] != true {
+            want.push(("run.sh".to_string(), Some(b"echo hi\n".to_vec())));
+        }
+        assert_eq!(snapshot(root), want, "{journal_dir}: {out}");
+    }
+    assert!(warned >= 2, "the entry's failure is reached");
+}
