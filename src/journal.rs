@@ -521,6 +521,19 @@ impl DiskJournal {
                 format!("options.journal_dir {dir:?} is not a directory"),
             )
         })?;
+        // Its entries (`<dir>/<edit id>/entry.json`) must stay nameable by their path.
+        let longest = parent.as_os_str().len() + 1 + 23 + 1 + ENTRY_FILE.len();
+        if longest > crate::workspace::PATH_MAX_BYTES {
+            return Err(Failure::new(
+                Code::InvalidInput,
+                format!(
+                    "options.journal_dir {dir:?} is too deep: its entries would be {longest}-byte \
+                     paths, more than the system allows ({})",
+                    crate::workspace::PATH_MAX_BYTES
+                ),
+            )
+            .with("path", dir));
+        }
         Ok(DiskJournal {
             root: ws.root().to_path_buf(),
             within: ws.root().to_path_buf(),
