@@ -514,14 +514,46 @@ impl Sandbox {
     /// Creates the missing directories of `real_dir` (the root or below it), one component at a
     /// time: each is created with `mkdirat` in, then opened (`O_NOFOLLOW`) from, its parent's handle.
     /// A component that is a symlink → `FILE_READ_ERROR` (`reason: "symlink"`); a file →
-    /// `INVALID_INPUT`.
+    /// `INVALID_INPUT`. A failure midway removes the directories this call made (see
+    /// [`Sandbox::create_dirs_made`]).
     pub fn create_dirs(&self, real_dir: &Path) -> Result<()> {
+        self.create_dirs_made(real_dir).map(|_| ())
+    }
+
+    /// [`Sandbox::create_dirs`], returning the directories this call made itself (real paths,
+    /// outermost first; not those that existed or that another process made meanwhile), for
+    /// [`Sandbox::remove_made_dirs`] when what they were made for fails. On its own failure it
+    /// removes them before returning: a refused call leaves no directory behind.
+    pub fn create_dirs_made(&self, real_dir: &Path) -> Result<Vec<PathBuf>> {
+        let mut made = Vec::new();
+        let r = self.create_dirs_into(real_dir, &mut made);
+        match r {
+            Ok(()) => Ok(made),
+            Err(f) => {
+                self.remove_made_dirs(&made);
+                Err(f)
+            }
+        }
+    }
+
+    /// Removes the directories `made` (from [`Sandbox::create_dirs_made`]), innermost first, each
+    /// only if it is still empty, through the handle of its parent (never following a symlink).
+    /// Best effort: one another call has put something in meanwhile stays.
+    pub fn remove_made_dirs(&self, made: &[PathBuf]) {
+        for d in made.iter().rev() {
+            self.remove_empty_dir(d);
+        }
+    }
+
+    fn create_dirs_into(&self, real_dir: &Path, made: &mut Vec<PathBuf>) -> Result<()> {
         let names = self.components(real_dir)?;
         let mut dir = self
             .dir
             .try_clone()
             .map_err(|e| Failure::io(&e, false, &lossy(&self.root)))?;
+        let mut here = self.root.clone();
         for name in names {
+            here.push(name);
             let mut next = None;
             // A few rounds in case another process creates or removes the entry meanwhile.
             for _ in 0..8 {
@@ -552,7 +584,7 @@ impl Sandbox {
                         Ok(_) if e.kind() == io::ErrorKind::NotFound => {}
                         Ok(_) => return Err(write_error(&e, real_dir)),
                         Err(_) => match dir.create_dir(name) {
-                            Ok(()) => {}
+                            Ok(()) => made.push(here.clone()),
                             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                             Err(e) => return Err(write_error(&e, real_dir)),
                         },
@@ -727,7 +759,8 @@ impl Sandbox {
         }
     }
 
-    /// Removes the directory `real_dir` if it is empty. Best effort.
+    /// Removes the directory `real_dir` if it is empty (not a symlink: `unlinkat` with
+    /// `AT_REMOVEDIR` refuses one). Best effort.
     pub fn remove_empty_dir(&self, real_dir: &Path) {
         if let Ok((dir, name)) = self.parent(real_dir) {
             let _ = dir.remove_dir(&name);
@@ -1955,6 +1988,43 @@ mod tests {
         assert_eq!(f.code, Code::PathOutsideWorkspace);
         assert!(!root.with_file_name("root-evil").exists());
         assert!(!root.join("b").exists());
+    }
+
+    /// Regression (fuzz finding 5): the directories a call made are known, and removed when what
+    /// they were made for fails — only those, only while empty; a failure midway removes its own.
+    #[test]
+    fn create_dirs_made_and_removed() {
+        let (_t, base, _) = setup();
+        let root = base.join("root");
+        fs::create_dir_all(root.join("old")).unwrap();
+        let sb = Sandbox::open(&root).unwrap();
+        let made = sb.create_dirs_made(&root.join("old/n1/n2")).unwrap();
+        assert_eq!(made, vec![root.join("old/n1"), root.join("old/n1/n2")]);
+        assert_eq!(
+            sb.create_dirs_made(&root.join("old/n1")).unwrap(),
+            Vec::<PathBuf>::new()
+        );
+        sb.remove_made_dirs(&made);
+        assert!(!root.join("old/n1").exists());
+        assert!(root.join("old").is_dir());
+        // Something put in meanwhile keeps its directory (and the ones above it).
+        let made = sb.create_dirs_made(&root.join("k1/k2")).unwrap();
+        fs::write(root.join("k1/k2/f"), "x").unwrap();
+        sb.remove_made_dirs(&made);
+        assert!(root.join("k1/k2/f").is_file());
+        // A name too long for the file system, below new directories: nothing is left.
+        let long = "y".repeat(300);
+        let f = sb
+            .create_dirs_made(&root.join("m1/m2").join(&long).join("m3"))
+            .unwrap_err();
+        assert_eq!(f.code, Code::FileWriteError, "{f:?}");
+        assert!(!root.join("m1").exists());
+        let mut names: Vec<_> = fs::read_dir(&root)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, vec![OsString::from("k1"), OsString::from("old")]);
     }
 
     /// Regression (issue #16, item 1): a directory of a resolved path is real, so a symlink there

@@ -521,6 +521,19 @@ impl DiskJournal {
                 format!("options.journal_dir {dir:?} is not a directory"),
             )
         })?;
+        // Its entries (`<dir>/<edit id>/entry.json`) must stay nameable by their path.
+        let longest = parent.as_os_str().len() + 1 + 23 + 1 + ENTRY_FILE.len();
+        if longest > crate::workspace::PATH_MAX_BYTES {
+            return Err(Failure::new(
+                Code::InvalidInput,
+                format!(
+                    "options.journal_dir {dir:?} is too deep: its entries would be {longest}-byte \
+                     paths, more than the system allows ({})",
+                    crate::workspace::PATH_MAX_BYTES
+                ),
+            )
+            .with("path", dir));
+        }
         Ok(DiskJournal {
             root: ws.root().to_path_buf(),
             within: ws.root().to_path_buf(),
@@ -563,16 +576,38 @@ impl DiskJournal {
         fsio::Sandbox::open(&self.within)
     }
 
+    /// Writes the entry `e`. A failure leaves nothing: the files it wrote are removed, then the
+    /// directories it made (the entry's, and those of the journal directory it created), each only
+    /// while empty.
     fn write(&self, e: &Entry) -> Result<()> {
         let sb = self.sandbox()?;
         let at = self.dir.join(&e.edit_id);
-        sb.create_dirs(&at)?;
+        let made = sb.create_dirs_made(&at)?;
+        let mut written: Vec<PathBuf> = Vec::new();
+        let r = self.write_files(&sb, e, &at, &mut written);
+        if r.is_err() {
+            for f in &written {
+                let _ = sb.remove_file(f);
+            }
+            sb.remove_made_dirs(&made);
+        }
+        r
+    }
+
+    fn write_files(
+        &self,
+        sb: &fsio::Sandbox,
+        e: &Entry,
+        at: &Path,
+        written: &mut Vec<PathBuf>,
+    ) -> Result<()> {
         let mut files = Vec::new();
         for (n, f) in e.files.iter().enumerate() {
             let before = match &f.before {
                 Some(b) => {
                     let name = format!("{n}.bin");
                     sb.write(&at.join(&name), &[b], fsio::Put::Any)?;
+                    written.push(at.join(&name));
                     Some((name, file_hash(b)))
                 }
                 None => None,
@@ -588,7 +623,7 @@ impl DiskJournal {
         // The manifest last: an entry without one is incomplete and ignored.
         let manifest = manifest.to_string();
         sb.write(&at.join(ENTRY_FILE), &[manifest.as_bytes()], fsio::Put::Any)?;
-        self.prune(&sb);
+        self.prune(sb);
         Ok(())
     }
 
@@ -845,6 +880,38 @@ mod tests {
             DiskJournal::open(&ws, "plain").unwrap_err().code,
             Code::InvalidInput
         );
+    }
+
+    /// Regression (fuzz finding 5): an entry that fails midway (here its manifest, after its saved
+    /// bytes were written) leaves nothing: not the bytes, not the entry's directory, not the journal
+    /// directories it made; a journal directory that existed stays.
+    #[test]
+    fn failed_entry_write_leaves_nothing() {
+        let d = tempfile::tempdir().unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        fs::create_dir(d.path().join("kept")).unwrap();
+        for dir in ["kept", "new/journal"] {
+            let dj = DiskJournal::open(&ws, dir).unwrap();
+            let e = Entry {
+                edit_id: new_edit_id(),
+                files: vec![FileRecord {
+                    real: ws.root().join("f.txt"),
+                    display: "f.txt".into(),
+                    before: Some(b"old\n".to_vec()),
+                    after_hash: Some(file_hash(b"new\n")),
+                }],
+            };
+            crate::fsio::set_write_fault(Some(format!("{}/{ENTRY_FILE}", e.edit_id)));
+            let f = dj.write(&e).unwrap_err();
+            crate::fsio::set_write_fault(None);
+            assert_eq!(f.code, Code::FileWriteError, "{f:?}");
+            let names: Vec<_> = fs::read_dir(d.path())
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            assert_eq!(names, vec![std::ffi::OsString::from("kept")], "{dir}");
+            assert_eq!(fs::read_dir(d.path().join("kept")).unwrap().count(), 0);
+        }
     }
 
     #[test]

@@ -284,6 +284,8 @@ impl Txn {
             return self.commit_many(&order);
         }
         let mut done: Vec<Committed> = Vec::new();
+        // The directories this commit made for new files: removed again if it fails.
+        let mut made: Vec<PathBuf> = Vec::new();
         for i in order {
             let sb = &self.sandbox;
             let f = &mut self.files[i];
@@ -294,7 +296,9 @@ impl Txn {
                         Failure::new(Code::InternalError, "a splice of a file that was not read")
                     });
                     let r = match f.real.parent() {
-                        Some(parent) if !f.existed => sb.create_dirs(parent),
+                        Some(parent) if !f.existed => {
+                            sb.create_dirs_made(parent).map(|m| made.extend(m))
+                        }
                         _ => Ok(()),
                     };
                     let put = match &f.kept {
@@ -329,6 +333,7 @@ impl Txn {
                 Ok(c) => done.push(c),
                 Err(e) => {
                     let restored = rollback(&self.sandbox, &done, &self.files);
+                    self.sandbox.remove_made_dirs(&made);
                     let e = e
                         .with("file_path", &self.files[i].display)
                         .with("rolled_back", restored);
@@ -369,18 +374,25 @@ impl Txn {
             .collect();
         let intent = Intent::begin(sb, ops)?;
         let mut intent = scopeguard(intent);
-        // Phase 1: every temp file, complete.
+        // Phase 1: every temp file, complete. The directories made for new files are removed
+        // again, after the temp files, when the commit fails.
         let mut prepared = Vec::new();
+        let mut made: Vec<PathBuf> = Vec::new();
+        let undo = |prepared: Vec<_>, made: &[PathBuf]| {
+            drop(prepared);
+            sb.remove_made_dirs(made);
+        };
         for (&i, t) in order.iter().zip(&temps) {
             let Some(t) = t else { continue };
             let f = &self.files[i];
             let parts = match f.action.parts(f.bytes.as_deref()) {
                 Some(p) => p,
                 None => {
+                    undo(prepared, &made);
                     return Err(Failure::new(
                         Code::InternalError,
                         "a splice of a file that was not read",
-                    ))
+                    ));
                 }
             };
             let put = match &f.kept {
@@ -388,7 +400,7 @@ impl Txn {
                 None => Put::CreateNew,
             };
             let step = match f.real.parent() {
-                Some(parent) if !f.existed => sb.create_dirs(parent),
+                Some(parent) if !f.existed => sb.create_dirs_made(parent).map(|m| made.extend(m)),
                 _ => Ok(()),
             }
             .and_then(|_| sb.prepare(&f.real, &parts, put, Some(t)));
@@ -399,11 +411,17 @@ impl Txn {
                     file_hash_parts(&parts),
                     parts.iter().map(|p| p.len()).sum::<usize>(),
                 )),
-                Err(e) => return Err(fail_at(e, i, &self.files)),
+                Err(e) => {
+                    undo(prepared, &made);
+                    return Err(fail_at(e, i, &self.files));
+                }
             }
         }
         // The commit point.
-        intent.0.as_mut().map_or(Ok(()), Intent::commit)?;
+        if let Err(e) = intent.0.as_mut().map_or(Ok(()), Intent::commit) {
+            undo(prepared, &made);
+            return Err(e);
+        }
         // Phase 2: in place.
         let mut done: Vec<Committed> = Vec::new();
         let mut prepared = prepared.into_iter();
@@ -431,6 +449,7 @@ impl Txn {
                 }),
                 Err(e) => {
                     let restored = rollback(sb, &done, &self.files);
+                    undo(prepared.collect(), &made);
                     return Err(e
                         .with("file_path", &self.files[i].display)
                         .with("rolled_back", restored));

@@ -31,6 +31,12 @@ use crate::error::{Code, Failure, Result};
 
 /// Symbolic links followed in one resolution before giving up (Linux's own limit).
 const MAX_LINKS: usize = 40;
+/// Longest name of one path component, in bytes (ext4, xfs, btrfs, APFS; see `fsio`).
+const NAME_MAX: usize = 255;
+/// Longest real path, in bytes: Linux's `PATH_MAX` (4096) less its terminating NUL. The sandbox acts
+/// through directory handles and could go deeper, but a file past this limit cannot be named by
+/// its path: not by other programs, not by a later call (which resolves it by path).
+pub const PATH_MAX_BYTES: usize = 4095;
 
 /// A workspace root: every path resolved through it stays inside.
 #[derive(Debug, Clone)]
@@ -274,6 +280,20 @@ impl Workspace {
                 }
                 Step::Name(name) => {
                     let next = real.join(&name);
+                    if name.len() > NAME_MAX {
+                        return Err(invalid(format!(
+                            "a name in it is longer than the file system allows \
+                             (255 bytes on most): {} bytes",
+                            name.len()
+                        )));
+                    }
+                    if next.as_os_str().len() > PATH_MAX_BYTES {
+                        return Err(invalid(format!(
+                            "it is longer than the system allows: {} bytes as a real path, \
+                             at most {PATH_MAX_BYTES}",
+                            next.as_os_str().len()
+                        )));
+                    }
                     if missing.is_some() {
                         real = next;
                         continue;

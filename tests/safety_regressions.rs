@@ -47,6 +47,31 @@ fn unified_diff_with_empty_path_is_a_parse_error() {
     }
 }
 
+/// fuzz target `unified_diff`, third session (README finding 6, minimized): headerless hunks, then a
+/// `diff --git` line whose paths cannot be read, then hunks, parsed into a second update with an
+/// empty path. Those hunks need the header's paths: a `PARSE_ERROR` naming the header's line, and
+/// through the JSON entry point nothing is written.
+#[test]
+fn unreadable_git_header_after_headerless_hunks_is_a_parse_error() {
+    let text = "@@\n+\ndiff --git \n@@\n+";
+    let e = surepatch::formats::parse_unified_diff(text).unwrap_err();
+    assert_eq!(e.line, 3, "{e}");
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("a.txt"), "a\n").unwrap();
+    let payload = serde_json::json!([text, {"workspace_root": d.path(), "file_path": "a.txt"}]);
+    let out = surepatch::api::call("apply_unified_diff", &payload.to_string());
+    let out: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(out["ok"], false, "{out}");
+    assert_eq!(out["code"], "PARSE_ERROR", "{out}");
+    assert!(out["message"].as_str().unwrap().contains("line 3"), "{out}");
+    assert_eq!(std::fs::read(d.path().join("a.txt")).unwrap(), b"a\n");
+    let names: Vec<_> = std::fs::read_dir(d.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, vec![std::ffi::OsString::from("a.txt")]);
+}
+
 /// Issue #16 item 2, through the JSON entry point: a lock held by another transaction ends the wait
 /// after `lock_timeout_ms` with `LOCK_TIMEOUT`, `next_action: "retry"`, nothing written; the next
 /// call on the same thread without the option waits with the default again.
@@ -85,4 +110,151 @@ fn lock_timeout_through_the_api() {
     releaser.join().unwrap();
     assert_eq!(out["ok"], true, "{out}");
     assert_eq!(std::fs::read(d.path().join("a.txt")).unwrap(), b"two\n");
+}
+
+/// Every entry below `dir` (relative, `/`-separated, sorted), with the bytes of each file.
+fn snapshot(dir: &std::path::Path) -> Vec<(String, Option<Vec<u8>>)> {
+    fn walk(d: &std::path::Path, rel: &str, out: &mut Vec<(String, Option<Vec<u8>>)>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let e = e.unwrap();
+            let name = format!("{rel}{}", e.file_name().to_string_lossy());
+            if e.file_type().unwrap().is_dir() {
+                out.push((format!("{name}/"), None));
+                walk(&e.path(), &format!("{name}/"), out);
+            } else {
+                out.push((name, Some(std::fs::read(e.path()).unwrap())));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", &mut out);
+    out.sort();
+    out
+}
+
+fn call_json(op: &str, payload: serde_json::Value) -> serde_json::Value {
+    serde_json::from_str(&surepatch::api::call(op, &payload.to_string())).unwrap()
+}
+
+/// A workspace with `a.txt` and an executable `run.sh`.
+fn litter_workspace() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("a.txt"), "alpha\nbeta\n").unwrap();
+    std::fs::write(d.path().join("run.sh"), "echo hi\n").unwrap();
+    d
+}
+
+/// The write fault hook is one process-wide setting: the tests that use it take turns.
+static FAULT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// fuzz target `api_call`, third session (README finding 5): a create whose write failed
+/// (`FILE_WRITE_ERROR`) left the directories it made for the file. A refusal changes nothing: they
+/// are removed (only those: one that existed stays). The failure is injected at the last step
+/// (`fsio::set_write_fault`, keyed on this test's own paths).
+#[test]
+fn failed_create_leaves_no_directories() {
+    let d = litter_workspace();
+    let root = std::fs::canonicalize(d.path()).unwrap();
+    std::fs::create_dir(root.join("kept")).unwrap();
+    let start = snapshot(&root);
+    for path in [
+        "newdir/f.txt",
+        "n1/n2/n3/f.txt",
+        "kept/new/f.txt",
+        "kept/f.txt",
+    ] {
+        let _one = FAULT.lock().unwrap_or_else(|e| e.into_inner());
+        surepatch::fsio::set_write_fault(Some(format!("{}/{path}", root.display())));
+        let out = call_json(
+            "create_file",
+            serde_json::json!([path, "x", {"workspace_root": &root}]),
+        );
+        surepatch::fsio::set_write_fault(None);
+        assert_eq!(out["code"], "FILE_WRITE_ERROR", "{out}");
+        assert_eq!(snapshot(&root), start, "{path}");
+    }
+}
+
+/// The fuzzer's own inputs (README finding 5): a file name longer than the file system allows
+/// (300 bytes) under new directories was `FILE_WRITE_ERROR` after the directories were made. Such a
+/// name, and a path past the system's limit (4,095 bytes; the fuzzer then found a move that put a
+/// file there, which no later call could name), are now refused before anything is made.
+#[test]
+fn too_long_names_are_refused_before_anything_is_made() {
+    let long = "x".repeat(300);
+    let deep = vec!["d".repeat(200); 21].join("/");
+    let d = litter_workspace();
+    let root = d.path();
+    let start = snapshot(root);
+    for path in [
+        format!("newdir/{long}"),
+        format!("n1/{long}/f.txt"),
+        format!("{deep}/f.txt"),
+    ] {
+        let out = call_json(
+            "create_file",
+            serde_json::json!([path, "x", {"workspace_root": root}]),
+        );
+        assert_eq!(out["code"], "INVALID_INPUT", "{out}");
+        assert_eq!(snapshot(root), start, "{path}");
+        let out = call_json(
+            "move_file",
+            serde_json::json!(["a.txt", path, {"workspace_root": root}]),
+        );
+        assert_eq!(out["code"], "INVALID_INPUT", "{out}");
+        assert_eq!(snapshot(root), start, "{path}");
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: a.txt\n*** Move to: {path}\n@@\n-beta\n+b\n*** End Patch\n"
+        );
+        let out = call_json(
+            "apply_patch",
+            serde_json::json!([patch, {"workspace_root": root}]),
+        );
+        assert_eq!(out["code"], "INVALID_INPUT", "{out}");
+        assert_eq!(snapshot(root), start, "{path}");
+        // A journal directory too deep for its entries: refused before the delete.
+        for journal_dir in [long.clone(), format!("jr/{long}"), deep.clone()] {
+            let out = call_json(
+                "delete_file",
+                serde_json::json!(["run.sh", {"workspace_root": root, "journal_dir": journal_dir}]),
+            );
+            assert_eq!(out["code"], "INVALID_INPUT", "{out}");
+            assert_eq!(snapshot(root), start, "{journal_dir}");
+        }
+    }
+}
+
+/// The same through `apply_patch` (README finding 5): the other files of the transaction were put
+/// back (`rolled_back`), the directories made for the new files were not.
+#[test]
+fn failed_transaction_leaves_no_directories() {
+    let d = litter_workspace();
+    let root = std::fs::canonicalize(d.path()).unwrap();
+    let start = snapshot(&root);
+    for (adds, fail) in [
+        ("*** Add File: newdir/f.txt\n+x\n", "newdir/f.txt"),
+        (
+            "*** Add File: ok/dir/fine.txt\n+y\n*** Add File: newdir/deep/f.txt\n+x\n",
+            "newdir/deep/f.txt",
+        ),
+        (
+            "*** Add File: ok/dir/fine.txt\n+y\n*** Add File: newdir/deep/f.txt\n+x\n",
+            "ok/dir/fine.txt",
+        ),
+    ] {
+        let patch = format!(
+            "*** Begin Patch\n*** Update File: a.txt\n@@\n alpha\n-beta\n+gamma\n{adds}*** End Patch\n"
+        );
+        let _one = FAULT.lock().unwrap_or_else(|e| e.into_inner());
+        surepatch::fsio::set_write_fault(Some(format!("{}/{fail}", root.display())));
+        let out = call_json(
+            "apply_patch",
+            serde_json::json!([patch, {"workspace_root": &root}]),
+        );
+        surepatch::fsio::set_write_fault(None);
+        assert_eq!(out["ok"], false, "{out}");
+        assert_eq!(out["code"], "FILE_WRITE_ERROR", "{out}");
+        assert!(out["rolled_back"].is_array(), "{out}");
+        assert_eq!(snapshot(&root), start, "{adds}");
+    }
 }

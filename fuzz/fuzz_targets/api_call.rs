@@ -416,16 +416,10 @@ fn one_call(
         );
     }
     let writes = ok && WRITERS.contains(&op) && v.get("written") != Some(&Value::Bool(false));
-    // Known (README finding 5): a create whose write fails (`FILE_WRITE_ERROR`) leaves the parent
-    // directories it made, empty. Tolerated until fixed, so the run goes on; nothing else is.
-    let dir_litter = !ok
-        && v["code"] == "FILE_WRITE_ERROR"
-        && changed
-            .iter()
-            .all(|p| !before.contains_key(*p) && after.get(*p) == Some(&Node::Dir));
     if !writes {
+        // Not even the directories a failed create made (README finding 5).
         assert!(
-            changed.is_empty() || dir_litter,
+            changed.is_empty(),
             "a refusal, a dry run or a read changed {changed:?}: {}",
             ctx()
         );
@@ -544,14 +538,10 @@ fn check_write(
     let holds =
         |d: &str, p: &str| p.len() > d.len() && p.starts_with(d) && p.as_bytes()[d.len()] == b'/';
     for p in changed {
-        let is_journal = journal && in_journal_entry(&p[3..]);
-        // Known (README finding 5): a journal entry that could not be written (`journal_warning`)
-        // leaves the directories made for it, empty.
-        let journal_litter = v.get("journal_warning").is_some()
-            && !before.contains_key(*p)
-            && after.get(*p) == Some(&Node::Dir);
-        let ok = journal_litter
-            || named.contains(*p)
+        // Journal entries only when one was written: a `journal_warning` (the entry failed) leaves
+        // nothing of it, not even the directories made for it (README finding 5).
+        let is_journal = journal && v.get("journal_warning").is_none() && in_journal_entry(&p[3..]);
+        let ok = named.contains(*p)
             || dirs.iter().any(|d| d == p)
             || is_journal
             || (before.get(*p).is_none()

@@ -116,13 +116,17 @@ fn rename_locked(
 ) -> Result<Option<Vec<Committed>>> {
     let (src, dst) = (&txn.files[s], &txn.files[d]);
     let sb = txn.sandbox();
+    let mut made = Vec::new();
     if let Some(parent) = dst.real.parent() {
         if parent != ws.root() && !sb.is_dir(parent) {
-            sb.create_dirs(parent)
+            made = sb
+                .create_dirs_made(parent)
                 .map_err(|f| f.with("file_path", &src.display))?;
         }
     }
     if let Err(e) = sb.rename(&src.real, &dst.real) {
+        // A refusal leaves nothing, not even the directories made for the target.
+        sb.remove_made_dirs(&made);
         if e.kind() == std::io::ErrorKind::CrossesDevices {
             return Ok(None);
         }

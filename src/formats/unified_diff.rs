@@ -60,9 +60,10 @@
 //!   suffix, and each of those without its first directory (`old/x`, `a/x` → `x`, as `patch -p1`
 //!   reads them), the new name's spellings first. The caller picks the first that names an existing
 //!   file, else its own `file_path` ([`Dialect::HeaderVariant`], [`Dialect::PathFallback`]).
-//! - Hunks before any file header (or after a `diff --git` section's end) → an Update with an empty
-//!   `path`: the caller names the file. A `diff --git` section whose `---`/`+++` lines are missing
-//!   takes its names from the `diff --git` line.
+//! - Hunks before any file header → an Update with an empty `path`: the caller names the file
+//!   (so only the first operation can have an empty path). A `diff --git` section whose
+//!   `---`/`+++` lines are missing takes its names from the `diff --git` line; when they can not
+//!   be read, its hunks are an error (they are not the caller's file).
 //! - A git section without `---`/`+++`: `new file mode` → an empty [`FileOp::Add`] (of the `b/`
 //!   path of the `diff --git` line); `deleted file mode` → [`FileOp::Delete`]; a rename → a pure
 //!   move, `Update { move_to, change: Hunks(vec![]) }`; a mode change alone → no operation.
@@ -212,15 +213,18 @@ fn parse_lines(text: &str, unescaped: bool) -> Result<Parsed, ParseError> {
         }
         if line.starts_with("@@") {
             if let Some(s) = cur.as_mut().filter(|s| s.git && s.headers.is_none()) {
-                // A `diff --git` section whose `---`/`+++` lines are missing: its own names.
-                if let Some((old, new)) = s.git_paths.clone() {
-                    out.note(Dialect::HeaderVariant);
-                    s.headers = Some(Headers {
-                        old: format!("a/{old}"),
-                        new: format!("b/{new}"),
-                        line: s.line,
-                    });
-                }
+                // A `diff --git` section whose `---`/`+++` lines are missing: its own names, which
+                // its hunks need (they are not the caller's file: that is only for hunks before
+                // any header).
+                let Some((old, new)) = s.git_paths.clone() else {
+                    return Err(unreadable_git_paths(s.line));
+                };
+                out.note(Dialect::HeaderVariant);
+                s.headers = Some(Headers {
+                    old: format!("a/{old}"),
+                    new: format!("b/{new}"),
+                    line: s.line,
+                });
             }
             if !matches!(&cur, Some(s) if s.headers.is_some() || s.headerless) {
                 // Hunks with no file header at all: for the file the caller names.
@@ -390,11 +394,7 @@ fn git_only(s: &Section) -> Result<Option<FileOp>, ParseError> {
         return Ok(None);
     }
     let Some((old, new)) = &s.git_paths else {
-        return Err(ParseError::new(
-            s.line,
-            "can not read the two paths of this `diff --git` line; quote paths that contain \
-             spaces, or add `--- `/`+++ ` lines",
-        ));
+        return Err(unreadable_git_paths(s.line));
     };
     Ok(Some(if s.new_file {
         FileOp::Add {
@@ -404,6 +404,15 @@ fn git_only(s: &Section) -> Result<Option<FileOp>, ParseError> {
     } else {
         FileOp::Delete { path: old.clone() }
     }))
+}
+
+/// The error for a `diff --git` line at `line` whose two paths are needed but can not be read.
+fn unreadable_git_paths(line: usize) -> ParseError {
+    ParseError::new(
+        line,
+        "can not read the two paths of this `diff --git` line; quote paths that contain \
+         spaces, or add `--- `/`+++ ` lines",
+    )
 }
 
 /// With `rename from` and `rename to`: the Update's `path` and `move_to`.
@@ -1423,7 +1432,17 @@ index 3b18e51..a7c2d1f 100644\n\
     fn unreadable_git_paths_when_needed() {
         let e = err("diff --git a/x y b/z w\nnew file mode 100644\n");
         assert_eq!(e.line, 1);
-        assert!(e.message.contains("can not read the two paths"), "{e}");
+        assert!(e.message.contains("can not read the two paths"), "{e}"); // Hunks under such a line need its paths too (found by fuzzing, README finding 6: they
+                                                                          // became a second update of the caller's file, with an empty path).
+        for (t, line) in [
+            ("@@\n+\ndiff --git \n@@\n+", 3),
+            ("diff --git \n@@\n+", 1),
+            ("--- a/q\n+++ b/q\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/x y b/z w\n@@ -1 +1 @@\n-a\n+b\n", 6),
+        ] {
+            let e = err(t);
+            assert_eq!(e.line, line, "{t:?}: {e}");
+            assert!(e.message.contains("can not read the two paths"), "{e}");
+        }
     }
 
     #[test]
