@@ -101,3 +101,51 @@ fn schemas_use_portable_keywords_only() {
         walk(&v, false, &name);
     }
 }
+
+/// The `api_call` fuzz target keeps its own op list (the order is what its corpus means, so it only
+/// grows) and its own list of writers: both must follow the op table. Every op but `set_event_log`
+/// (it writes a log wherever it is told) is fuzzed, no name the engine lacks but the deliberate
+/// `no_such_op`, and the writers are exactly the table's (`writes`).
+#[test]
+fn the_fuzz_target_follows_the_op_table() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/fuzz_targets/api_call.rs");
+    let src = std::fs::read_to_string(&path).expect("fuzz/fuzz_targets/api_call.rs");
+    // The quoted names of the first `const <name>: &[...] = &[ ... ];` block called `name`.
+    let block = |name: &str| -> Vec<String> {
+        let start = src
+            .find(&format!("const {name}: &["))
+            .unwrap_or_else(|| panic!("no const {name} in api_call.rs"));
+        let body = &src[start..];
+        let body = &body[body.find("= &[").unwrap()..body.find("];").unwrap()];
+        body.split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    let fuzzed = block("OPS");
+    let mut want: Vec<&str> = TABLE
+        .iter()
+        .map(|o| o.name)
+        .filter(|n| *n != "set_event_log")
+        .collect();
+    want.sort();
+    let mut got: Vec<&str> = fuzzed
+        .iter()
+        .map(String::as_str)
+        .filter(|n| *n != "no_such_op")
+        .collect();
+    got.sort();
+    assert_eq!(
+        got, want,
+        "api_call.rs OPS must name every op of the table (append new ones)"
+    );
+    let mut writers = block("WRITERS");
+    writers.sort();
+    let mut want: Vec<&str> = TABLE.iter().filter(|o| o.writes).map(|o| o.name).collect();
+    want.sort();
+    assert_eq!(
+        writers, want,
+        "api_call.rs WRITERS must be the table's writing ops"
+    );
+}
