@@ -2,44 +2,51 @@
 // scripts/check-results.mjs, also needs every field a schema declares to appear in some result).
 import test from 'node:test'
 import assert from 'node:assert/strict'
-import { sp, workspace } from './helpers.mjs'
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { require, sp, workspace } from './helpers.mjs'
 
-// A journal directory whose entry cannot be written: the name of its last part is longer than any
-// file system allows, so the write lands and the receipt says the journal missed it.
-const UNWRITABLE_JOURNAL = `jd/${'j'.repeat(300)}`
+// The journal write failing for real: the worker runs under a file-size limit (RLIMIT_FSIZE, 1 KiB) that
+// each edited file fits in but no journal entry does (it keeps the 2 KB the file held before, or, for a
+// creation, names a path over 1 KB), so that write fails with EFBIG after the edit has landed. (A journal
+// directory that can never work, such as a name over 255 bytes, is refused before anything is written.)
+// Node ignores SIGXFSZ, so the process lives on. The in-memory undo it leaves is tested in Rust
+// (api::commit, by the write-fault hook); here, the receipt's claim that no other process can undo it.
+const WORKER = fileURLToPath(new URL('./fixtures/journal-efbig-worker.mjs', import.meta.url))
+const recorder = process.env.SUREPATCH_RECORD_RESULTS ? require('../record.cjs') : null
 
 test('journal_warning: every write op says when the journal directory could not be updated', async (t) => {
-  const patch = '*** Begin Patch\n*** Update File: a.txt\n@@\n-one\n+ONE\n*** End Patch\n'
-  const diff = '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+ONE\n'
-  const blocks = 'a.txt\n<<<<<<< SEARCH\none\n=======\nONE\n>>>>>>> REPLACE\n'
-  const calls = {
-    patchFile: (o) => sp.patchFile({ file_path: 'a.txt', search_block: 'one', replace_block: 'ONE' }, o),
-    applyEdits: (o) => sp.applyEdits('a.txt', [['one', 'ONE']], o),
-    applyPatch: (o) => sp.applyPatch(patch, o),
-    applyUnifiedDiff: (o) => sp.applyUnifiedDiff(diff, o),
-    applyBlocks: (o) => sp.applyBlocks(blocks, o),
-    createFile: (o) => sp.createFile('new.txt', 'x\n', o),
-    writeFile: (o) => sp.writeFile('a.txt', 'ONE\n', o),
-    deleteFile: (o) => sp.deleteFile('a.txt', o),
-    moveFile: (o) => sp.moveFile('a.txt', 'b.txt', o),
-    editLines: async (o) => {
-      const v = await sp.viewFile('a.txt', { ...o, format: 'hashline', journal_dir: undefined })
-      const anchor = v.content.split('|')[0]
-      return sp.editLines('a.txt', [{ op: 'replace', start: anchor, lines: ['ONE'] }], o)
-    },
+  const ws = workspace(t)
+  const big = 2000
+  const before = `one\n${'p'.repeat(big)}\n`
+  const ops = ['patch_file', 'apply_edits', 'apply_patch', 'apply_unified_diff', 'apply_blocks', 'create_file', 'write_file', 'delete_file', 'move_file', 'edit_lines']
+  for (const op of ops) {
+    mkdirSync(ws.path(`${op}/jd`), { recursive: true })
+    ws.write(`${op}/a.txt`, before)
   }
-  for (const [name, call] of Object.entries(calls)) {
-    const ws = workspace(t)
-    ws.write('a.txt', 'one\n')
-    const r = await call(ws.opts({ journal_dir: UNWRITABLE_JOURNAL }))
-    assert.equal(r.ok, true, `${name}: ${JSON.stringify(r)}`)
-    assert.equal(r.written ?? true, true, name)
-    assert.match(r.journal_warning, /journal directory could not be updated/, name)
-    // The write itself landed, and this process can still undo it.
-    assert.equal(r.undo_available, true, name)
-    const u = await sp.undoEdit(r.edit_id, ws.opts())
-    assert.equal(u.ok, true, `${name} undo: ${JSON.stringify(u)}`)
-    assert.equal(ws.text('a.txt'), 'one\n', name)
+  const env = Object.assign({}, process.env)
+  delete env.SUREPATCH_RECORD_RESULTS // this process records the worker's results
+  const r = spawnSync('bash', ['-c', 'ulimit -f 1 && exec "$0" "$@"', process.execPath, WORKER, ws.root, String(big)], { env, encoding: 'utf8' })
+  assert.equal(r.status, 0, r.stderr)
+  const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l))
+  assert.deepEqual(lines.map((l) => l.op), ops)
+  for (const { op, result } of lines) {
+    if (recorder) recorder.record('op', op, result)
+    assert.equal(result.ok, true, `${op}: ${JSON.stringify(result)}`)
+    assert.match(result.journal_warning, /the edit was written, but the journal directory could not be updated \(.+\); it can be undone only from this process/, op)
+    assert.equal(result.undo_available, true, op)
+    const w = (p) => ws.path(`${op}/${p}`)
+    // The edit landed; the journal directory holds no partial entry.
+    if (op === 'delete_file') assert.equal(existsSync(w('a.txt')), false, op)
+    else if (op === 'move_file') assert.equal(readFileSync(w('b.txt'), 'utf8'), before, op)
+    else if (op === 'create_file') assert.equal(readFileSync(w(result.file_path), 'utf8'), 'x\n', op)
+    else assert.equal(readFileSync(w('a.txt'), 'utf8'), 'ONE\n', op)
+    assert.deepEqual(readdirSync(w('jd')), [], op)
+    // As the warning says: another process finds nothing to undo, and changes nothing.
+    const u = await sp.undoEdit(result.edit_id, { workspace_root: ws.path(op), journal_dir: 'jd' })
+    assert.equal(u.code, 'EDIT_NOT_FOUND', `${op}: ${JSON.stringify(u)}`)
+    if (op !== 'delete_file' && op !== 'move_file' && op !== 'create_file') assert.equal(readFileSync(w('a.txt'), 'utf8'), 'ONE\n', op)
   }
 })
 

@@ -1238,13 +1238,14 @@ static FAULT_ARMED: AtomicBool = AtomicBool::new(false);
 static FAULT_SUFFIX: Mutex<Option<String>> = Mutex::new(None);
 
 /// Test hook: while set, [`Sandbox::write`] fails with `FILE_WRITE_ERROR` for any target whose path
-/// ends with `path_suffix` (a string suffix of the whole path), after it has created its temp file
-/// (so that tests can check the cleanup). `None` clears it. One process-wide setting: tests that
-/// use it should give a suffix unique to their own temp directory. Costs one atomic load when unset.
-pub fn set_write_fault(path_suffix: Option<String>) {
+/// contains `pattern` (a string: `"<dir>/victim.txt"`, or `"<root>/journal/"` for everything below a
+/// directory), after it has created its temp file (so that tests can check the cleanup). `None`
+/// clears it. One process-wide setting: tests that use it should give a pattern that names their own
+/// temp directory. Costs one atomic load when unset.
+pub fn set_write_fault(pattern: Option<String>) {
     let mut slot = FAULT_SUFFIX.lock().unwrap_or_else(|e| e.into_inner());
-    FAULT_ARMED.store(path_suffix.is_some(), Ordering::SeqCst);
-    *slot = path_suffix;
+    FAULT_ARMED.store(pattern.is_some(), Ordering::SeqCst);
+    *slot = pattern;
 }
 
 fn fault_injected(path: &Path) -> bool {
@@ -1253,7 +1254,7 @@ fn fault_injected(path: &Path) -> bool {
     }
     let slot = FAULT_SUFFIX.lock().unwrap_or_else(|e| e.into_inner());
     slot.as_deref()
-        .is_some_and(|s| path.to_string_lossy().ends_with(s))
+        .is_some_and(|s| path.to_string_lossy().contains(s))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -125,6 +125,45 @@ mod tests {
         }
     }
 
+    /// When the journal directory cannot take the entry (the write of anything below it fails, by the
+    /// test hook), the edit has landed: the receipt says so in `journal_warning`, the entry is kept in
+    /// memory (`undo_available`, and the undo works from this process), and the journal directory is
+    /// left without a partial entry.
+    #[test]
+    fn a_journal_that_cannot_be_written_is_a_warning_and_the_undo_stays_in_memory() {
+        for (op, args) in writes(&json!(null)) {
+            let ws = Ws::with(&[("a.txt", "one\n")]);
+            std::fs::create_dir(ws.path().join("jd")).unwrap();
+            let mut args = args;
+            let last = args.as_array().unwrap().len() - 1;
+            args[last] = ws.opts(json!({"journal_dir": "jd"}));
+            crate::fsio::set_write_fault(Some(format!("{}/jd/", ws.root())));
+            let r = run(op, args);
+            crate::fsio::set_write_fault(None);
+            assert_eq!(r["ok"], true, "{op}: {r}");
+            let warning = r["journal_warning"].as_str().unwrap_or_default();
+            assert!(
+                warning.contains("journal directory could not be updated")
+                    && warning.contains("injected fault"),
+                "{op}: {r}"
+            );
+            assert_eq!(r["undo_available"], true, "{op}: {r}");
+            assert_eq!(
+                std::fs::read_dir(ws.path().join("jd")).unwrap().count(),
+                0,
+                "{op}: no partial entry"
+            );
+            let id = r["edit_id"].as_str().unwrap();
+            let u = run(
+                "undo_edit",
+                json!([id, ws.opts(json!({"journal_dir": "jd"}))]),
+            );
+            assert_eq!(u["ok"], true, "{op} undo: {u}");
+            assert_eq!(ws.read_string("a.txt"), "one\n", "{op}");
+            assert!(!ws.exists("new.txt") && !ws.exists("b.txt"), "{op}");
+        }
+    }
+
     /// Every writing op returns the journal fields; a dry run records nothing.
     #[test]
     fn every_write_is_journaled_once_and_a_dry_run_never() {
