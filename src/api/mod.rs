@@ -77,7 +77,7 @@ ops! {
     "apply_edits" => "applyEdits", writes true, sync false, |a| edit::apply_edits(a, false), i::ApplyEditsArgs, r::ApplyEditsSuccess, "The result of applyEdits (apply_edits).";
     "preview_edits" => "previewEdits", writes false, sync false, |a| edit::apply_edits(a, true), i::ApplyEditsArgs, r::ApplyEditsSuccess, "The result of previewEdits (preview_edits): an applyEdits dry run.";
     "codes" => "errorCodes", writes false, sync true, |_| Ok(codes()), i::NoArgs, r::CodesSuccess, "The result of the codes operation (errorCodes() returns its codes).";
-    "get_stats" => "getStats", writes false, sync true, get_stats, i::GetStatsArgs, r::StatsSchema, "The result of getStats (get_stats).";
+    "get_stats" => "getStats", writes false, sync true, get_stats, i::GetStatsArgs, r::Stats, "The result of getStats (get_stats).";
     "set_event_log" => "setEventLog", writes false, sync true, set_event_log, i::SetEventLogArgs, r::SetEventLogSuccess, "The result of setEventLog (set_event_log).";
     "permission_scope" => "permissionScope", writes false, sync false, scope::permission_scope, i::PermissionScopeArgs, r::PermissionScopeSuccess, "The result of permissionScope (permission_scope).";
     "view_file" => "viewFile", writes false, sync false, view::view_file, i::ViewFileArgs, r::ViewFileSuccess, "The result of viewFile (view_file).";
@@ -197,7 +197,7 @@ fn get_stats(args: &[Value]) -> Res {
     let mut o = args::Obj::new("options", arg(args, 0), true)?;
     let reset = o.boolean(&["reset"])?.unwrap_or(false);
     o.finish()?;
-    Ok(observe::stats(reset))
+    Ok(crate::contract::receipts::to_value(&observe::stats(reset)))
 }
 
 /// `setEventLog(path | null)`.

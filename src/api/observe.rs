@@ -27,6 +27,7 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use crate::contract::receipts::{self, indexmap_like::OrderedMap, Stats, True};
 use serde_json::{json, Map, Value};
 
 pub const MAX_FILES: usize = 4096;
@@ -448,41 +449,47 @@ fn percentile(samples: &[f64], p: f64) -> f64 {
 }
 
 /// `getStats({reset})`: counters since start or the last reset.
-pub fn stats(reset: bool) -> Value {
+pub fn stats(reset: bool) -> Stats {
     with_state(|s| {
-        let mut ops = Map::new();
-        for (name, o) in &s.ops {
-            ops.insert(
-                name.clone(),
-                json!({"calls": o.calls, "ok": o.ok, "failed": o.failed,
-                       "p50_ms": percentile(&o.samples, 0.5), "p95_ms": percentile(&o.samples, 0.95),
-                       "max_ms": (o.max_ms * 1000.0).round() / 1000.0}),
-            );
-        }
-        let hist: Map<String, Value> = BUCKETS
+        let ops = s
+            .ops
+            .iter()
+            .map(|(name, o)| {
+                let stats = receipts::OpStats {
+                    calls: o.calls,
+                    ok: o.ok,
+                    failed: o.failed,
+                    p50_ms: percentile(&o.samples, 0.5),
+                    p95_ms: percentile(&o.samples, 0.95),
+                    max_ms: (o.max_ms * 1000.0).round() / 1000.0,
+                };
+                (name.clone(), stats)
+            })
+            .collect();
+        let hist = BUCKETS
             .iter()
             .zip(s.changed_lines)
-            .map(|((k, _), n)| (k.to_string(), json!(n)))
+            .map(|((k, _), n)| (k.to_string(), n))
             .collect();
         let rps = if s.successes_counted == 0 {
             0.0
         } else {
             s.retries_total as f64 / s.successes_counted as f64
         };
-        let out = json!({
-            "ok": true,
-            "since_ms": s.since,
-            "ops": ops,
-            "failures_by_code": s.failures_by_code,
-            "successes_by_tier": s.successes_by_tier,
-            "successes_by_dialect": s.successes_by_dialect,
-            "retries_per_success": (rps * 1000.0).round() / 1000.0,
-            "changed_lines_histogram": hist,
-            "transactions_rolled_back": s.rolled_back,
-            "undos": s.undos,
-            "syntax_refusals": s.syntax_refusals,
-            "stuck_loops_detected": s.stuck_loops,
-        });
+        let out = Stats {
+            ok: True,
+            since_ms: s.since,
+            ops,
+            failures_by_code: s.failures_by_code.clone(),
+            successes_by_tier: s.successes_by_tier.clone(),
+            successes_by_dialect: s.successes_by_dialect.clone(),
+            retries_per_success: (rps * 1000.0).round() / 1000.0,
+            changed_lines_histogram: OrderedMap(hist),
+            transactions_rolled_back: s.rolled_back,
+            undos: s.undos,
+            syntax_refusals: s.syntax_refusals,
+            stuck_loops_detected: s.stuck_loops,
+        };
         if reset {
             let log = s.log_path.take();
             let reported = s.log_reported.take();

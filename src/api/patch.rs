@@ -20,21 +20,25 @@
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use super::args::{bad, type_name, Obj};
 use super::commit::Writer;
 use super::edit::{check_base, syntax_gate};
 use super::options::{read_common, EditOptions};
-use super::{arg, ok_object, Res};
+use super::{arg, Res};
+use crate::apply::MatchInfo;
+use crate::apply_hunks::HunkMatch;
 use crate::contract::receipts::{
     indexmap_like::OrderedMap, to_value, ApplyBlocksSuccess, ApplyPatchSuccess, BlockEdit,
-    JournalFields, ParseBlocksSuccess, ParsePathBlocksSuccess, True,
+    BlockFileReceipt, HunkFileReceipt, JournalFields, ParseBlocksSuccess, ParsePathBlocksSuccess,
+    TouchedFile, True,
 };
 use crate::error::{Code, Failure, Result};
 use crate::formats;
 use crate::hash::file_hash;
 use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
+use crate::syntax::SyntaxReport;
 use crate::txn::{Action, Txn};
 use crate::workspace::{Resolve, Workspace};
 use crate::{apply, apply_hunks, codec, diff, text};
@@ -184,20 +188,45 @@ fn check_hunk_count(ops: &[FileOp]) -> Result<()> {
 /// touch: the call itself, stopped once every path is chosen among its spellings and resolved (same
 /// refusals), with nothing read or written. `{targets: [{path, display, exists, role, op_index}]}`;
 /// `path` is the key of `base_hashes`. Used by `touchedFiles` ([`super::targets`]).
-pub(super) fn touched(op: &str, args: &[Value]) -> Res {
-    match op {
+pub(super) fn touched(op: &str, args: &[Value]) -> Result<Vec<TouchedFile>> {
+    let ran = match op {
         "apply_patch" => apply_patch_as(args, true),
         "apply_unified_diff" => apply_unified_diff_as(args, true),
         _ => apply_blocks_as(args, true),
+    }?;
+    match ran {
+        Ran::Targets(t) => Ok(t),
+        Ran::Receipt(_) => Err(Failure::new(
+            Code::InternalError,
+            "touchedFiles: the operation ran instead of listing its files",
+        )),
+    }
+}
+
+/// What [`run`] did: listed the files (`targets_only`), or applied the operations.
+enum Ran {
+    Targets(Vec<TouchedFile>),
+    Receipt(Value),
+}
+
+impl Ran {
+    fn receipt(self) -> Res {
+        match self {
+            Ran::Receipt(v) => Ok(v),
+            Ran::Targets(_) => Err(Failure::new(
+                Code::InternalError,
+                "the operation listed its files instead of running",
+            )),
+        }
     }
 }
 
 /// `applyPatch(patchText, options)`.
 pub fn apply_patch(args: &[Value]) -> Res {
-    apply_patch_as(args, false)
+    apply_patch_as(args, false)?.receipt()
 }
 
-fn apply_patch_as(args: &[Value], targets_only: bool) -> Res {
+fn apply_patch_as(args: &[Value], targets_only: bool) -> Result<Ran> {
     let text = text_arg(args, "patch")?;
     let mut opts = read_options(arg(args, 1), false)?;
     opts.targets_only = targets_only;
@@ -208,10 +237,10 @@ fn apply_patch_as(args: &[Value], targets_only: bool) -> Res {
 
 /// `applyUnifiedDiff(diffText, options)`.
 pub fn apply_unified_diff(args: &[Value]) -> Res {
-    apply_unified_diff_as(args, false)
+    apply_unified_diff_as(args, false)?.receipt()
 }
 
-fn apply_unified_diff_as(args: &[Value], targets_only: bool) -> Res {
+fn apply_unified_diff_as(args: &[Value], targets_only: bool) -> Result<Ran> {
     let text = text_arg(args, "diff")?;
     let mut opts = read_options(arg(args, 1), true)?;
     opts.targets_only = targets_only;
@@ -244,10 +273,10 @@ fn apply_unified_diff_as(args: &[Value], targets_only: bool) -> Res {
 
 /// `applyBlocks(text, options)`.
 pub fn apply_blocks(args: &[Value]) -> Res {
-    apply_blocks_as(args, false)
+    apply_blocks_as(args, false)?.receipt()
 }
 
-fn apply_blocks_as(args: &[Value], targets_only: bool) -> Res {
+fn apply_blocks_as(args: &[Value], targets_only: bool) -> Result<Ran> {
     let text = text_arg(args, "text")?;
     let mut opts = read_options(arg(args, 1), true)?;
     opts.targets_only = targets_only;
@@ -292,9 +321,84 @@ fn apply_blocks_as(args: &[Value], targets_only: bool) -> Res {
     run(parsed, &opts, Format::Blocks)
 }
 
+/// What one operation did to its file: the receipt's file entry before it takes its format's shape
+/// ([`HunkFileReceipt`] or [`BlockFileReceipt`]).
+struct Entry {
+    file_path: String,
+    op: &'static str,
+    moved_to: Option<String>,
+    /// Hunks or blocks applied.
+    applied: usize,
+    matches: Matches,
+    diff: String,
+    before_bytes: usize,
+    after_bytes: usize,
+    file_hash: Option<String>,
+    syntax: Option<SyntaxReport>,
+}
+
+/// Where the hunks (patches, diffs) or edits (blocks) of one operation landed.
+enum Matches {
+    None,
+    Hunks(Vec<HunkMatch>),
+    Edits(Vec<MatchInfo>),
+}
+
+/// A change of the wrong kind for its format is a bug, reported as one (never dropped).
+fn wrong_kind() -> Failure {
+    Failure::new(
+        Code::InternalError,
+        "a file entry's matches are not of its format's kind",
+    )
+}
+
+impl Entry {
+    fn hunk_receipt(self) -> Result<HunkFileReceipt> {
+        let matches = match self.matches {
+            Matches::None => Vec::new(),
+            Matches::Hunks(m) => m,
+            Matches::Edits(_) => return Err(wrong_kind()),
+        };
+        Ok(HunkFileReceipt {
+            file_path: self.file_path,
+            op: self.op,
+            moved_to: self.moved_to,
+            hunks_applied: self.applied,
+            matches,
+            diff: self.diff,
+            before_bytes: self.before_bytes,
+            after_bytes: self.after_bytes,
+            file_hash: self.file_hash,
+            syntax: self.syntax,
+        })
+    }
+
+    fn block_receipt(self) -> Result<BlockFileReceipt> {
+        let matches = match self.matches {
+            Matches::None => Vec::new(),
+            Matches::Edits(m) => m,
+            Matches::Hunks(_) => return Err(wrong_kind()),
+        };
+        if self.moved_to.is_some() {
+            return Err(wrong_kind());
+        }
+        Ok(BlockFileReceipt {
+            file_path: self.file_path,
+            op: self.op,
+            edits_applied: self.applied,
+            matches,
+            diff: self.diff,
+            before_bytes: self.before_bytes,
+            after_bytes: self.after_bytes,
+            file_hash: self.file_hash,
+            syntax: self.syntax,
+        })
+    }
+}
+
 /// One planned file operation, computed before anything is written.
 struct Planned {
-    entry: Map<String, Value>,
+    entry: Entry,
     /// Txn entry and bytes to write there.
     write: Option<(usize, Vec<u8>)>,
     delete: Option<usize>,
@@ -363,7 +467,7 @@ enum Format {
     Blocks,
 }
 
-fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
+fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Result<Ran> {
     let Parsed {
         mut ops,
         mut dialect,
@@ -392,7 +496,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
     let mut paths: Vec<(String, Resolve)> = Vec::new();
     let mut owner: HashMap<PathBuf, usize> = HashMap::new();
     let mut displays: Vec<(String, Option<String>)> = Vec::with_capacity(ops.len());
-    let mut targets: Vec<Value> = Vec::new();
+    let mut targets: Vec<TouchedFile> = Vec::new();
     for (i, op) in ops.iter().enumerate() {
         let t = |f: Failure| tag(f, i, op, None);
         let mut claim = |real: &PathBuf, display: &str| -> Result<()> {
@@ -426,7 +530,14 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         claim(&r.real, &r.display)?;
         paths.push((op.path().to_string(), src_mode));
         if opts.targets_only {
-            targets.push(json!({"path": op.path(), "display": r.display, "exists": r.exists, "role": "source", "op_index": i}));
+            targets.push(TouchedFile {
+                path: op.path().to_string(),
+                display: r.display.clone(),
+                exists: r.exists,
+                role: "source",
+                op_index: Some(i),
+                file_hash: None,
+            });
         }
         let moved = match target {
             Some(to) => {
@@ -451,7 +562,14 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
                 claim(&rt.real, &rt.display)?;
                 paths.push((to.to_string(), Resolve::MayCreate));
                 if opts.targets_only {
-                    targets.push(json!({"path": to, "display": rt.display, "exists": rt.exists, "role": "move_target", "op_index": i}));
+                    targets.push(TouchedFile {
+                        path: to.to_string(),
+                        display: rt.display.clone(),
+                        exists: rt.exists,
+                        role: "move_target",
+                        op_index: Some(i),
+                        file_hash: None,
+                    });
                 }
                 Some(rt.display)
             }
@@ -468,7 +586,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         }
     }
     if opts.targets_only {
-        return Ok(ok_object(json!({ "targets": targets })));
+        return Ok(Ran::Targets(targets));
     }
 
     // 2. Lock and read every file (the write pipeline, [`super::commit`]).
@@ -495,7 +613,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
     let mut planned = Vec::with_capacity(ops.len());
     for (i, op) in ops.iter().enumerate() {
         let display = displays[i].0.as_str();
-        let p = plan(&mut w.txn, op, &displays[i], opts, blocks, &mut dialect)
+        let p = plan(&mut w.txn, op, &displays[i], opts, &mut dialect)
             .map_err(|f| tag(f, i, op, Some(display)))?;
         planned.push(p);
     }
@@ -525,13 +643,13 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
         // One journal entry for the whole transaction: undoEdit(edit_id) restores every file.
         done.recorded
     };
-    let files: Vec<Map<String, Value>> = planned.into_iter().map(|p| p.entry).collect();
+    let entries = planned.into_iter().map(|p| p.entry);
     let dialect = dialect_names(&dialect);
     let journal = JournalFields::of(&recorded);
-    Ok(if blocks {
+    Ok(Ran::Receipt(if blocks {
         to_value(&ApplyBlocksSuccess {
             ok: True,
-            files,
+            files: entries.map(Entry::block_receipt).collect::<Result<_>>()?,
             written,
             dialect,
             journal,
@@ -539,12 +657,12 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Res {
     } else {
         to_value(&ApplyPatchSuccess {
             ok: True,
-            files,
+            files: entries.map(Entry::hunk_receipt).collect::<Result<_>>()?,
             written,
             dialect,
             journal,
         })
-    })
+    }))
 }
 
 fn base_for<'a>(opts: &'a PatchOptions, path: &str) -> Option<&'a str> {
@@ -562,19 +680,11 @@ fn whole(before: &str, after: &str) -> Vec<(usize, usize, usize, usize)> {
     }
 }
 
-/// Adds the syntax gate's report to a file entry (when the gate ran).
-fn add_syntax(entry: &mut Map<String, Value>, report: Option<crate::syntax::SyntaxReport>) {
-    if let Some(v) = report.and_then(|r| serde_json::to_value(r).ok()) {
-        entry.insert("syntax".into(), v);
-    }
-}
-
 fn plan(
     txn: &mut Txn,
     op: &FileOp,
     names: &(String, Option<String>),
     opts: &PatchOptions,
-    blocks: bool,
     dialect: &mut Vec<Dialect>,
 ) -> Result<Planned> {
     let (display, moved_to) = (names.0.as_str(), names.1.as_deref());
@@ -589,28 +699,21 @@ fn plan(
         check_base(base_for(opts, op.path()), b, display)?;
     }
     let before_bytes = before.as_ref().map_or(0, Vec::len);
-    let mut entry = Map::new();
-    entry.insert("file_path".into(), json!(display));
-    entry.insert("op".into(), json!(op.kind()));
-    if let Some(m) = moved_to {
-        entry.insert("moved_to".into(), json!(m));
-    }
-    let count_key = if blocks {
-        "edits_applied"
-    } else {
-        "hunks_applied"
-    };
-    let finish = |entry: &mut Map<String, Value>,
-                  n: usize,
-                  matches: Value,
-                  diff: String,
-                  after: Option<&[u8]>| {
-        entry.insert(count_key.into(), json!(n));
-        entry.insert("matches".into(), matches);
-        entry.insert("diff".into(), json!(diff));
-        entry.insert("before_bytes".into(), json!(before_bytes));
-        entry.insert("after_bytes".into(), json!(after.map_or(0, <[u8]>::len)));
-        entry.insert("file_hash".into(), json!(after.map(file_hash)));
+    let entry = |applied: usize,
+                 matches: Matches,
+                 diff: String,
+                 after: Option<&[u8]>,
+                 syntax: Option<SyntaxReport>| Entry {
+        file_path: display.to_string(),
+        op: op.kind(),
+        moved_to: moved_to.map(str::to_string),
+        applied,
+        matches,
+        diff,
+        before_bytes,
+        after_bytes: after.map_or(0, <[u8]>::len),
+        file_hash: after.map(file_hash),
+        syntax,
     };
     match op {
         FileOp::Add { content, .. } => {
@@ -640,10 +743,8 @@ fn plan(
             let report = syntax_gate(opts.edit.validate, display, &old_text, &new_text, &[])?;
             let d = diff::unified(display, &old_text, &new_text, &whole(&old_text, &new_text));
             let bytes = codec::encode(new_text, enc);
-            finish(&mut entry, 0, json!([]), d, Some(&bytes));
-            add_syntax(&mut entry, report);
             Ok(Planned {
-                entry,
+                entry: entry(0, Matches::None, d, Some(&bytes), report),
                 write: Some((src, bytes)),
                 delete: None,
             })
@@ -654,9 +755,8 @@ fn plan(
                 .map(|d| d.text)
                 .unwrap_or_default();
             let d = diff::unified(display, &old_text, "", &whole(&old_text, ""));
-            finish(&mut entry, 0, json!([]), d, None);
             Ok(Planned {
-                entry,
+                entry: entry(0, Matches::None, d, None, None),
                 write: None,
                 delete: Some(src),
             })
@@ -677,13 +777,13 @@ fn plan(
             let pure_move = matches!(change, Change::Hunks(h) if h.is_empty())
                 || matches!(change, Change::Edits(e) if e.is_empty());
             let (bytes, n, matches, d, report) = if pure_move {
-                (before, 0, json!([]), String::new(), None)
+                (before, 0, Matches::None, String::new(), None)
             } else {
                 let decoded = codec::decode(before)?;
                 let (new_text, n, matches, changes) = match change {
                     Change::Edits(edits) => {
                         let a = apply::apply_edits(&decoded.text, edits, opts.edit.tolerance)?;
-                        (a.text, edits.len(), json!(a.matches), a.changes)
+                        (a.text, edits.len(), Matches::Edits(a.matches), a.changes)
                     }
                     Change::Hunks(hunks) => {
                         let a =
@@ -691,7 +791,7 @@ fn plan(
                         for d in a.dialect {
                             note(dialect, d);
                         }
-                        (a.text, hunks.len(), json!(a.matches), a.changes)
+                        (a.text, hunks.len(), Matches::Hunks(a.matches), a.changes)
                     }
                 };
                 if new_text == decoded.text && move_to.is_none() {
@@ -717,10 +817,8 @@ fn plan(
                     report,
                 )
             };
-            finish(&mut entry, n, matches, d, Some(&bytes));
-            add_syntax(&mut entry, report);
             Ok(Planned {
-                entry,
+                entry: entry(n, matches, d, Some(&bytes), report),
                 write: Some((target, bytes)),
                 delete: move_to.as_ref().map(|_| src),
             })

@@ -11,9 +11,9 @@ use serde_json::{json, Map, Value};
 
 use super::args::{bad, type_name, Obj};
 use super::options::read_root;
-use super::view::{view_file, VIEW_MAX_BYTES};
+use super::view::{view, VIEW_MAX_BYTES};
 use super::{arg, failure_value, Res};
-use crate::contract::receipts::{to_value, ReadManyFilesSuccess, True};
+use crate::contract::receipts::{to_value, ReadManyEntry, ReadManyFilesSuccess, True};
 
 /// Most items per call.
 pub const MAX_FILES: usize = 100;
@@ -102,12 +102,10 @@ pub fn read_many_files(args: &[Value]) -> Res {
             }
         }
         opts.insert("max_bytes".into(), json!(budget.min(VIEW_MAX_BYTES)));
-        let r = view_file(&[json!(item.path), Value::Object(opts)]);
-        let v = match r {
+        let v = match view(&[json!(item.path), Value::Object(opts)]) {
             Ok(v) => {
-                let used = v["content"].as_str().map_or(0, str::len) as u64;
-                budget = budget.saturating_sub(used);
-                v
+                budget = budget.saturating_sub(v.content.len() as u64);
+                ReadManyEntry::Read(v)
             }
             Err(f) => {
                 failed += 1;
@@ -115,7 +113,7 @@ pub fn read_many_files(args: &[Value]) -> Res {
                 if v.get("file_path").is_none() {
                     v["file_path"] = json!(item.path);
                 }
-                v
+                ReadManyEntry::Failed(v)
             }
         };
         files.push(v);

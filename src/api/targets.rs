@@ -23,13 +23,13 @@
 //! refused here with the same code. `undo_edit` names no files here: an undo writes only what its own
 //! journal entry recorded, and refuses (`STALE_FILE`) a file changed after that edit.
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use super::args::{bad, str_arg, type_name, Obj};
 use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, Res};
-use crate::contract::receipts::{to_value, TouchedFilesSuccess, True};
-use crate::error::{Code, Failure, Result};
+use crate::contract::receipts::{to_value, TouchedFile, TouchedFilesSuccess, True};
+use crate::error::Result;
 use crate::fsio::{Deadline, LockedFile, Sandbox};
 use crate::hash::file_hash;
 use crate::workspace::{Resolve, Workspace};
@@ -109,33 +109,26 @@ pub fn touched_files(args: &[Value]) -> Res {
             .into_iter()
             .map(|(path, role)| {
                 let r = ws.resolve(&path, Resolve::MayCreate)?;
-                Ok(json!({"path": path, "display": r.display, "exists": r.exists, "role": role, "op_index": null}))
+                Ok(TouchedFile {
+                    path,
+                    display: r.display,
+                    exists: r.exists,
+                    role,
+                    op_index: None,
+                    file_hash: None,
+                })
             })
             .collect::<Result<Vec<_>>>()?,
         // The operation itself, stopped before it reads or writes anything.
-        None => match super::patch::touched(op, call)?
-            .get_mut("targets")
-            .map(Value::take)
-        {
-            Some(Value::Array(t)) => t,
-            _ => {
-                return Err(Failure::new(
-                    Code::InternalError,
-                    "touchedFiles: no target list",
-                ))
-            }
-        },
+        None => super::patch::touched(op, call)?,
     };
     for t in &mut targets {
-        let exists = t["exists"].as_bool() == Some(true);
-        let hash = match t["display"].as_str() {
-            Some(d) if exists => ws
-                .resolve(d, Resolve::Existing)
+        if t.exists {
+            t.file_hash = ws
+                .resolve(&t.display, Resolve::Existing)
                 .ok()
-                .and_then(|r| hash_now(&ws, &r.real, max_file_bytes)),
-            _ => None,
-        };
-        t["file_hash"] = json!(hash);
+                .and_then(|r| hash_now(&ws, &r.real, max_file_bytes));
+        }
     }
     Ok(to_value(&TouchedFilesSuccess { ok: True, targets }))
 }
@@ -143,6 +136,8 @@ pub fn touched_files(args: &[Value]) -> Res {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Code;
+    use serde_json::json;
 
     fn call(op: &str, a: Value) -> Res {
         touched_files(&[json!(op), a])

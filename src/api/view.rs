@@ -69,6 +69,11 @@ fn warm_syntax(path: &str, text: &str) {
 
 /// `viewFile(filePath, options)`.
 pub fn view_file(args: &[Value]) -> Res {
+    view(args).map(|v| to_value(&v))
+}
+
+/// `viewFile`, as its receipt type (`readManyFiles` collects these).
+pub(super) fn view(args: &[Value]) -> crate::error::Result<ViewFileSuccess> {
     let path = str_arg(args, 0, "file_path")?;
     let mut o = Obj::new("options", arg(args, 1), true)?;
     let root = read_root(&mut o)?;
@@ -153,7 +158,7 @@ pub fn view_file(args: &[Value]) -> Res {
             "line {first} alone is longer than max_bytes ({max_bytes}); raise max_bytes to see it."
         )
     });
-    Ok(to_value(&ViewFileSuccess {
+    Ok(ViewFileSuccess {
         ok: True,
         file_hash: file_hash(bytes),
         line_ending: detect_line_ending(&text).as_str(),
@@ -166,5 +171,5 @@ pub fn view_file(args: &[Value]) -> Res {
         truncated,
         next_start_line,
         hint,
-    }))
+    })
 }

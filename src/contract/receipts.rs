@@ -10,7 +10,7 @@
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::borrow::Cow;
 
 use crate::apply::MatchInfo;
@@ -503,55 +503,57 @@ pub struct HunkMatch {
 }
 
 /// One file of an `applyPatch` / `applyUnifiedDiff` receipt.
-#[derive(JsonSchema)]
-#[allow(dead_code)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct HunkFileReceipt {
     /// Workspace-relative path the operation named (the source, for a move).
-    file_path: String,
-    op: FileOpKind,
+    pub file_path: String,
+    #[schemars(with = "FileOpKind")]
+    pub op: &'static str,
     /// For `op: "move"`: the new workspace-relative path.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
-    moved_to: Option<String>,
+    pub moved_to: Option<String>,
     /// 0 for add, delete and pure moves.
-    hunks_applied: usize,
-    matches: Vec<HunkMatch>,
+    pub hunks_applied: usize,
+    #[schemars(with = "Vec<HunkMatch>")]
+    pub matches: Vec<crate::apply_hunks::HunkMatch>,
     /// Unified diff of the content change ("" for a pure move).
-    diff: String,
+    pub diff: String,
     /// Size on disk before (0 for a created file), BOM included.
-    before_bytes: usize,
+    pub before_bytes: usize,
     /// Size on disk after (0 for a deleted file), BOM included.
-    after_bytes: usize,
+    pub after_bytes: usize,
     /// Hash of the bytes written (at `moved_to` for a move); `null` for a delete.
-    file_hash: Option<String>,
+    pub file_hash: Option<String>,
     /// With `validate: "report" | "enforce"`, for added and changed files (not deletes or pure moves).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "SyntaxReportSchema")]
-    syntax: Option<SyntaxReportSchema>,
+    pub syntax: Option<SyntaxReport>,
 }
 
 /// One file of an `applyBlocks` receipt.
-#[derive(JsonSchema)]
-#[allow(dead_code)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct BlockFileReceipt {
     /// Workspace-relative path the operation named.
-    file_path: String,
-    op: FileOpKind,
+    pub file_path: String,
+    #[schemars(with = "FileOpKind")]
+    pub op: &'static str,
     /// How many blocks were applied to this file.
-    edits_applied: usize,
-    matches: Vec<MatchInfoSchema>,
+    pub edits_applied: usize,
+    #[schemars(with = "Vec<MatchInfoSchema>")]
+    pub matches: Vec<MatchInfo>,
     /// Unified diff of the content change.
-    diff: String,
+    pub diff: String,
     /// Size on disk before (0 for a created file), BOM included.
-    before_bytes: usize,
+    pub before_bytes: usize,
     /// Size on disk after (0 for a deleted file), BOM included.
-    after_bytes: usize,
+    pub after_bytes: usize,
     /// Hash of the bytes written; `null` for a delete.
-    file_hash: Option<String>,
+    pub file_hash: Option<String>,
     /// With `validate: "report" | "enforce"`, for added and changed files.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "SyntaxReportSchema")]
-    syntax: Option<SyntaxReportSchema>,
+    pub syntax: Option<SyntaxReport>,
 }
 
 /// `applyPatch` / `applyUnifiedDiff`: one transaction over every file of the patch.
@@ -559,8 +561,7 @@ pub struct BlockFileReceipt {
 pub struct ApplyPatchSuccess {
     pub ok: True,
     /// One entry per operation, in input order.
-    #[schemars(with = "Vec<HunkFileReceipt>")]
-    pub files: Vec<Map<String, Value>>,
+    pub files: Vec<HunkFileReceipt>,
     /// False for a dry run.
     pub written: bool,
     /// Liberties taken with the patch's syntax (sorted, each once); empty for textbook input.
@@ -575,8 +576,7 @@ pub struct ApplyPatchSuccess {
 pub struct ApplyBlocksSuccess {
     pub ok: True,
     /// One entry per file operation, in input order.
-    #[schemars(with = "Vec<BlockFileReceipt>")]
-    pub files: Vec<Map<String, Value>>,
+    pub files: Vec<BlockFileReceipt>,
     /// False for a dry run.
     pub written: bool,
     /// Liberties taken with the blocks' syntax (sorted, each once); empty for textbook input.
@@ -1002,12 +1002,12 @@ pub struct SearchFilesSuccess {
 }
 
 /// One file of `readManyFiles`: its view, or its own failure (with its `file_path`).
-#[derive(JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[serde(untagged)]
-#[allow(dead_code)]
 pub enum ReadManyEntry {
     Read(ViewFileSuccess),
-    Failed(Box<FailureSchema>),
+    // A failure object, as every operation returns it.
+    Failed(#[schemars(with = "Box<FailureSchema>")] Value),
 }
 
 /// `readManyFiles`.
@@ -1015,8 +1015,7 @@ pub enum ReadManyEntry {
 pub struct ReadManyFilesSuccess {
     pub ok: True,
     /// One entry per requested file, in order.
-    #[schemars(with = "Vec<ReadManyEntry>")]
-    pub files: Vec<Value>,
+    pub files: Vec<ReadManyEntry>,
     /// How many entries are failures.
     pub failed: usize,
     /// Set when the content budget of the call was spent.
@@ -1080,27 +1079,26 @@ pub enum TouchedRole {
 }
 
 /// One file a call would touch, as the engine parses and resolves it.
-#[derive(JsonSchema)]
-#[allow(dead_code)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TouchedFile {
     /// The path as written in the input (the key of `base_hashes` for the multi-file operations).
-    path: String,
+    pub path: String,
     /// Workspace-relative path of the real file (symlinks resolved): what results report as file_path.
-    display: String,
-    exists: bool,
-    role: TouchedRole,
+    pub display: String,
+    pub exists: bool,
+    #[schemars(with = "TouchedRole")]
+    pub role: &'static str,
     /// For patches, diffs and blocks: the 0-based operation.
-    op_index: Option<usize>,
+    pub op_index: Option<usize>,
     /// Hash of the file on disk now (null when missing or unreadable within max_file_bytes).
-    file_hash: Option<String>,
+    pub file_hash: Option<String>,
 }
 
 /// `touchedFiles`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct TouchedFilesSuccess {
     pub ok: True,
-    #[schemars(with = "Vec<TouchedFile>")]
-    pub targets: Vec<Value>,
+    pub targets: Vec<TouchedFile>,
 }
 
 /// A failure code and what to do about it.
@@ -1127,41 +1125,39 @@ pub struct SetEventLogSuccess {
 }
 
 /// Counters of one entry point.
-#[derive(JsonSchema)]
-#[allow(dead_code)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct OpStats {
-    calls: u64,
-    ok: u64,
-    failed: u64,
-    p50_ms: f64,
-    p95_ms: f64,
-    max_ms: f64,
+    pub calls: u64,
+    pub ok: u64,
+    pub failed: u64,
+    pub p50_ms: f64,
+    pub p95_ms: f64,
+    pub max_ms: f64,
 }
 
 /// `getStats`: counters since start, or since the last `{reset: true}`.
-#[derive(JsonSchema)]
-#[schemars(rename = "Stats")]
-#[allow(dead_code)]
-pub struct StatsSchema {
-    ok: True,
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct Stats {
+    pub ok: True,
     /// Epoch milliseconds when counting started.
-    since_ms: u64,
+    pub since_ms: u64,
     /// Per entry point (`patch_file`, `apply_edits`, …).
-    ops: std::collections::BTreeMap<String, OpStats>,
+    pub ops: std::collections::BTreeMap<String, OpStats>,
     /// Failures by code.
-    failures_by_code: std::collections::BTreeMap<String, u64>,
+    pub failures_by_code: std::collections::BTreeMap<String, u64>,
     /// Successes by tier.
-    successes_by_tier: std::collections::BTreeMap<String, u64>,
+    pub successes_by_tier: std::collections::BTreeMap<String, u64>,
     /// Successful calls that needed each dialect liberty.
-    successes_by_dialect: std::collections::BTreeMap<String, u64>,
+    pub successes_by_dialect: std::collections::BTreeMap<String, u64>,
     /// Failures on a file before its next successful change, averaged over successes.
-    retries_per_success: f64,
+    pub retries_per_success: f64,
     /// Successful calls by lines added + removed: "0", "1", "2-5", "6-20", "21-100", "101+".
-    changed_lines_histogram: std::collections::BTreeMap<String, u64>,
-    transactions_rolled_back: u64,
-    undos: u64,
-    syntax_refusals: u64,
-    stuck_loops_detected: u64,
+    #[schemars(with = "std::collections::BTreeMap<String, u64>")]
+    pub changed_lines_histogram: indexmap_like::OrderedMap<u64>,
+    pub transactions_rolled_back: u64,
+    pub undos: u64,
+    pub syntax_refusals: u64,
+    pub stuck_loops_detected: u64,
 }
 
 /// A JSON object with string keys in insertion order.
