@@ -220,11 +220,12 @@ pub struct Sandbox {
 }
 
 /// The metadata a replacement keeps: the mode, and on unix the owner and group.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Kept {
     perms: Permissions,
+    /// `None`: the file keeps the owner it was created with (this process's).
     #[cfg(unix)]
-    owner: (u32, u32),
+    owner: Option<(u32, u32)>,
 }
 
 impl Kept {
@@ -234,8 +235,60 @@ impl Kept {
             #[cfg(unix)]
             owner: {
                 use std::os::unix::fs::MetadataExt;
-                (meta.uid(), meta.gid())
+                Some((meta.uid(), meta.gid()))
             },
+        }
+    }
+
+    /// As the on-disk undo journal keeps it: `{"mode"}` (the permission bits) on unix, `{"readonly"}`
+    /// elsewhere. Not the set-id and sticky bits, nor the owner: the journal directory is inside the
+    /// workspace, where a tool call may write, and an entry must not be able to make a set-id file
+    /// or give one away.
+    pub fn to_json(&self) -> serde_json::Value {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            serde_json::json!({ "mode": self.perms.mode() & 0o777 })
+        }
+        #[cfg(not(unix))]
+        {
+            serde_json::json!({ "readonly": self.perms.readonly() })
+        }
+    }
+
+    /// The inverse of [`Kept::to_json`] (`None` for anything else).
+    pub fn from_json(v: &serde_json::Value) -> Option<Kept> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = v["mode"].as_u64().filter(|m| *m <= 0o777)?;
+            Some(Kept {
+                perms: Permissions::from_mode(mode as u32),
+                owner: None,
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            // Windows: only the read-only flag, set on a fresh file's permissions.
+            let readonly = v["readonly"].as_bool()?;
+            let mut perms = std::fs::metadata(".").ok()?.permissions();
+            perms.set_readonly(readonly);
+            Some(Kept { perms })
+        }
+    }
+
+    /// These permissions, with `current`'s owner and group where these name none (an entry from
+    /// the on-disk journal restoring a file that exists).
+    pub fn owned_like(self, current: Option<&Kept>) -> Kept {
+        #[cfg(unix)]
+        {
+            let owner = self.owner.or(current.and_then(|c| c.owner));
+            Kept { owner, ..self }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = current;
+            self
         }
     }
 
@@ -247,7 +300,9 @@ impl Kept {
         {
             use std::os::unix::fs::{fchown, MetadataExt};
             let m = file.metadata()?;
-            let (uid, gid) = self.owner;
+            let Some((uid, gid)) = self.owner else {
+                return file.set_permissions(self.perms.clone());
+            };
             if (m.uid(), m.gid()) != (uid, gid)
                 && fchown(file, Some(uid), Some(gid)).is_err()
                 && m.gid() != gid
@@ -291,6 +346,9 @@ pub enum Put<'a> {
     Replace(&'a Kept),
     /// Create the file; the name must be free (else `STALE_FILE`).
     CreateNew,
+    /// Create the file as [`Put::CreateNew`] does, with this mode, owner and group (a file moved
+    /// by copy keeps its own).
+    CreateLike(&'a Kept),
     /// Create or replace, with the mode of a new file (journal files).
     Any,
 }
@@ -677,14 +735,14 @@ impl Sandbox {
             tmp,
             name,
             real: real.to_path_buf(),
-            create_new: matches!(put, Put::CreateNew),
+            create_new: matches!(put, Put::CreateNew | Put::CreateLike(_)),
             armed: true,
             durable,
         };
         for part in parts {
             file.write_all(part).map_err(|e| fail(&e))?;
         }
-        if let Put::Replace(kept) = put {
+        if let Put::Replace(kept) | Put::CreateLike(kept) = put {
             kept.apply(&file).map_err(|e| fail(&e))?;
         }
         if let Some(meanwhile) = meanwhile {
@@ -1795,6 +1853,35 @@ mod tests {
             .unwrap_err();
         assert_eq!(f.code, Code::FileNotFound);
         assert_eq!(runs, 1, "not run when the write fails");
+    }
+
+    /// The journal's form of the metadata: permission bits only; set-id bits, sticky bit and owner
+    /// are neither written nor read (an entry may have been written by a tool call).
+    #[cfg(unix)]
+    #[test]
+    fn kept_in_the_journal_is_the_permission_bits_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let setuid = Kept {
+            perms: Permissions::from_mode(0o4755),
+            owner: Some((0, 0)),
+        };
+        assert_eq!(setuid.to_json(), serde_json::json!({"mode": 0o755}));
+        let back = Kept::from_json(&setuid.to_json()).unwrap();
+        assert_eq!(back.perms.mode() & 0o7777, 0o755);
+        assert_eq!(back.owner, None);
+        for bad in [
+            serde_json::json!({"mode": 0o4755}),
+            serde_json::json!({"mode": -1}),
+            serde_json::json!({"mode": "755"}),
+            serde_json::json!(null),
+        ] {
+            assert_eq!(Kept::from_json(&bad), None, "{bad}");
+        }
+        let current = Kept {
+            perms: Permissions::from_mode(0o600),
+            owner: Some((7, 8)),
+        };
+        assert_eq!(back.owned_like(Some(&current)).owner, Some((7, 8)));
     }
 
     #[test]

@@ -39,7 +39,7 @@ use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::error::{Code, Failure, Result};
-use crate::fsio;
+use crate::fsio::{self, Kept};
 use crate::hash::file_hash;
 use crate::txn::{Action, Committed, Txn};
 use crate::workspace::{Resolve, Workspace};
@@ -56,6 +56,9 @@ pub struct FileRecord {
     pub display: String,
     /// The bytes before the edit; `None` when the edit created the file.
     pub before: Option<Vec<u8>>,
+    /// The mode, owner and group before the edit (`None` when the edit created the file, or for an
+    /// entry written before they were kept): an undo gives them back.
+    pub before_kept: Option<Kept>,
     /// The hash the edit left; `None` when the edit deleted the file.
     pub after_hash: Option<String>,
 }
@@ -92,6 +95,7 @@ impl Entry {
                 real: c.real.clone(),
                 display: c.display.clone(),
                 before: c.before.take(),
+                before_kept: c.before_kept.clone(),
                 after_hash: c.file_hash.clone(),
             })
             .collect();
@@ -332,6 +336,13 @@ fn forget(edit_id: &str, disk: Option<&DiskJournal>) {
     }
 }
 
+/// Drops an entry from this process's memory only (tests: an undo from the disk journal alone, as
+/// another process would make it).
+#[cfg(test)]
+pub(crate) fn forget_in_memory(edit_id: &str) {
+    global().remove(edit_id);
+}
+
 /// What to undo.
 #[derive(Debug, Clone, Copy)]
 pub enum Target<'a> {
@@ -452,6 +463,9 @@ pub fn undo(
             Some(b) => Action::Write(b.clone()),
             None => Action::Delete,
         };
+        if let (Some(_), Some(kept)) = (&f.before, &f.before_kept) {
+            txn.keep_as(i, kept.clone());
+        }
     }
     let done = txn.commit()?;
     forget(&entry.edit_id, disk);
@@ -616,6 +630,7 @@ impl DiskJournal {
                 "path": f.display,
                 "before": before.as_ref().map(|b| &b.0),
                 "before_hash": before.as_ref().map(|b| &b.1),
+                "before_kept": f.before_kept.as_ref().map(Kept::to_json),
                 "after_hash": f.after_hash,
             }));
         }
@@ -680,6 +695,8 @@ impl DiskJournal {
                 real: self.root.join(display),
                 display: display.to_string(),
                 before,
+                // Absent from entries written before it was kept: the undo then keeps the file's.
+                before_kept: Kept::from_json(&f["before_kept"]),
                 after_hash,
             });
         }
@@ -782,6 +799,7 @@ mod tests {
                 real: PathBuf::from("/x"),
                 display: "x".into(),
                 before: Some(vec![b'a'; size]),
+                before_kept: None,
                 after_hash: Some("h".into()),
             }],
         }
@@ -833,6 +851,7 @@ mod tests {
             real: "/a".into(),
             kind: "update",
             before: None,
+            before_kept: None,
             file_hash: Some("h".into()),
             after_bytes: 1,
         }];
@@ -852,12 +871,14 @@ mod tests {
                     real: real.clone(),
                     display: "f.txt".into(),
                     before: Some(b"old\n".to_vec()),
+                    before_kept: None,
                     after_hash: Some(file_hash(b"new\n")),
                 },
                 FileRecord {
                     real: ws.root().join("n.txt"),
                     display: "n.txt".into(),
                     before: None,
+                    before_kept: None,
                     after_hash: Some(file_hash(b"x")),
                 },
             ],
@@ -898,6 +919,7 @@ mod tests {
                     real: ws.root().join("f.txt"),
                     display: "f.txt".into(),
                     before: Some(b"old\n".to_vec()),
+                    before_kept: None,
                     after_hash: Some(file_hash(b"new\n")),
                 }],
             };
@@ -927,6 +949,7 @@ mod tests {
                 real: ws.root().join("f.txt"),
                 display: "f.txt".into(),
                 before: Some(b"old\n".to_vec()),
+                before_kept: None,
                 after_hash: Some(file_hash(b"new\n")),
             }],
         };
@@ -982,6 +1005,7 @@ mod tests {
                 real: real.clone(),
                 display: "f.txt".into(),
                 before: Some(before.to_vec()),
+                before_kept: None,
                 after_hash: Some(file_hash(after)),
             }],
         };

@@ -73,8 +73,28 @@ pub struct TxFile {
     pub existed: bool,
     pub action: Action,
     kept: Option<Kept>,
+    /// Mode, owner and group a write gives the file instead of its own (see [`Txn::keep_like`]).
+    like: Option<Kept>,
     writable: bool,
     _lock: Option<LockedFile>,
+}
+
+impl TxFile {
+    /// The mode, owner and group the file had when the transaction opened (`None`: it did not exist).
+    pub fn kept(&self) -> Option<&Kept> {
+        self.kept.as_ref()
+    }
+
+    /// How a write puts this file in place: with the metadata [`Txn::keep_like`] chose, else its
+    /// own (an existing file), else a new file's (a creation, which must find the name free).
+    fn put(&self) -> Put<'_> {
+        match (&self.like, &self.kept) {
+            (Some(like), Some(_)) => Put::Replace(like),
+            (Some(like), None) => Put::CreateLike(like),
+            (None, Some(kept)) => Put::Replace(kept),
+            (None, None) => Put::CreateNew,
+        }
+    }
 }
 
 /// What a commit did to one file.
@@ -86,6 +106,8 @@ pub struct Committed {
     pub kind: &'static str,
     /// The bytes before the commit (`None` for a created file, or when the caller took them).
     pub before: Option<Vec<u8>>,
+    /// The mode, owner and group before the commit (`None` for a created file).
+    pub before_kept: Option<Kept>,
     /// Hash of the bytes now on disk (`None` after a delete).
     pub file_hash: Option<String>,
     pub after_bytes: usize,
@@ -219,6 +241,7 @@ impl Txn {
                         existed: true,
                         action: Action::Keep,
                         kept: Some(lock.kept()),
+                        like: None,
                         writable: lock.writable(),
                         _lock: Some(lock),
                     });
@@ -248,6 +271,7 @@ impl Txn {
                 existed: false,
                 action: Action::Keep,
                 kept: None,
+                like: None,
                 writable: true,
                 _lock: None,
             });
@@ -262,6 +286,18 @@ impl Txn {
     /// The entry for a path as the caller wrote it (or for the same real file).
     pub fn index_of(&self, user_path: &str) -> Option<usize> {
         self.files.iter().position(|f| f.user_path == user_path)
+    }
+
+    /// A write of file `d` gives it the mode, owner and group of file `s` (an existing file), not
+    /// its own or a new file's: a move done by copy (across file systems) keeps the moved file's.
+    pub fn keep_like(&mut self, d: usize, s: usize) {
+        self.files[d].like = self.files[s].kept.clone();
+    }
+
+    /// A write of file `i` gives it this mode, owner and group (an undo: the file's as they were);
+    /// where `kept` names no owner, the file keeps its current one.
+    pub fn keep_as(&mut self, i: usize, kept: Kept) {
+        self.files[i].like = Some(kept.owned_like(self.files[i].kept.as_ref()));
     }
 
     /// Writes every planned change; on any failure restores what was already changed and returns the
@@ -301,10 +337,7 @@ impl Txn {
                         }
                         _ => Ok(()),
                     };
-                    let put = match &f.kept {
-                        Some(k) => Put::Replace(k),
-                        None => Put::CreateNew,
-                    };
+                    let put = f.put();
                     let written = parts.and_then(|parts| {
                         r?;
                         let hash = write_and_hash(sb, &f.real, &parts, put)?;
@@ -315,6 +348,7 @@ impl Txn {
                         real: f.real.clone(),
                         kind: if f.existed { "update" } else { "create" },
                         before: f.bytes.take(),
+                        before_kept: f.kept.clone(),
                         file_hash: Some(hash),
                         after_bytes,
                     })
@@ -324,6 +358,7 @@ impl Txn {
                     real: f.real.clone(),
                     kind: "delete",
                     before: f.bytes.take(),
+                    before_kept: f.kept.clone(),
                     file_hash: None,
                     after_bytes: 0,
                 }),
@@ -395,10 +430,7 @@ impl Txn {
                     ));
                 }
             };
-            let put = match &f.kept {
-                Some(k) => Put::Replace(k),
-                None => Put::CreateNew,
-            };
+            let put = f.put();
             let step = match f.real.parent() {
                 Some(parent) if !f.existed => sb.create_dirs_made(parent).map(|m| made.extend(m)),
                 _ => Ok(()),
@@ -444,6 +476,7 @@ impl Txn {
                         (_, false) => "create",
                     },
                     before: f.bytes.take(),
+                    before_kept: f.kept.clone(),
                     file_hash,
                     after_bytes,
                 }),
@@ -849,6 +882,44 @@ mod tests {
         assert_eq!(fs::read_to_string(d.path().join("a.txt")).unwrap(), "A");
         assert_eq!(fs::read_to_string(d.path().join("new/c.txt")).unwrap(), "C");
         assert!(!d.path().join("b.txt").exists());
+    }
+
+    /// `keep_like`: a created file, and a replaced one, take the source's mode (a move by copy).
+    #[cfg(unix)]
+    #[test]
+    fn keep_like_gives_a_written_file_another_files_mode() {
+        use std::os::unix::fs::PermissionsExt;
+        let d = tempfile::tempdir().unwrap();
+        let mode = |p: &str| fs::metadata(d.path().join(p)).unwrap().permissions().mode() & 0o7777;
+        fs::write(d.path().join("run.sh"), "x").unwrap();
+        fs::set_permissions(d.path().join("run.sh"), fs::Permissions::from_mode(0o751)).unwrap();
+        fs::write(d.path().join("old.sh"), "o").unwrap();
+        fs::set_permissions(d.path().join("old.sh"), fs::Permissions::from_mode(0o600)).unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        for (target, existed) in [("new/copy.sh", false), ("old.sh", true)] {
+            let paths = [
+                ("run.sh".to_string(), Resolve::Existing),
+                (target.to_string(), Resolve::MayCreate),
+            ];
+            let mut t = Txn::open(&ws, &paths, 1 << 20).unwrap();
+            let (s, c) = (t.index_of("run.sh").unwrap(), t.index_of(target).unwrap());
+            assert_eq!(t.files[c].existed, existed);
+            t.files[c].action = Action::Write(b"moved".to_vec());
+            t.keep_like(c, s);
+            t.commit().unwrap();
+            assert_eq!(mode(target), 0o751, "{target}");
+            assert_eq!(fs::read_to_string(d.path().join(target)).unwrap(), "moved");
+        }
+        // Without it, a creation has a new file's mode.
+        let mut t = Txn::open(
+            &ws,
+            &[("plain.txt".to_string(), Resolve::MayCreate)],
+            1 << 20,
+        )
+        .unwrap();
+        t.files[0].action = Action::Write(b"p".to_vec());
+        t.commit().unwrap();
+        assert_ne!(mode("plain.txt"), 0o751);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! atomic, the file keeps its inode, mode and bytes (any encoding, binary included: nothing is
 //! decoded). Across file systems (`EXDEV`) it falls back to the transaction's own commit: the new path
 //! written atomically with the bytes and the old one deleted in the same commit, rolled back if a step
-//! fails (the mode of the new file is then that of a new file). The move is journaled like any edit,
+//! fails; the new file keeps the moved file's mode (and its owner and group where the process may set
+//! them), as a rename would. The move is journaled like any edit,
 //! so `undoEdit` puts the file back (and restores a file it replaced).
 //! Missing parent directories of the new path are created. An existing file at the new path is
 //! refused with `FILE_EXISTS` unless `overwrite: true`. Only files move; a directory is refused with
@@ -88,6 +89,7 @@ pub fn move_file(args: &[Value]) -> Res {
             None => {
                 let bytes = txn.files[s].bytes.clone().unwrap_or_default();
                 txn.files[d].action = Action::Write(bytes);
+                txn.keep_like(d, s);
                 txn.files[s].action = Action::Delete;
                 txn.commit()
             }
@@ -137,12 +139,14 @@ fn rename_locked(
     let (dst_real, dst_display, dst_existed) = (dst.real.clone(), dst.display.clone(), dst.existed);
     let dst_before = txn.files[d].bytes.take();
     let src_before = txn.files[s].bytes.take();
+    let (dst_kept, src_kept) = (txn.files[d].kept().cloned(), txn.files[s].kept().cloned());
     Ok(Some(vec![
         Committed {
             display: dst_display,
             real: dst_real,
             kind: if dst_existed { "update" } else { "create" },
             before: dst_before,
+            before_kept: dst_kept,
             file_hash: Some(hash.to_string()),
             after_bytes: size,
         },
@@ -151,8 +155,146 @@ fn rename_locked(
             real: src_real,
             kind: "delete",
             before: src_before,
+            before_kept: src_kept,
             file_hash: None,
             after_bytes: 0,
         },
     ]))
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::super::test_support::{run, Ws};
+    use serde_json::json;
+    use std::fs;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    fn mode(p: &Path) -> u32 {
+        fs::metadata(p).unwrap().permissions().mode() & 0o7777
+    }
+
+    /// A tmpfs mounted at a directory of the workspace, unmounted when dropped.
+    struct Mounted(PathBuf);
+
+    impl Mounted {
+        /// `None` (the test then says why it is skipped) where this process may not mount.
+        fn tmpfs(at: &Path) -> Option<Mounted> {
+            fs::create_dir_all(at).unwrap();
+            let ok = Command::new("mount")
+                .args(["-t", "tmpfs", "-o", "size=1m", "surepatch-test"])
+                .arg(at)
+                .output()
+                .is_ok_and(|o| o.status.success());
+            ok.then(|| Mounted(at.to_path_buf()))
+        }
+    }
+
+    impl Drop for Mounted {
+        fn drop(&mut self) {
+            let _ = Command::new("umount").arg("-l").arg(&self.0).status();
+        }
+    }
+
+    /// A move across file systems (a tmpfs mounted inside the workspace, so `rename` fails with
+    /// `EXDEV`) is done by copy and delete, and the file keeps its mode, as a rename keeps it; undo
+    /// puts every file back with its mode. Needs the right to mount (root on Linux); skipped
+    /// otherwise.
+    #[test]
+    fn a_move_across_file_systems_keeps_the_mode_and_undoes() {
+        let ws = Ws::with(&[("tool.sh", "#!/bin/sh\necho hi\n")]);
+        fs::set_permissions(ws.path().join("tool.sh"), fs::Permissions::from_mode(0o751)).unwrap();
+        let Some(_mounted) = Mounted::tmpfs(&ws.path().join("other")) else {
+            eprintln!("skipped: this process may not mount a tmpfs (needs root on Linux)");
+            return;
+        };
+        let r = run(
+            "move_file",
+            json!(["tool.sh", "other/deep/tool.sh", ws.opts(json!({}))]),
+        );
+        assert_eq!(r["ok"], true, "{r}");
+        let moved = ws.path().join("other/deep/tool.sh");
+        assert_eq!(fs::read_to_string(&moved).unwrap(), "#!/bin/sh\necho hi\n");
+        assert_eq!(mode(&moved), 0o751);
+        assert!(!ws.exists("tool.sh"));
+        // Back across, over an existing file: the moved file's mode wins, as with a rename.
+        ws.write("back.sh", "old\n");
+        fs::set_permissions(ws.path().join("back.sh"), fs::Permissions::from_mode(0o600)).unwrap();
+        let r2 = run(
+            "move_file",
+            json!([
+                "other/deep/tool.sh",
+                "back.sh",
+                ws.opts(json!({"overwrite": true}))
+            ]),
+        );
+        assert_eq!(r2["ok"], true, "{r2}");
+        assert_eq!(mode(&ws.path().join("back.sh")), 0o751);
+        let u = run("undo_edit", json!([r2["edit_id"], ws.opts(json!({}))]));
+        assert_eq!(u["ok"], true, "{u}");
+        // Undo puts both files back as they were, modes included.
+        assert_eq!(ws.read_string("back.sh"), "old\n");
+        assert_eq!(mode(&ws.path().join("back.sh")), 0o600);
+        assert_eq!(ws.read_string("other/deep/tool.sh"), "#!/bin/sh\necho hi\n");
+        assert_eq!(mode(&moved), 0o751);
+    }
+
+    /// Undo gives a file back its mode as well as its bytes: a deleted executable comes back
+    /// executable, a move undone (same file system) puts back both files' modes, and an edit undone
+    /// after a `chmod` restores the mode the edit found. Also from the on-disk journal alone.
+    #[test]
+    fn undo_restores_modes() {
+        let ws = Ws::with(&[("run.sh", "echo run\n"), ("keep.txt", "k\n")]);
+        let p = |n: &str| ws.path().join(n);
+        fs::set_permissions(p("run.sh"), fs::Permissions::from_mode(0o750)).unwrap();
+        fs::set_permissions(p("keep.txt"), fs::Permissions::from_mode(0o604)).unwrap();
+        let opts = ws.opts(json!({"journal_dir": "j"}));
+        let undo = |r: &serde_json::Value| {
+            let u = run("undo_edit", json!([r["edit_id"], opts]));
+            assert_eq!(u["ok"], true, "{u}");
+        };
+        let r = run("delete_file", json!(["run.sh", opts]));
+        assert_eq!(r["ok"], true, "{r}");
+        undo(&r);
+        assert_eq!(mode(&p("run.sh")), 0o750);
+        let r = run(
+            "move_file",
+            json!([
+                "run.sh",
+                "keep.txt",
+                ws.opts(json!({"journal_dir": "j", "overwrite": true}))
+            ]),
+        );
+        assert_eq!(r["ok"], true, "{r}");
+        assert_eq!(mode(&p("keep.txt")), 0o750);
+        undo(&r);
+        assert_eq!((mode(&p("run.sh")), mode(&p("keep.txt"))), (0o750, 0o604));
+        let r = run("write_file", json!(["keep.txt", "K\n", opts]));
+        assert_eq!(r["ok"], true, "{r}");
+        fs::set_permissions(p("keep.txt"), fs::Permissions::from_mode(0o666)).unwrap();
+        // From the disk journal alone, as another process would undo it.
+        let id = r["edit_id"].as_str().unwrap();
+        crate::journal::forget_in_memory(id);
+        undo(&r);
+        assert_eq!(ws.read_string("keep.txt"), "k\n");
+        assert_eq!(mode(&p("keep.txt")), 0o604);
+    }
+
+    /// `*** Move to:` in a patch writes the new path and deletes the old one; the file keeps its
+    /// mode, changed or not.
+    #[test]
+    fn a_patch_move_keeps_the_mode() {
+        let ws = Ws::with(&[("a.sh", "echo a\n"), ("b.sh", "echo b\n")]);
+        fs::set_permissions(ws.path().join("a.sh"), fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(ws.path().join("b.sh"), fs::Permissions::from_mode(0o700)).unwrap();
+        let patch = "*** Begin Patch\n*** Update File: a.sh\n*** Move to: bin/a.sh\n@@\n-echo a\n+echo A\n*** Update File: b.sh\n*** Move to: b2.sh\n*** End Patch\n";
+        let r = run("apply_patch", json!([patch, ws.opts(json!({}))]));
+        assert_eq!(r["ok"], true, "{r}");
+        assert_eq!(ws.read_string("bin/a.sh"), "echo A\n");
+        assert_eq!(mode(&ws.path().join("bin/a.sh")), 0o755);
+        assert_eq!(ws.read_string("b2.sh"), "echo b\n");
+        assert_eq!(mode(&ws.path().join("b2.sh")), 0o700);
+        assert!(!ws.exists("a.sh") && !ws.exists("b.sh"));
+    }
 }

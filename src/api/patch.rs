@@ -618,8 +618,11 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Result<Ran> {
         planned.push(p);
     }
 
-    // 4. Commit.
+    // 4. Commit. A moved file keeps its mode, owner and group, as a rename would.
     for p in &mut planned {
+        if let (Some((to, _)), Some(from)) = (&p.write, p.delete) {
+            w.txn.keep_like(*to, from);
+        }
         if let Some((idx, bytes)) = p.write.take() {
             w.set(idx, Action::Write(bytes));
         }
