@@ -4,7 +4,7 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
-import { readdirSync } from 'node:fs'
+import { readFileSync, readdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { dirname, join } from 'node:path'
 import * as esm from 'surepatch'
@@ -21,6 +21,16 @@ test('ESM and CommonJS export the same names, and no internals', () => {
   for (const hidden of ['_callAsync', '_callSync']) {
     assert.equal(hidden in esm, false, hidden)
     assert.equal(Object.keys(cjs).includes(hidden), false, hidden)
+  }
+})
+
+test('index.d.ts declares exactly the values the package exports', () => {
+  const dts = readFileSync(join(here, '..', 'index.d.ts'), 'utf8')
+  const declared = [...dts.matchAll(/^export declare (?:function|const) (\w+)/gm)].map((m) => m[1])
+  assert.deepEqual([...new Set(declared)].sort(), Object.keys(cjs).sort())
+  for (const k of declared) {
+    const kind = dts.includes(`export declare function ${k}(`) ? 'function' : 'object'
+    assert.equal(typeof cjs[k], kind, k)
   }
 })
 
