@@ -561,6 +561,27 @@ fn transplant(
     fix: &Fixer,
     budget: &Cell<usize>,
 ) -> Option<String> {
+    // The normalization below drops a leading run of spaces that only fold to spaces (NBSP, U+2000
+    // to U+200A, the ideographic space U+3000 that indents Japanese paragraphs, ...), so a stretch
+    // kept from the file cannot carry them: they are settled first, as the indentation is. The
+    // file's run where the model kept its old one, else the model's.
+    let (ol, fl, nl) = (spaces_lead(oc), spaces_lead(fc), spaces_lead(nc));
+    if ol + fl + nl > 0 {
+        let mut out = if oc[..ol] == nc[..nl] {
+            fc[..fl].to_string()
+        } else {
+            nc[..nl].to_string()
+        };
+        out.push_str(&transplant(
+            &oc[ol..],
+            &fc[fl..],
+            &nc[nl..],
+            tier,
+            fix,
+            budget,
+        )?);
+        return Some(out);
+    }
     let t = tier.max(Tier::Indentation);
     let on = norm(oc, t);
     let fnorm = norm(fc, t);
@@ -585,6 +606,14 @@ fn transplant(
         }
     }
     (norm(&out, t).text == norm(nc, t).text).then_some(out)
+}
+
+/// Length of the leading run of characters that fold to a space or a tab (what the indentation
+/// tiers' normalization strips; `indent_of` takes only spaces and tabs).
+fn spaces_lead(s: &str) -> usize {
+    s.len()
+        - s.trim_start_matches(|c| is_indent(normalize::fold_char(c)))
+            .len()
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

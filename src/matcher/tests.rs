@@ -463,6 +463,41 @@ fn changed_lines_keep_trailing_whitespace_and_typography_the_model_left_alone() 
     assert_eq!(out, "x = \"a\"\n");
 }
 
+/// A changed line that starts with spaces other than space and tab (the ideographic space that
+/// indents Japanese paragraphs, NBSP, U+2000..U+200A) keeps them, at every line tier (found by the
+/// matcher fuzz target: the kept stretch started where the normalization had dropped them).
+#[test]
+fn changed_lines_keep_a_leading_run_of_unicode_spaces() {
+    // Trailing-whitespace tier: the file's line ends with a space the model did not copy.
+    let (out, tier) = apply(
+        "前の行\n\u{3000}本文です。 \n次の行\n",
+        "\u{3000}本文です。\n",
+        "\u{3000}本文でした。\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::TrailingWhitespace);
+    assert_eq!(out, "前の行\n\u{3000}本文でした。 \n次の行\n");
+    let (out, _) = apply(
+        "a\n\u{a0}\u{a0}x = 1 \nb\n",
+        "\u{a0}\u{a0}x = 1\n",
+        "\u{a0}\u{a0}x = 2\n",
+    )
+    .unwrap();
+    assert_eq!(out, "a\n\u{a0}\u{a0}x = 2 \nb\n");
+    // Typography tier, the model typed plain spaces for the file's NBSPs: the file's are kept.
+    let (out, tier) = apply(
+        "\u{a0}\u{a0}say(\u{201C}hi\u{201D})\n",
+        "  say(\"hi\")\n",
+        "  say(\"yo\")\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Typography);
+    assert_eq!(out, "\u{a0}\u{a0}say(\u{201C}yo\u{201D})\n");
+    // The model changed the run: its run is written.
+    let (out, _) = apply("\u{2000}x = 1 \n", "\u{2000}x = 1\n", "\u{3000}x = 2\n").unwrap();
+    assert_eq!(out, "\u{3000}x = 2 \n");
+}
+
 #[test]
 fn mixed_nfc_and_nfd_file_matches_either_form_with_exact_offsets() {
     // The file mixes NFC and NFD and holds a singleton (U+212B, whose NFC is U+00C5); `old` is NFC.
