@@ -240,10 +240,11 @@ impl Kept {
         }
     }
 
-    /// As the on-disk undo journal keeps it: `{"mode"}` (the permission bits) on unix, `{"readonly"}`
-    /// elsewhere. Not the set-id and sticky bits, nor the owner: the journal directory is inside the
-    /// workspace, where a tool call may write, and an entry must not be able to make a set-id file
-    /// or give one away.
+    /// As the on-disk undo journal keeps it: `{"mode"}`, the permission bits, on unix (`null`
+    /// elsewhere: nothing is restored from the disk there). Not the set-id and sticky bits, nor the
+    /// owner: the journal directory is inside the workspace, where a tool call may write, and an
+    /// entry must not be able to make a set-id file or give one away (see [`Kept::owned_like`] for
+    /// the write bits).
     pub fn to_json(&self) -> serde_json::Value {
         #[cfg(unix)]
         {
@@ -252,11 +253,11 @@ impl Kept {
         }
         #[cfg(not(unix))]
         {
-            serde_json::json!({ "readonly": self.perms.readonly() })
+            serde_json::Value::Null
         }
     }
 
-    /// The inverse of [`Kept::to_json`] (`None` for anything else).
+    /// The inverse of [`Kept::to_json`] (`None` for anything else, and always on Windows).
     pub fn from_json(v: &serde_json::Value) -> Option<Kept> {
         #[cfg(unix)]
         {
@@ -269,21 +270,30 @@ impl Kept {
         }
         #[cfg(not(unix))]
         {
-            // Windows: only the read-only flag, set on a fresh file's permissions.
-            let readonly = v["readonly"].as_bool()?;
-            let mut perms = std::fs::metadata(".").ok()?.permissions();
-            perms.set_readonly(readonly);
-            Some(Kept { perms })
+            let _ = v;
+            None
         }
     }
 
-    /// These permissions, with `current`'s owner and group where these name none (an entry from
-    /// the on-disk journal restoring a file that exists).
+    /// What a restore from the on-disk journal (this `Kept` names no owner) gives the file `current`
+    /// (its metadata now, `None` when missing): these permission bits, but write permission for group
+    /// and others only where the file also has it now, and `current`'s owner and group. So a forged
+    /// entry can neither make a file writable for others nor give it away. A `Kept` that names its owner
+    /// (this process's own records) is returned as it is.
     pub fn owned_like(self, current: Option<&Kept>) -> Kept {
         #[cfg(unix)]
         {
-            let owner = self.owner.or(current.and_then(|c| c.owner));
-            Kept { owner, ..self }
+            use std::os::unix::fs::PermissionsExt;
+            if self.owner.is_some() {
+                return self;
+            }
+            let now = current.map_or(0, |c| c.perms.mode());
+            let kept = self.perms.mode();
+            let mode = (kept & 0o755) | (kept & now & 0o022);
+            Kept {
+                perms: Permissions::from_mode(mode),
+                owner: current.and_then(|c| c.owner),
+            }
         }
         #[cfg(not(unix))]
         {
@@ -1306,6 +1316,24 @@ pub fn set_write_fault(pattern: Option<String>) {
     *slot = pattern;
 }
 
+static FAULT_TURN: Mutex<()> = Mutex::new(());
+
+/// Runs `f` with the write fault set to `pattern` ([`set_write_fault`]) and clears it after, even
+/// if `f` panics. Holds a process-wide turn meanwhile, so tests that use the hook in parallel never
+/// replace or clear each other's pattern.
+pub fn with_write_fault<R>(pattern: impl Into<String>, f: impl FnOnce() -> R) -> R {
+    struct Clear;
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            set_write_fault(None);
+        }
+    }
+    let _turn = FAULT_TURN.lock().unwrap_or_else(|e| e.into_inner());
+    set_write_fault(Some(pattern.into()));
+    let _clear = Clear;
+    f()
+}
+
 fn fault_injected(path: &Path) -> bool {
     if !FAULT_ARMED.load(Ordering::Relaxed) {
         return false;
@@ -1881,7 +1909,21 @@ mod tests {
             perms: Permissions::from_mode(0o600),
             owner: Some((7, 8)),
         };
-        assert_eq!(back.owned_like(Some(&current)).owner, Some((7, 8)));
+        let restored = back.clone().owned_like(Some(&current));
+        assert_eq!(restored.owner, Some((7, 8)));
+        assert_eq!(restored.perms.mode() & 0o7777, 0o755);
+        // Write permission for group and others only where the file has it now.
+        let open = Kept::from_json(&serde_json::json!({"mode": 0o777})).unwrap();
+        let mode = |k: Kept| k.perms.mode() & 0o7777;
+        assert_eq!(mode(open.clone().owned_like(Some(&current))), 0o755);
+        assert_eq!(mode(open.clone().owned_like(None)), 0o755);
+        let shared = Kept {
+            perms: Permissions::from_mode(0o664),
+            owner: Some((7, 8)),
+        };
+        assert_eq!(mode(open.owned_like(Some(&shared))), 0o775);
+        // This process's own record (it names the owner) is restored as it was.
+        assert_eq!(mode(setuid.clone().owned_like(Some(&current))), 0o4755);
     }
 
     #[test]
@@ -1943,14 +1985,14 @@ mod tests {
         let fresh = root.join("fresh.txt");
         let other = root.join("other.txt");
 
-        let dir = root.to_string_lossy().into_owned();
-        set_write_fault(Some(format!("{dir}/victim.txt")));
-        let f = sb.write(&p, &[b"changed"], Put::Any).unwrap_err();
-        // Another target is not affected by the fault.
-        let ok = sb.write(&other, &[b"fine"], Put::Any);
-        set_write_fault(Some(format!("{dir}/fresh.txt")));
-        let g = sb.write(&fresh, &[b"new"], Put::CreateNew).unwrap_err();
-        set_write_fault(None);
+        let (f, ok) = with_write_fault(p.to_string_lossy(), || {
+            let f = sb.write(&p, &[b"changed"], Put::Any).unwrap_err();
+            // Another target is not affected by the fault.
+            (f, sb.write(&other, &[b"fine"], Put::Any))
+        });
+        let g = with_write_fault(fresh.to_string_lossy(), || {
+            sb.write(&fresh, &[b"new"], Put::CreateNew).unwrap_err()
+        });
 
         assert_eq!(f.code, Code::FileWriteError);
         assert_eq!(g.code, Code::FileWriteError);

@@ -923,9 +923,10 @@ mod tests {
                     after_hash: Some(file_hash(b"new\n")),
                 }],
             };
-            crate::fsio::set_write_fault(Some(format!("{}/{ENTRY_FILE}", e.edit_id)));
-            let f = dj.write(&e).unwrap_err();
-            crate::fsio::set_write_fault(None);
+            let entry = Path::new(&e.edit_id).join(ENTRY_FILE);
+            let f = crate::fsio::with_write_fault(entry.to_string_lossy(), || {
+                dj.write(&e).unwrap_err()
+            });
             assert_eq!(f.code, Code::FileWriteError, "{f:?}");
             let names: Vec<_> = fs::read_dir(d.path())
                 .unwrap()

@@ -976,10 +976,8 @@ mod tests {
         for f in t.files.iter_mut() {
             f.action = Action::Write(b"new".to_vec());
         }
-        let marker = format!("{}/f3.txt", d.path().file_name().unwrap().to_str().unwrap());
-        fsio::set_write_fault(Some(marker));
-        let err = t.commit().unwrap_err();
-        fsio::set_write_fault(None);
+        let marker = Path::new(d.path().file_name().unwrap()).join("f3.txt");
+        let err = fsio::with_write_fault(marker.to_string_lossy(), || t.commit().unwrap_err());
         assert_eq!(err.code, Code::FileWriteError);
         assert_eq!(
             err.detail("rolled_back").unwrap(),

@@ -157,12 +157,12 @@ fn a_failed_write_restores_every_file_already_written() {
     patch.push_str("*** End Patch\n");
     let before = tree(d.path());
     let marker = format!("{}/f3.txt", d.path().file_name().unwrap().to_str().unwrap());
-    surepatch::fsio::set_write_fault(Some(marker));
-    let out = surepatch::api::call(
-        "apply_patch",
-        &json!([patch, {"workspace_root": d.path().to_str().unwrap()}]).to_string(),
-    );
-    surepatch::fsio::set_write_fault(None);
+    let out = surepatch::fsio::with_write_fault(marker, || {
+        surepatch::api::call(
+            "apply_patch",
+            &json!([patch, {"workspace_root": d.path().to_str().unwrap()}]).to_string(),
+        )
+    });
     let r: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(r["code"], "FILE_WRITE_ERROR", "{r}");
     assert_eq!(r["op_index"], 2, "{r}");

@@ -144,13 +144,10 @@ fn litter_workspace() -> tempfile::TempDir {
     d
 }
 
-/// The write fault hook is one process-wide setting: the tests that use it take turns.
-static FAULT: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 /// fuzz target `api_call`, third session (README finding 5): a create whose write failed
 /// (`FILE_WRITE_ERROR`) left the directories it made for the file. A refusal changes nothing: they
 /// are removed (only those: one that existed stays). The failure is injected at the last step
-/// (`fsio::set_write_fault`, keyed on this test's own paths).
+/// (`fsio::with_write_fault`, keyed on this test's own paths; tests take turns with it).
 #[test]
 fn failed_create_leaves_no_directories() {
     let d = litter_workspace();
@@ -163,13 +160,12 @@ fn failed_create_leaves_no_directories() {
         "kept/new/f.txt",
         "kept/f.txt",
     ] {
-        let _one = FAULT.lock().unwrap_or_else(|e| e.into_inner());
-        surepatch::fsio::set_write_fault(Some(format!("{}/{path}", root.display())));
-        let out = call_json(
-            "create_file",
-            serde_json::json!([path, "x", {"workspace_root": &root}]),
-        );
-        surepatch::fsio::set_write_fault(None);
+        let out = surepatch::fsio::with_write_fault(format!("{}/{path}", root.display()), || {
+            call_json(
+                "create_file",
+                serde_json::json!([path, "x", {"workspace_root": &root}]),
+            )
+        });
         assert_eq!(out["code"], "FILE_WRITE_ERROR", "{out}");
         assert_eq!(snapshot(&root), start, "{path}");
     }
@@ -245,13 +241,12 @@ fn failed_transaction_leaves_no_directories() {
         let patch = format!(
             "*** Begin Patch\n*** Update File: a.txt\n@@\n alpha\n-beta\n+gamma\n{adds}*** End Patch\n"
         );
-        let _one = FAULT.lock().unwrap_or_else(|e| e.into_inner());
-        surepatch::fsio::set_write_fault(Some(format!("{}/{fail}", root.display())));
-        let out = call_json(
-            "apply_patch",
-            serde_json::json!([patch, {"workspace_root": &root}]),
-        );
-        surepatch::fsio::set_write_fault(None);
+        let out = surepatch::fsio::with_write_fault(format!("{}/{fail}", root.display()), || {
+            call_json(
+                "apply_patch",
+                serde_json::json!([patch, {"workspace_root": &root}]),
+            )
+        });
         assert_eq!(out["ok"], false, "{out}");
         assert_eq!(out["code"], "FILE_WRITE_ERROR", "{out}");
         assert!(out["rolled_back"].is_array(), "{out}");

@@ -137,9 +137,9 @@ mod tests {
             let mut args = args;
             let last = args.as_array().unwrap().len() - 1;
             args[last] = ws.opts(json!({"journal_dir": "jd"}));
-            crate::fsio::set_write_fault(Some(format!("{}/jd/", ws.root())));
-            let r = run(op, args);
-            crate::fsio::set_write_fault(None);
+            // Everything below the journal directory (the path joined with "" ends in a separator).
+            let below = ws.path().join("jd").join("");
+            let r = crate::fsio::with_write_fault(below.to_string_lossy(), || run(op, args));
             assert_eq!(r["ok"], true, "{op}: {r}");
             let warning = r["journal_warning"].as_str().unwrap_or_default();
             assert!(

@@ -496,6 +496,15 @@ fn changed_lines_keep_a_leading_run_of_unicode_spaces() {
     // The model changed the run: its run is written.
     let (out, _) = apply("\u{2000}x = 1 \n", "\u{2000}x = 1\n", "\u{3000}x = 2\n").unwrap();
     assert_eq!(out, "\u{3000}x = 2 \n");
+    // Plain spaces and tabs too, where a match starts mid-line (the first line's indentation is not
+    // its own then): they were dropped, `f(a,  b)` became `f(a,c)`.
+    let (out, tier) = apply("f(a,  b)  \ng()\n", "  b)\ng()", "  c)\ng()").unwrap();
+    assert_eq!(
+        (out.as_str(), tier),
+        ("f(a,  c)  \ng()\n", Tier::TrailingWhitespace)
+    );
+    let (out, _) = apply("x =\t 1  \ny\n", "\t 1\ny\n", "\t 2\ny\n").unwrap();
+    assert_eq!(out, "x =\t 2  \ny\n");
 }
 
 #[test]
