@@ -156,7 +156,10 @@ fn a_failed_write_restores_every_file_already_written() {
     }
     patch.push_str("*** End Patch\n");
     let before = tree(d.path());
-    let marker = format!("{}/f3.txt", d.path().file_name().unwrap().to_str().unwrap());
+    let marker = std::path::Path::new(d.path().file_name().unwrap())
+        .join("f3.txt")
+        .to_string_lossy()
+        .into_owned();
     let out = surepatch::fsio::with_write_fault(marker, || {
         surepatch::api::call(
             "apply_patch",

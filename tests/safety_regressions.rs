@@ -137,6 +137,14 @@ fn call_json(op: &str, payload: serde_json::Value) -> serde_json::Value {
 }
 
 /// A workspace with `a.txt` and an executable `run.sh`.
+/// `root/rel` as the system writes it (`rel` uses `/`), for the write-fault hook's pattern.
+fn native(root: &std::path::Path, rel: &str) -> String {
+    rel.split('/')
+        .fold(root.to_path_buf(), |p, c| p.join(c))
+        .to_string_lossy()
+        .into_owned()
+}
+
 fn litter_workspace() -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("a.txt"), "alpha\nbeta\n").unwrap();
@@ -160,7 +168,7 @@ fn failed_create_leaves_no_directories() {
         "kept/new/f.txt",
         "kept/f.txt",
     ] {
-        let out = surepatch::fsio::with_write_fault(format!("{}/{path}", root.display()), || {
+        let out = surepatch::fsio::with_write_fault(native(&root, path), || {
             call_json(
                 "create_file",
                 serde_json::json!([path, "x", {"workspace_root": &root}]),
@@ -241,7 +249,7 @@ fn failed_transaction_leaves_no_directories() {
         let patch = format!(
             "*** Begin Patch\n*** Update File: a.txt\n@@\n alpha\n-beta\n+gamma\n{adds}*** End Patch\n"
         );
-        let out = surepatch::fsio::with_write_fault(format!("{}/{fail}", root.display()), || {
+        let out = surepatch::fsio::with_write_fault(native(&root, fail), || {
             call_json(
                 "apply_patch",
                 serde_json::json!([patch, {"workspace_root": &root}]),
