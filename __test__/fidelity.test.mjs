@@ -70,3 +70,19 @@ test('a changed line keeps the trailing whitespace and typography the model left
   assert.equal(r.ok, true, JSON.stringify(r))
   assert.equal(w.text('a.js'), '// it\u2019s all done \u2014 ok  \nrun()\n')
 })
+
+test('writeFile: a change that starts or ends inside a multibyte character lands, with its diff', async (t) => {
+  // 中 (E4 B8 AD) → 丫 (E4 B8 AB) share two bytes; ā (C4 81) → Ł (C5 81) share the last one. The diff's
+  // span used to end inside the character (INTERNAL_ERROR; found by the api_call fuzz target).
+  const w = workspace(t)
+  w.write('zh.md', '# 标题\n中文 ā\n')
+  for (const [content, lines] of [
+    ['# 标题\n丫文 ā\n', '-中文 ā\n+丫文 ā\n'],
+    ['# 标题\n丫文 Ł\n', '-丫文 ā\n+丫文 Ł\n'],
+  ]) {
+    const r = await sp.writeFile('zh.md', content, w.opts())
+    assert.equal(r.ok, true, JSON.stringify(r))
+    assert.equal(w.text('zh.md'), content)
+    assert.ok(r.diff.endsWith(`@@ -1,2 +1,2 @@\n # 标题\n${lines}`), r.diff)
+  }
+})

@@ -6,15 +6,24 @@ use crate::text::LineTable;
 /// `(old_start, old_end, new_start, new_end)` of the one span where `a` and `b` differ.
 pub fn differing_span(a: &str, b: &str) -> (usize, usize, usize, usize) {
     let (x, y) = (a.as_bytes(), b.as_bytes());
-    let pre = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    // Identical bytes up to `pre` make it a character boundary of both texts or of neither (the same
+    // lead byte expects the same continuation), so backing off to one of `a`'s is enough; the same
+    // holds for the suffix.
+    let mut pre = x.iter().zip(y).take_while(|(p, q)| p == q).count();
+    while !a.is_char_boundary(pre) {
+        pre -= 1;
+    }
     let max_suf = x.len().min(y.len()) - pre;
-    let suf = x
+    let mut suf = x
         .iter()
         .rev()
         .zip(y.iter().rev())
         .take(max_suf)
         .take_while(|(p, q)| p == q)
         .count();
+    while !a.is_char_boundary(x.len() - suf) {
+        suf -= 1;
+    }
     (pre, x.len() - suf, pre, y.len() - suf)
 }
 
@@ -112,5 +121,25 @@ mod tests {
         assert_eq!(differing_span("aXc", "aYYc"), (1, 2, 1, 3));
         assert_eq!(differing_span("aa", "aaa"), (2, 2, 2, 3));
         assert_eq!(differing_span("", "new"), (0, 0, 0, 3));
+    }
+
+    #[test]
+    fn differing_span_ends_on_character_boundaries() {
+        // '½' is C2 BD and '¼' is C2 BC: the texts share a byte that is half a character.
+        assert_eq!(differing_span("a½b", "a¼b"), (1, 3, 1, 3));
+        // 'ā' is C4 81 and 'Ł' is C5 81: a shared last byte is half a character too.
+        assert_eq!(differing_span("xāy", "xŁy"), (1, 3, 1, 3));
+        assert_eq!(differing_span("€", "₤"), (0, 3, 0, 3));
+        for (a, b) in [("a½b", "a¼b"), ("xāy", "xŁy"), ("€", "₤"), ("½½", "½¼½")] {
+            let (os, oe, ns, ne) = differing_span(a, b);
+            assert!(
+                a.is_char_boundary(os) && a.is_char_boundary(oe),
+                "{a:?} {b:?}"
+            );
+            assert!(
+                b.is_char_boundary(ns) && b.is_char_boundary(ne),
+                "{a:?} {b:?}"
+            );
+        }
     }
 }

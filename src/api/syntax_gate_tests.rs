@@ -374,3 +374,21 @@ fn rewrite_too_broad_is_refused() {
     );
     assert_eq!(r["ok"], true, "{r}");
 }
+
+#[test]
+fn write_file_diffs_a_change_inside_a_multibyte_character() {
+    // '½' (C2 BD) → '¼' (C2 BC) and 'ā' (C4 81) → 'Ł' (C5 81): the texts differ in half a character.
+    // The diff's span used to end there and slicing the new text panicked (INTERNAL_ERROR, found by
+    // the api_call fuzz target).
+    let ws = Ws::with(&[("a.txt", "price ½ of ā\n")]);
+    let r = run(
+        "write_file",
+        json!(["a.txt", "price ¼ of Ł\n", ws.opts(json!({}))]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(
+        r["diff"],
+        "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-price ½ of ā\n+price ¼ of Ł\n"
+    );
+    assert_eq!(ws.read("a.txt"), "price ¼ of Ł\n".as_bytes());
+}
