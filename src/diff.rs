@@ -260,4 +260,48 @@ mod tests {
         let d = unified("p", "abc\n", "aXbc\n", &[(1, 1, 1, 2)]);
         assert_eq!(d, "--- a/p\n+++ b/p\n@@ -1 +1 @@\n-abc\n+aXbc\n");
     }
+
+    /// Every pair of short texts over characters that share bytes, and LF breaks (the diff shows a lone
+    /// CR as a line break: it is for reading, not byte-exact for CR files): the diff of the
+    /// rewrite, parsed back and applied exactly to the old text, gives the new text.
+    #[test]
+    fn every_short_rewrite_round_trips_through_its_diff() {
+        use crate::formats::unified_diff::parse_unified_diff;
+        use crate::ir::{Change, FileOp};
+        use crate::line_changes::differing_span;
+        use crate::matcher::Tolerance;
+        let alphabet = ["a", "½", "¼", "中", "丫", "\n"];
+        let mut texts = vec![String::new()];
+        let mut last = vec![String::new()];
+        for _ in 0..3 {
+            last = last
+                .iter()
+                .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+                .collect();
+            texts.extend(last.iter().cloned());
+        }
+        let mut checked = 0;
+        for before in &texts {
+            for after in &texts {
+                if before == after {
+                    continue;
+                }
+                let d = unified("p", before, after, &[differing_span(before, after)]);
+                let ops = parse_unified_diff(&d)
+                    .unwrap_or_else(|e| panic!("{before:?} -> {after:?}: {e:?}\n{d}"));
+                let [FileOp::Update {
+                    change: Change::Hunks(hunks),
+                    ..
+                }] = ops.as_slice()
+                else {
+                    panic!("{before:?} -> {after:?}: {ops:?}\n{d}");
+                };
+                let got = crate::apply_hunks::apply_hunks(before, hunks, Tolerance::Exact)
+                    .unwrap_or_else(|e| panic!("{before:?} -> {after:?}: {e:?}\n{d}"));
+                assert_eq!(&got.text, after, "{before:?} -> {after:?}\n{d}");
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 259 * 258);
+    }
 }
