@@ -1,0 +1,108 @@
+//! Small-scope exhaustive check of the applier: every file of up to three characters over an alphabet
+//! of the characters the tolerance tiers care about (spaces, tabs, NBSP, the ideographic space, smart
+//! and plain quotes, LF, CR) and of characters that share UTF-8 bytes, against every `old` of one or
+//! two characters and a few `new`s. For each case:
+//! - no panic;
+//! - an applied edit's change spans lie on character boundaries and everything outside them is the
+//!   file's text, byte for byte; its diff renders;
+//! - an `old` found exactly once (and not overlapping itself) lands exactly there, as
+//!   `str::replacen` would (unless `new` brings line breaks into a file with CR ones: those are
+//!   converted), or is refused as `NO_CHANGES`;
+//! - an `old` found twice or more, overlaps included, is refused.
+//!
+//! `SUREPATCH_EXHAUSTIVE=4` raises the file length to four characters (about 1.7 million cases per
+//! alphabet; run it with `--release`).
+
+use surepatch::apply::apply_edits;
+use surepatch::error::Code;
+use surepatch::ir::Edit;
+use surepatch::matcher::Tolerance;
+
+fn texts(alphabet: &[&str], max: usize) -> Vec<String> {
+    let mut out = vec![String::new()];
+    let mut last = vec![String::new()];
+    for _ in 0..max {
+        last = last
+            .iter()
+            .flat_map(|t| alphabet.iter().map(move |c| format!("{t}{c}")))
+            .collect();
+        out.extend(last.iter().cloned());
+    }
+    out
+}
+
+fn check(file: &str, old: &str, new: &str) -> bool {
+    let res = apply_edits(file, &[Edit::new(old, new)], Tolerance::Safe);
+    let case = format!("file {file:?}, old {old:?}, new {new:?}");
+    if let Ok(a) = &res {
+        let (mut pos, mut npos) = (0, 0);
+        for &(os, oe, ns, ne) in &a.changes {
+            assert!(
+                file.is_char_boundary(os)
+                    && file.is_char_boundary(oe)
+                    && a.text.is_char_boundary(ns)
+                    && a.text.is_char_boundary(ne),
+                "{case}: span off a character boundary"
+            );
+            assert_eq!(&file[pos..os], &a.text[npos..ns], "{case}: outside a span");
+            (pos, npos) = (oe, ne);
+        }
+        assert_eq!(&file[pos..], &a.text[npos..], "{case}: after the last span");
+        let _ = surepatch::diff::unified("p", file, &a.text, &a.changes);
+    }
+    let starts = (0..file.len())
+        .filter(|&i| file.is_char_boundary(i) && file[i..].starts_with(old))
+        .count();
+    if starts == 1 {
+        match &res {
+            Err(f) if f.code == Code::NoChanges => {}
+            Err(f) => panic!("{case}: a unique exact match was refused: {f:?}"),
+            Ok(a) if !(new.contains('\n') && file.contains('\r')) => {
+                assert_eq!(a.text, file.replacen(old, new, 1), "{case}");
+            }
+            Ok(_) => {}
+        }
+    }
+    if starts >= 2 {
+        assert!(
+            res.is_err(),
+            "{case}: applied although it matches {starts} times"
+        );
+    }
+    res.is_ok()
+}
+
+fn every_edit(alphabet: &[&str]) -> (usize, usize) {
+    let max = match std::env::var("SUREPATCH_EXHAUSTIVE").as_deref() {
+        Ok("4") => 4,
+        _ => 3,
+    };
+    let files = texts(alphabet, max);
+    let olds: Vec<String> = texts(alphabet, 2).into_iter().skip(1).collect();
+    let (mut cases, mut applied) = (0, 0);
+    for file in &files {
+        for old in &olds {
+            for new in ["", "X", "\n", "\u{201c}", " "] {
+                cases += 1;
+                applied += usize::from(check(file, old, new));
+            }
+        }
+    }
+    (cases, applied)
+}
+
+#[test]
+fn every_small_edit_over_whitespace_quotes_and_line_breaks() {
+    let (cases, applied) = every_edit(&["a", " ", "\n", "\t", "\u{201c}", "\"", "\u{a0}", "\r"]);
+    assert!(cases >= 585 * 72 * 5, "{cases}");
+    // Most cases find nothing; the point is the invariants above, but a run that applies nothing
+    // checks nothing.
+    assert!(applied > cases / 5, "{applied} of {cases}");
+}
+
+#[test]
+fn every_small_edit_over_characters_sharing_bytes() {
+    let (cases, applied) = every_edit(&["中", "丫", " ", "\n", "\u{3000}", "½", "\t"]);
+    assert!(cases >= 400 * 56 * 5, "{cases}");
+    assert!(applied > cases / 10, "{applied} of {cases}");
+}
