@@ -1,9 +1,9 @@
-// Type definitions for surepatch. The function declarations are written by hand and checked by `tsc`
-// in `npm test` (__test__/types); the result types (every `…Success`, `…Result`, `Failure` and what
-// they hold) are generated into types/receipts.d.ts, and the argument and option types (every
-// `…Options`, `PatchFileInput`, `Edit`, `LineOp`, `UndoTarget`, `ReadManyItem`, the `…Args` tuples)
-// into types/options.d.ts, from the JSON Schemas that the Rust types generate (`npm run schemas`;
-// see docs/development.md).
+// Type definitions for surepatch. Everything a library function takes and returns is generated from
+// the Rust declarations (`npm run schemas`; see docs/development.md): the `…Args` tuples and every
+// option type into types/options.d.ts, every `…Result`, `…Success` and `Failure` into
+// types/receipts.d.ts, through the JSON Schemas under schemas/. The declarations below only name
+// them, one per entry of schemas/ops.json; a test (__test__/exports.test.mjs) checks each against that
+// table, and `tsc` (__test__/types) checks that real calls type-check.
 //
 // Every function that touches files is asynchronous: it runs on Node's libuv thread pool and never
 // blocks the event loop. It resolves to a result object and never rejects for a user error.
@@ -12,10 +12,10 @@ import type {
   ApplyBlocksResult,
   ApplyEditsResult,
   ApplyPatchResult,
+  CodesSuccess,
   CreateDirectoryResult,
   DeleteFileResult,
   EditLinesResult,
-  Encoding,
   Failure,
   FindFilesResult,
   HunkFileReceipt,
@@ -24,38 +24,43 @@ import type {
   ParseBlocksResult,
   ParsePathBlocksResult,
   PatchFileResult,
-  PermissionScopeSuccess,
+  PermissionScopeResult,
   ReadManyFilesResult,
   SearchFilesResult,
-  Stats,
-  TouchedFile,
+  SetEventLogResult,
+  StatsResult,
+  TouchedFilesResult,
   UndoEditResult,
   ViewFileResult,
   WriteFileResult,
 } from './types/receipts'
 import type {
-  BlocksOptions,
-  CreateFileOptions,
-  Edit,
-  EditOptions,
-  FindFilesOptions,
-  LineOp,
-  ListDirectoryOptions,
-  MoveFileOptions,
-  PatchFileInput,
-  PatchOptions,
-  ReadManyFilesOptions,
-  ReadManyItem,
-  ScopeInput,
-  SearchFilesOptions,
-  StatsOptions,
-  UndoEditOptions,
-  UndoTarget,
-  UnifiedDiffOptions,
+  ApplyBlocksArgs,
+  ApplyEditsArgs,
+  ApplyPatchArgs,
+  ApplyUnifiedDiffArgs,
+  CreateDirectoryArgs,
+  CreateFileArgs,
+  DeleteFileArgs,
+  EditLinesArgs,
+  ErrorCodesArgs,
+  FindFilesArgs,
+  GetStatsArgs,
+  ListDirectoryArgs,
+  MoveFileArgs,
+  ParseBlocksArgs,
+  ParsePathBlocksArgs,
+  PatchFileArgs,
+  PermissionScopeArgs,
+  PreviewEditsArgs,
+  ReadManyFilesArgs,
+  SearchFilesArgs,
+  SetEventLogArgs,
+  TouchedFilesArgs,
+  UndoEditArgs,
   ValidateMode,
-  ViewFileOptions,
-  WorkspaceOption,
-  WriteFileOptions,
+  ViewFileArgs,
+  WriteFileArgs,
 } from './types/options'
 export * from './types/receipts'
 export * from './types/options'
@@ -102,79 +107,79 @@ export declare const ErrorCode: {
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
 /** Replace the one occurrence of `search_block` in a file (async, off the event loop). */
-export declare function patchFile(input: PatchFileInput, options?: EditOptions): Promise<PatchFileResult>
+export declare function patchFile(...args: PatchFileArgs): Promise<PatchFileResult>
 
 /** Apply a batch of edits to one file, all or nothing, in one atomic write (async). */
-export declare function applyEdits(filePath: string, edits: Edit[], options?: EditOptions): Promise<ApplyEditsResult>
+export declare function applyEdits(...args: ApplyEditsArgs): Promise<ApplyEditsResult>
 
 /** `applyEdits` as a dry run: the full receipt, nothing written (async). */
-export declare function previewEdits(filePath: string, edits: Edit[], options?: EditOptions): Promise<ApplyEditsResult>
+export declare function previewEdits(...args: PreviewEditsArgs): Promise<ApplyEditsResult>
 
 /** Every failure code with one sentence on what to do about it (synchronous; touches no files). */
-export declare function errorCodes(): Array<{ code: ErrorCode; remedy: string }>
+export declare function errorCodes(...args: ErrorCodesArgs): CodesSuccess['codes']
 
 /**
  * Every path an edit set touches and the narrowest covering glob (async; resolves paths through the
  * sandbox, reads and writes nothing). `input`: a list of paths, an apply_patch text, SEARCH/REPLACE path
  * blocks, or a unified diff.
  */
-export declare function permissionScope(input: ScopeInput, options?: WorkspaceOption): Promise<PermissionScopeSuccess | Failure>
+export declare function permissionScope(...args: PermissionScopeArgs): Promise<PermissionScopeResult>
 
 /**
  * The files a call of engine operation `op` (snake_case: "apply_patch", "patch_file", "write_file", …)
  * with argument list `args` would touch, from the engine's own parsers and sandbox. Writes nothing.
  */
-export declare function touchedFiles(op: string, args: unknown[]): Promise<{ ok: true; targets: TouchedFile[] } | Failure>
+export declare function touchedFiles(...args: TouchedFilesArgs): Promise<TouchedFilesResult>
 
 /** Counters since start, or since the last `{reset: true}` (synchronous). */
-export declare function getStats(options?: StatsOptions): Stats | Failure
+export declare function getStats(...args: GetStatsArgs): StatsResult
 
 /**
  * Append one JSON line per call — `{ts, op, path, ok, code?, tier?, ms, lines_changed, attempt?}`, never file
  * content — to `path`; `null` turns the log off. `SUREPATCH_LOG=<file>` sets it at start (synchronous).
  */
-export declare function setEventLog(path: string | null): { ok: true } | Failure
+export declare function setEventLog(...args: SetEventLogArgs): SetEventLogResult
 /** New lines, as an array (one line per item, no line breaks) or as text split on line breaks. */
 export type NewLines = { lines: string[]; text?: never } | { text: string; lines?: never }
 
 /** Read a file or a line range (async). */
-export declare function viewFile(filePath: string, options?: ViewFileOptions): Promise<ViewFileResult>
+export declare function viewFile(...args: ViewFileArgs): Promise<ViewFileResult>
 
 /** A directory's entries, `.gitignore`-aware (async). */
-export declare function listDirectory(path?: string | null, options?: ListDirectoryOptions): Promise<ListDirectoryResult>
+export declare function listDirectory(...args: ListDirectoryArgs): Promise<ListDirectoryResult>
 
 /** Files matching a glob, `.gitignore`-aware, in tree order (async). */
-export declare function findFiles(pattern: string, options?: FindFilesOptions): Promise<FindFilesResult>
+export declare function findFiles(...args: FindFilesArgs): Promise<FindFilesResult>
 
 /** Search file contents, literal or regex, with line numbers and context; binary files skipped (async). */
-export declare function searchFiles(query: string, options?: SearchFilesOptions): Promise<SearchFilesResult>
+export declare function searchFiles(...args: SearchFilesArgs): Promise<SearchFilesResult>
 
 /** Several files or ranges in one call, each with its `file_hash` or its own failure (async). */
-export declare function readManyFiles(files: ReadManyItem[], options?: ReadManyFilesOptions): Promise<ReadManyFilesResult>
+export declare function readManyFiles(...args: ReadManyFilesArgs): Promise<ReadManyFilesResult>
 
 /** Rename a file inside the workspace: locked, atomic, undoable (async). */
-export declare function moveFile(fromPath: string, toPath: string, options?: MoveFileOptions): Promise<MoveFileResult>
+export declare function moveFile(...args: MoveFileArgs): Promise<MoveFileResult>
 
 /** Create a directory and its missing parents (async). */
-export declare function createDirectory(path: string, options?: WorkspaceOption): Promise<CreateDirectoryResult>
+export declare function createDirectory(...args: CreateDirectoryArgs): Promise<CreateDirectoryResult>
 
 /** Line-anchored edits; every anchor is checked against the file first (async). */
-export declare function editLines(filePath: string, ops: LineOp[], options?: EditOptions): Promise<EditLinesResult>
+export declare function editLines(...args: EditLinesArgs): Promise<EditLinesResult>
 
 /** Create a file, with its parent directories; FILE_EXISTS unless `overwrite` (async). */
-export declare function createFile(filePath: string, content: string, options?: CreateFileOptions): Promise<WriteFileResult>
+export declare function createFile(...args: CreateFileArgs): Promise<WriteFileResult>
 
 /** Rewrite an existing file whole (async). */
-export declare function writeFile(filePath: string, content: string, options?: WriteFileOptions): Promise<WriteFileResult>
+export declare function writeFile(...args: WriteFileArgs): Promise<WriteFileResult>
 
 /** Delete a file; undoable (async). */
-export declare function deleteFile(filePath: string, options?: EditOptions): Promise<DeleteFileResult>
+export declare function deleteFile(...args: DeleteFileArgs): Promise<DeleteFileResult>
 
 /**
  * Undo a journaled write if every file it touched is still as it left it (else STALE_FILE, nothing
  * written). An undo is not itself journaled (async).
  */
-export declare function undoEdit(editIdOrPath: UndoTarget, options?: UndoEditOptions): Promise<UndoEditResult>
+export declare function undoEdit(...args: UndoEditArgs): Promise<UndoEditResult>
 /** A JSON Schema object (the tools' input schemas are plain draft-07/2020-12 compatible objects). */
 export type JsonSchema = { [keyword: string]: unknown }
 
@@ -238,23 +243,23 @@ export declare function createToolRunner(options?: ToolRunnerOptions): ToolRunne
  * Apply an `apply_patch` envelope (Add / Delete / Update / Move to, `@@` scopes, `*** End of File`;
  * heredoc and markdown-fence wrappers accepted) as one transaction: every file or none (async).
  */
-export declare function applyPatch(patchText: string, options?: PatchOptions): Promise<ApplyPatchResult>
+export declare function applyPatch(...args: ApplyPatchArgs): Promise<ApplyPatchResult>
 
 /**
  * Parse and apply SEARCH/REPLACE blocks, each under the path line written before it (or all to
  * `options.file_path`), as one transaction (async). An empty SEARCH section creates the file.
  */
-export declare function applyBlocks(text: string, options?: BlocksOptions): Promise<ApplyBlocksResult>
+export declare function applyBlocks(...args: ApplyBlocksArgs): Promise<ApplyBlocksResult>
 
 /**
  * Apply a unified diff (plain or git; renames, new and deleted files) as one transaction (async).
  * Hunk headers without numbers and wrong counts are read (counts come from the body; line numbers
  * are hints that never choose between places).
  */
-export declare function applyUnifiedDiff(diffText: string, options?: UnifiedDiffOptions): Promise<ApplyPatchResult>
+export declare function applyUnifiedDiff(...args: ApplyUnifiedDiffArgs): Promise<ApplyPatchResult>
 
 /** Parse SEARCH/REPLACE blocks into edits, ignoring path lines (synchronous; touches no files). */
-export declare function parseBlocks(text: string): ParseBlocksResult
+export declare function parseBlocks(...args: ParseBlocksArgs): ParseBlocksResult
 
 /** Parse SEARCH/REPLACE blocks into `{path: edits}`, in order of first appearance (synchronous). */
-export declare function parsePathBlocks(text: string): ParsePathBlocksResult
+export declare function parsePathBlocks(...args: ParsePathBlocksArgs): ParsePathBlocksResult

@@ -34,6 +34,25 @@ test('index.d.ts declares exactly the values the package exports', () => {
   }
 })
 
+test('every library function is declared with its generated argument tuple and result type, as the op table says', () => {
+  const dts = readFileSync(join(here, '..', 'index.d.ts'), 'utf8')
+  const schemas = join(here, '..', 'schemas')
+  const title = (f) => JSON.parse(readFileSync(join(schemas, f), 'utf8')).title
+  const { ops } = JSON.parse(readFileSync(join(schemas, 'ops.json'), 'utf8'))
+  assert.equal(ops.length, 25)
+  for (const o of ops) {
+    const out = title(o.output)
+    // errorCodes() hands back the list itself (the shim unwraps `codes`).
+    const ret = o.js === 'errorCodes' ? "CodesSuccess['codes']" : o.sync ? out : `Promise<${out}>`
+    const line = `export declare function ${o.js}(...args: ${title(o.args)}): ${ret}`
+    assert.ok(dts.split('\n').includes(line), `index.d.ts lacks: ${line}`)
+    assert.equal(typeof cjs[o.js], 'function', o.js)
+  }
+  // Every other declared function is not an engine op, and there is only one.
+  const others = [...dts.matchAll(/^export declare function (\w+)/gm)].map((m) => m[1]).filter((n) => !ops.some((o) => o.js === n))
+  assert.deepEqual(others, ['createToolRunner'])
+})
+
 test('named ESM imports run', async () => {
   assert.equal(typeof patchFile, 'function')
   const r = await patchFile({ file_path: 'nope.txt', search_block: 'a', replace_block: 'b' }, { workspace_root: here })

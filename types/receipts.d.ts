@@ -124,7 +124,7 @@ export interface ChangedRange {
 /** A failure code and what to do about it. */
 export interface CodeInfo {
   /** The stable code, e.g. `"STALE_FILE"`. */
-  code: string
+  code: 'INVALID_INPUT' | 'PATH_OUTSIDE_WORKSPACE' | 'TARGET_IS_DIRECTORY' | 'FILE_NOT_FOUND' | 'FILE_EXISTS' | 'PERMISSION_DENIED' | 'BINARY_FILE_REJECTED' | 'ENCODING_UNSUPPORTED' | 'FILE_TOO_LARGE' | 'SEARCH_BLOCK_NOT_FOUND' | 'SEARCH_BLOCK_AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'OVERLAPPING_EDITS' | 'NO_CHANGES' | 'PARSE_ERROR' | 'STALE_FILE' | 'STALE_ANCHOR' | 'ELIDED_CONTENT' | 'EDIT_NOT_FOUND' | 'FILE_READ_ERROR' | 'FILE_WRITE_ERROR' | 'LOCK_TIMEOUT' | 'SYNTAX_ERROR_INTRODUCED' | 'REWRITE_TOO_BROAD' | 'INTERNAL_ERROR'
   /** One sentence: what the caller should do about it. */
   remedy: string
 }

@@ -1105,6 +1105,7 @@ pub struct TouchedFilesSuccess {
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct CodeInfo {
     /// The stable code, e.g. `"STALE_FILE"`.
+    #[schemars(with = "crate::error::Code")]
     pub code: &'static str,
     /// One sentence: what the caller should do about it.
     pub remedy: &'static str,
