@@ -4,7 +4,7 @@
 //   node --expose-gc bench/run.mjs [--quick] [--only=P1,P3] [--cargo-bench] [--no-cargo]
 //
 //   --quick        small sizes and few runs (a smoke test; numbers are not meaningful)
-//   --only=...     run only the listed parts (P1, P2, P3, P3-throughput, P3-lag, P4, P5)
+//   --only=...     run only the listed parts (P1, P2, P3, P3-throughput, P3-lag, P4, P5, P6)
 //   --cargo-bench  also run the whole criterion suite (`cargo bench --bench engine`, slow) and
 //                  include its estimates
 //   --no-cargo     never run cargo (P5 falls back to whatever criterion results already exist)
@@ -450,6 +450,61 @@ async function p2() {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// P6: rewrites whose line diff is as large as the file (the receipt's diff, the rewrite summary and
+// the pairing of old and new lines at a tolerance tier are bounded by work; a plain Myers diff of these
+// took 62 s, 30 s and 3.3 s).
+
+function rewriteCases(n) {
+  const lines = Array.from({ length: n }, (_, i) => `line ${i}`)
+  const text = lines.join('\n') + '\n'
+  const reversed = lines.slice().reverse().join('\n') + '\n'
+  const alternate = lines.map((l, i) => (i % 2 ? `${l}x` : l)).join('\n') + '\n'
+  return [
+    { id: 'write_reversed', name: 'writeFile: every line, in reverse order', text, call: (f, o) => lib.writeFile(f, reversed, o), want: reversed },
+    { id: 'write_alternate', name: 'writeFile: every other line changed', text, call: (f, o) => lib.writeFile(f, alternate, o), want: alternate },
+    { id: 'patch_whole_alternate', name: 'patchFile: the whole file as the search block, every other line changed', text, call: (f, o) => lib.patchFile({ filePath: f, searchBlock: text, replaceBlock: alternate }, o), want: alternate },
+    // Every line of `old` has a trailing space the file lacks: the trailing-whitespace tier, where
+    // changed lines are paired with old ones to keep the file's bytes.
+    { id: 'tier_reversed', name: 'applyEdits at the trailing-whitespace tier: every line, in reverse order', text, call: (f, o) => lib.applyEdits(f, [{ old: lines.join(' \n') + ' \n', new: reversed }], o), want: reversed },
+  ]
+}
+
+// The goal is the growth, not a time: four times the lines should cost about four times as long
+// (a quadratic diff would cost sixteen times); 6 leaves room for a noisy machine.
+async function p6() {
+  const runs = QUICK ? 3 : 7
+  const [small, large] = [25_000, 100_000]
+  const maxGrowth = 6
+  const time = async (c) => {
+    const dir = workdir(`p6-${c.id}`)
+    const file = path.join(dir, 'f.txt')
+    const times = []
+    for (let k = 0; k <= runs; k++) {
+      fs.writeFileSync(file, c.text)
+      gc()
+      let t = performance.now()
+      const r = await c.call(file, { workspaceRoot: dir })
+      t = performance.now() - t
+      if (!r.ok) throw new Error(`P6 ${c.id}: ${JSON.stringify(r).slice(0, 300)}`)
+      if (fs.readFileSync(file, 'utf8') !== c.want) throw new Error(`P6 ${c.id}: wrong text on disk`)
+      if (k > 0) times.push(t)
+    }
+    fs.rmSync(dir, { recursive: true, force: true })
+    return stats(times)
+  }
+  const smallCases = rewriteCases(small)
+  const out = []
+  for (const [i, c] of rewriteCases(large).entries()) {
+    log(`P6 ${c.id}`)
+    const s = await time(smallCases[i])
+    const l = await time(c)
+    const growth = r2(l.median / s.median)
+    out.push({ case: c.id, name: c.name, lines: [small, large], bytes: Buffer.byteLength(c.text), small: mapStats(s), large: mapStats(l), growth, max_growth: maxGrowth, pass: growth <= maxGrowth })
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------------------------------
 // P3: concurrency and event-loop lag.
 
 async function p3throughput() {
@@ -823,6 +878,16 @@ function markdown(R) {
       L.push(`| ${c.name} | ${c.lines} | ${c.bytes} | ${fmt(c.surepatch.median_ms)} (${fmt(c.surepatch.p90_ms)}) | ${fmt(c.engine_rust_api.median_ms)} (${fmt(c.engine_rust_api.p90_ms)}) | ${fmt(c.engine_pure.median_ms)} (${fmt(c.engine_pure.p90_ms)}) | ${fmt(c.js_baseline_no_candidates.median_ms)} | ${c.goal_ms ? `≤ ${c.goal_ms} ms: ${pf(c.pass)}` : '–'} | ${c.nearest_is_the_edited_region == null ? 'n/a (no edited region)' : c.nearest_is_the_edited_region ? 'yes' : 'no'} (${c.candidates} candidates) |`)
     }
   }
+  if (R.P6) {
+    L.push('')
+    L.push('## P6 — rewrites whose line diff is the whole file (work-bounded diffs)')
+    L.push('')
+    L.push('| case | 25,000 lines | 100,000 lines (1.09 MB) | growth ×4 lines | goal |')
+    L.push('|---|---|---|---|---|')
+    for (const c of R.P6) {
+      L.push(`| ${c.name} | ${fmt(c.small.median_ms)} (${fmt(c.small.p90_ms)}) | ${fmt(c.large.median_ms)} (${fmt(c.large.p90_ms)}) | ${fmt(c.growth)}× | ≤ ${c.max_growth}× (linear 4×, quadratic 16×): ${pf(c.pass)} |`)
+    }
+  }
   if (R.P3) {
     L.push('')
     L.push('## P3 — concurrency and event-loop lag')
@@ -921,6 +986,7 @@ if (want('P3') || want('P3-throughput') || want('P3-lag')) {
   if (want('P3') || want('P3-lag')) R.P3.lag = await p3lag()
 }
 if (want('P4')) R.P4 = p4()
+if (want('P6')) R.P6 = await p6()
 if (CARGO_BENCH && !NO_CARGO) {
   log('cargo bench --bench engine (full suite)')
   const r = spawnSync('cargo', ['bench', '--bench', 'engine'], { cwd: repo, stdio: ['ignore', 'ignore', 'inherit'] })

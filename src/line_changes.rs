@@ -1,6 +1,7 @@
 //! What a rewrite changes, line by line: the summaries a whole-file write reports (`lines_added`,
 //! `lines_removed`, `changed_lines`, `changed_ranges`) and guards with `max_changed_lines`. Pure: no I/O.
 
+use crate::matcher::{bounded_diff, LINE_DIFF_STEPS};
 use crate::text::LineTable;
 
 /// `(old_start, old_end, new_start, new_end)` of the one span where `a` and `b` differ.
@@ -43,10 +44,10 @@ pub struct LineChanges {
     pub ranges: Vec<(usize, usize)>,
 }
 
-/// A line diff of `old` → `new`: common leading and trailing lines are skipped, the rest goes to a
-/// Myers diff with a deadline (past it the diff is coarser, never wrong).
+/// A line diff of `old` → `new`: common leading and trailing lines are skipped, the rest goes to
+/// [`bounded_diff`] (past its budget the diff is coarser, never wrong).
 pub fn line_changes(old: &str, new: &str) -> LineChanges {
-    use similar::{capture_diff_slices_deadline, Algorithm, DiffTag};
+    use similar::DiffTag;
     let (ot, nt) = (LineTable::new(old), LineTable::new(new));
     let (on, nn) = (ot.len(), nt.len());
     let o_line = |i: usize| &old[ot.start(i)..ot.end(i)];
@@ -61,8 +62,7 @@ pub fn line_changes(old: &str, new: &str) -> LineChanges {
     }
     let a: Vec<&str> = (pre..on - suf).map(o_line).collect();
     let b: Vec<&str> = (pre..nn - suf).map(n_line).collect();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
-    let ops = capture_diff_slices_deadline(Algorithm::Myers, &a, &b, Some(deadline));
+    let ops = bounded_diff(&a, &b, &mut LINE_DIFF_STEPS.clone());
     // Blocks of adjacent changed lines, in line indexes: (old_start, old_end, new_start, new_end).
     let mut blocks: Vec<(usize, usize, usize, usize)> = Vec::new();
     for op in ops {

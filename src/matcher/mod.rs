@@ -30,6 +30,8 @@ mod prefix;
 mod rebuild;
 mod search;
 
+pub use search::{bounded_diff, bounded_distance_steps, Distance, LINE_DIFF_STEPS};
+
 use std::cell::{OnceCell, RefCell};
 use std::hash::Hasher;
 use std::sync::Arc;

@@ -9,6 +9,7 @@
 //! Under `cfg(test)` both count their steps in [`work`], so tests can assert the work stays linear.
 
 use memchr::memmem;
+use rustc_hash::FxHashMap;
 
 #[cfg(test)]
 thread_local! {
@@ -171,6 +172,11 @@ pub enum Distance {
 /// not time: the same inputs always give the same answer. Exact whenever the distance is small; past
 /// the budget, an estimate of the common elements ([`Distance::Estimate`]).
 pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> Distance {
+    bounded_distance_steps(a, b, budget).0
+}
+
+/// [`bounded_distance`], and the steps it took (at most a round past `budget`).
+pub fn bounded_distance_steps<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> (Distance, usize) {
     let pre = a.iter().zip(b).take_while(|(x, y)| x == y).count();
     let (a, b) = (&a[pre..], &b[pre..]);
     let suf = a
@@ -183,7 +189,7 @@ pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> Distan
     let (n, m) = (a.len() as isize, b.len() as isize);
     tick(pre + suf);
     if n == 0 || m == 0 {
-        return Distance::Exact((n + m) as usize);
+        return (Distance::Exact((n + m) as usize), pre + suf);
     }
     let max = n + m;
     let off = max + 1;
@@ -209,7 +215,7 @@ pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> Distan
             v[i] = x;
             if x >= n && y >= m {
                 tick(steps);
-                return Distance::Exact(d as usize);
+                return (Distance::Exact(d as usize), pre + suf + steps);
             }
             if x <= n && y <= m && y >= 0 {
                 furthest = furthest.max(x + y);
@@ -227,10 +233,75 @@ pub fn bounded_distance<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> Distan
                 0.0
             };
             let rest = ((share * (n + m) as f64 / 2.0) as usize).min(n.min(m) as usize);
-            return Distance::Estimate(pre + suf + rest);
+            return (Distance::Estimate(pre + suf + rest), pre + suf + steps);
         }
     }
     unreachable!("the distance is at most n + m")
+}
+
+/// Steps (diagonals visited plus lines compared, as [`bounded_distance_steps`] counts them) the line
+/// diffs of one rewrite, receipt diff or rebuilt region may take in all before they settle for coarser ones. A shortest edit script of
+/// `d` changed lines among `n` costs about `n + d²` steps: this is a few thousand scattered changes in
+/// any file, tens of milliseconds; a file rewritten wholesale (its lines reversed, or every line
+/// changed) costs no more.
+pub const LINE_DIFF_STEPS: usize = 10_000_000;
+
+/// The diff of `a` → `b` (Myers, as the `similar` crate computes it) while a shortest edit script
+/// costs at most `budget` steps, which it then takes from `budget`; past that, one replacement of
+/// everything between the elements the two share at the start and at the end: still a correct diff,
+/// only coarser, in linear work. Bounded by work, not time, so the same inputs always give the same
+/// diff. Elements are interned first, so lines compare as numbers.
+pub fn bounded_diff<'t, T: Eq + std::hash::Hash>(
+    a: &'t [T],
+    b: &'t [T],
+    budget: &mut usize,
+) -> Vec<similar::DiffOp> {
+    use similar::DiffOp::{Equal, Replace};
+    let mut ids: FxHashMap<&'t T, u32> = FxHashMap::default();
+    let mut intern = |items: &'t [T]| -> Vec<u32> {
+        items
+            .iter()
+            .map(|l| {
+                let n = ids.len() as u32;
+                *ids.entry(l).or_insert(n)
+            })
+            .collect()
+    };
+    let (ia, ib) = (intern(a), intern(b));
+    let (distance, steps) = bounded_distance_steps(&ia, &ib, *budget);
+    *budget = budget.saturating_sub(steps);
+    if let Distance::Exact(_) = distance {
+        return similar::capture_diff_slices(similar::Algorithm::Myers, &ia, &ib);
+    }
+    let pre = ia.iter().zip(&ib).take_while(|(x, y)| x == y).count();
+    let suf = ia[pre..]
+        .iter()
+        .rev()
+        .zip(ib[pre..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let mut ops = Vec::with_capacity(3);
+    if pre > 0 {
+        ops.push(Equal {
+            old_index: 0,
+            new_index: 0,
+            len: pre,
+        });
+    }
+    ops.push(Replace {
+        old_index: pre,
+        old_len: ia.len() - pre - suf,
+        new_index: pre,
+        new_len: ib.len() - pre - suf,
+    });
+    if suf > 0 {
+        ops.push(Equal {
+            old_index: ia.len() - suf,
+            new_index: ib.len() - suf,
+            len: suf,
+        });
+    }
+    ops
 }
 
 #[cfg(test)]
@@ -292,6 +363,72 @@ mod tests {
         assert_eq!(count, 195_001);
         let w = work();
         assert!(w < 4 * 205_000, "work {w}");
+    }
+
+    #[test]
+    fn bounded_diff_is_similars_diff_within_its_budget_and_a_correct_coarse_one_past_it() {
+        // Within the budget: exactly the `similar` crate's Myers diff, and the budget is charged.
+        let words = [
+            "", "a", "ab", "ba", "abc", "cab", "aabbcc", "abcabc", "cbacba", "xyz",
+        ];
+        for a in words {
+            for b in words {
+                let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+                let mut budget = 1000;
+                let ops = bounded_diff(&a, &b, &mut budget);
+                let want = similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b);
+                assert_eq!(ops, want, "{a:?} {b:?}");
+                assert!(budget <= 1000);
+            }
+        }
+        // Past it (a reversed sequence): one replacement between the shared ends, budget spent.
+        let a: Vec<u32> = (0..10_000).collect();
+        let mut b: Vec<u32> = a.iter().rev().copied().collect();
+        b[0] = 0;
+        b[9_999] = 9_999;
+        work();
+        let mut budget = 50_000;
+        let ops = bounded_diff(&a, &b, &mut budget);
+        assert_eq!(budget, 0);
+        assert!(work() < 2 * 50_000 + 20_000);
+        assert_eq!(
+            ops,
+            vec![
+                similar::DiffOp::Equal {
+                    old_index: 0,
+                    new_index: 0,
+                    len: 1
+                },
+                similar::DiffOp::Replace {
+                    old_index: 1,
+                    old_len: 9_998,
+                    new_index: 1,
+                    new_len: 9_998
+                },
+                similar::DiffOp::Equal {
+                    old_index: 9_999,
+                    new_index: 9_999,
+                    len: 1
+                },
+            ]
+        );
+        // An empty budget still gives a correct diff.
+        let ops = bounded_diff(&a, &a[..5_000], &mut 0);
+        assert_eq!(
+            ops,
+            vec![
+                similar::DiffOp::Equal {
+                    old_index: 0,
+                    new_index: 0,
+                    len: 5_000
+                },
+                similar::DiffOp::Delete {
+                    old_index: 5_000,
+                    old_len: 5_000,
+                    new_index: 5_000
+                }
+            ]
+        );
     }
 
     #[test]
