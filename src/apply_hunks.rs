@@ -55,7 +55,6 @@
 
 use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use serde::Serialize;
 
 use crate::error::{Code, Failure};
@@ -124,9 +123,11 @@ impl<'a> Padded<'a> {
 const MIN_INDEXED_HUNKS: usize = 32;
 
 /// Where each needle a patch will search for occurs exactly in the padded text: every hunk body
-/// (`"\n" + lines + "\n"`, both readings) and every `@@` scope, found in one Aho-Corasick pass
-/// over the file instead of one pass per hunk. Starts are sorted; overlapping occurrences count,
-/// as they do for the matcher's exact tier.
+/// (`"\n" + lines + "\n"`, both readings) and every `@@` scope, found in one pass over the file
+/// ([`matcher::exact_occurrences`]) instead of one pass per hunk. Starts are sorted; overlapping
+/// occurrences count, as they do for the matcher's exact tier. Left empty when the pass gives up
+/// (nested needles occurring far more often than the file has bytes): every hunk then searches on
+/// its own, as below [`MIN_INDEXED_HUNKS`].
 struct ExactIndex {
     starts: HashMap<String, Vec<usize>>,
 }
@@ -147,31 +148,20 @@ impl ExactIndex {
                 needles.push(needle_of(&alt.old_lines()));
             }
         }
-        let mut starts: HashMap<String, Vec<usize>> = HashMap::new();
         needles.retain(|n| n.len() > 2 || n == "\n\n");
         needles.sort();
         needles.dedup();
         // A few hunks search the file quickly one by one; the one-pass index pays off from a few
-        // dozen. The contiguous NFA builds in time linear in the needles (a DFA's tables cost more
-        // than a small file's whole search).
+        // dozen.
         if hunks.len() < MIN_INDEXED_HUNKS {
-            return ExactIndex { starts };
+            return ExactIndex {
+                starts: HashMap::new(),
+            };
         }
-        if let Ok(ac) = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::ContiguousNFA))
-            .build(&needles)
-        {
-            for m in ac.find_overlapping_iter(padded) {
-                starts
-                    .entry(needles[m.pattern().as_usize()].clone())
-                    .or_default()
-                    .push(m.start());
-            }
-            for n in needles {
-                starts.entry(n).or_default();
-            }
-        }
+        let starts = match matcher::exact_occurrences(padded, &needles) {
+            Some(found) => needles.into_iter().zip(found).collect(),
+            None => HashMap::new(),
+        };
         ExactIndex { starts }
     }
 
@@ -821,6 +811,33 @@ mod tests {
             work < 4 * text.len() as u64,
             "work {work} for {} bytes",
             text.len()
+        );
+    }
+
+    #[test]
+    fn nested_needles_cannot_make_the_index_pass_quadratic() {
+        // Hunks of 1, 2, 3, ... blank context lines on a file of blank lines: every position starts
+        // an occurrence of every body, 20,000 x 300 in all (a 2,000-hunk patch of this shape took
+        // 22 s). The pass gives up at its budget; the hunks are then searched one by one, and the
+        // first is ambiguous.
+        let text = "\n".repeat(20_000);
+        let hunks: Vec<Hunk> = (1..=300)
+            .map(|k| {
+                let mut lines: Vec<_> = (0..k).map(|_| ctx("")).collect();
+                lines.push(Remove(String::new()));
+                lines.push(Add(format!("x{k}")));
+                hunk(lines)
+            })
+            .collect();
+        crate::matcher::search_work();
+        let f = apply_hunks(&text, &hunks, Tolerance::Safe).unwrap_err();
+        let work = crate::matcher::search_work();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        assert_eq!(f.detail("hunk_index"), Some(&0.into()));
+        let budget = crate::matcher::exact_occurrences_budget(text.len() + 1, 300) as u64;
+        assert!(
+            work <= budget + 8 * text.len() as u64,
+            "work {work}, budget {budget}"
         );
     }
 

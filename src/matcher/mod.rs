@@ -30,7 +30,10 @@ mod prefix;
 mod rebuild;
 mod search;
 
-pub use search::{bounded_diff, bounded_distance_steps, Distance, LINE_DIFF_STEPS};
+pub use search::{
+    bounded_diff, bounded_distance_steps, exact_occurrences, exact_occurrences_budget, Distance,
+    LINE_DIFF_STEPS,
+};
 
 use std::cell::{OnceCell, RefCell};
 use std::hash::Hasher;
