@@ -530,8 +530,21 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 (after, after),
             )
         } else {
-            // The body may start on the scope line itself (`@@` naming the line it changes).
-            let scope_lo = last_anchor.as_ref().map_or(0, |a| a.start);
+            // The body may start on the scope line itself (`@@` naming the line it changes), or
+            // above it when the scope line is one of the body's own lines (`@@ run(1)` over a body
+            // whose second line is `    run(1)`): as many lines above as that line's place in the
+            // body, so that a copy of the body holding the scope line still counts (two copies are
+            // still ambiguous, not the second one chosen).
+            let scope_lo = last_anchor.as_ref().map_or(0, |a| {
+                let named = text[a.start..a.end].trim();
+                match old
+                    .iter()
+                    .rposition(|l| !named.is_empty() && l.trim() == named)
+                {
+                    Some(j) if j > 0 => h.lines().start((a.line - 1).saturating_sub(j)),
+                    _ => a.start,
+                }
+            });
             let body_lo = scope_lo.max(prev_end);
             let below = match &last_anchor {
                 Some(a) => format!(" below the @@ scope line at line {}", a.line),
@@ -567,6 +580,9 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 };
                 let again = locate(&alt.old_lines(), &alt.new_lines());
                 if !matches!(again, Err(LineMiss::NotFound)) {
+                    if again.is_ok() {
+                        note(&mut dialect, Dialect::ContextPrefixMissing);
+                    }
                     found = again;
                 }
             }
@@ -851,6 +867,67 @@ mod tests {
         let h = hunk(vec![ctx(""), Remove("b".into()), Add("B".into())]);
         let f = apply_hunks("a\n\nb\nc\n", &[h.clone(), h], Tolerance::Safe).unwrap_err();
         assert_eq!(f.code, Code::OverlappingEdits);
+    }
+
+    #[test]
+    fn indented_context_lines_that_lost_their_prefix_are_read_with_it() {
+        // Every context line starts with spaces, and the model dropped the ` ` prefix: nothing
+        // shows it but context one column shallower than the `-`/`+` lines. Both formats.
+        let text = "fn a() {\n    let x = 1;\n    let y = 2;\n    call(x, y);\n}\n";
+        let body = "    let x = 1;\n-    let y = 2;\n+    let y = 20;\n    call(x, y);\n";
+        let patch = format!("*** Begin Patch\n*** Update File: a.rs\n@@\n{body}*** End Patch\n");
+        let diff = format!("--- a/a.rs\n+++ b/a.rs\n@@ -2,3 +2,3 @@\n{body}");
+        for ops in [
+            crate::formats::apply_patch::parse_patch(&patch).unwrap(),
+            crate::formats::unified_diff::parse_unified_diff(&diff).unwrap(),
+        ] {
+            let crate::ir::FileOp::Update {
+                change: crate::ir::Change::Hunks(hunks),
+                ..
+            } = &ops[0]
+            else {
+                panic!("{ops:?}")
+            };
+            let out = apply_hunks(text, hunks, Tolerance::Safe).unwrap();
+            assert_eq!(out.text, text.replace("y = 2;", "y = 20;"));
+            assert!(out.dialect.contains(&Dialect::ContextPrefixMissing));
+        }
+    }
+
+    #[test]
+    fn a_scope_that_is_a_line_inside_the_body_does_not_choose_between_copies() {
+        // The body occurs at lines 2-4 and 6-8; `@@ run(1)` names its second line, whose first
+        // occurrence is inside the first copy. Searching below that line saw only the second copy
+        // and wrote there; the body is ambiguous and is refused.
+        let text =
+            "x = 0\nif ok:\n    run(1)\n    stop()\ny = 1\nif ok:\n    run(1)\n    stop()\nz = 2\n";
+        let body = || {
+            vec![
+                ctx("if ok:"),
+                Remove("    run(1)".into()),
+                Add("    run(2)".into()),
+                ctx("    stop()"),
+            ]
+        };
+        let mut h = hunk(body());
+        h.anchors = vec!["run(1)".into()];
+        let f = apply_hunks(text, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        // Once the body is unique below the scope line's place, it lands: here the scope names the
+        // second copy's line (the first copy's `run(1)` differs).
+        let text2 = text.replacen("    run(1)", "    run(0)", 1);
+        let mut h = hunk(body());
+        h.anchors = vec!["run(1)".into()];
+        let out = apply_hunks(&text2, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(out.matches[0].start_line, 6);
+        assert!(out
+            .text
+            .ends_with("if ok:\n    run(2)\n    stop()\nz = 2\n"));
+        // A scope line that is the body's first line narrows as before.
+        let mut h = hunk(body());
+        h.anchors = vec!["if ok:".into()];
+        let f = apply_hunks(text, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
     }
 
     #[test]

@@ -612,9 +612,8 @@ impl<'a> Parser<'a> {
         };
         // Completely empty lines at the current end of `hunk.lines`.
         let mut trailing_empty = 0;
-        // Context lines read from a ` ` prefix, and whether any came without one.
+        // Context lines read from a ` ` prefix.
         let mut spaced = Vec::new();
-        let mut unprefixed = false;
         while self.i < self.end {
             let line = self.lines[self.i];
             if is_chunk_header(line) {
@@ -661,7 +660,6 @@ impl<'a> Parser<'a> {
                 // A context line that lost its leading space (`+` and `-` lines are never guessed).
                 Some(_) => {
                     self.parsed.note(Dialect::ContextPrefixMissing);
-                    unprefixed = true;
                     HunkLine::Context(line.to_string())
                 }
             };
@@ -672,9 +670,10 @@ impl<'a> Parser<'a> {
         if !hunk.at_eof {
             hunk.lines.truncate(hunk.lines.len() - trailing_empty);
         }
-        if unprefixed {
-            hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
-        }
+        // Also when every context line had a ` `: a model that dropped the prefix from lines that
+        // all start with spaces leaves no trace of it but context one column shallower than the
+        // `-`/`+` lines. The other reading is tried only when this one matches nowhere or unevenly.
+        hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
         if hunk.lines.is_empty() {
             return Err(ParseError::new(
                 source_line,

@@ -730,7 +730,6 @@ fn parse_hunk(lines: &[&str], i: usize, out: &mut Parsed) -> Result<(Hunk, usize
     // prefixed line follows them inside the hunk.
     let mut pending: Vec<&str> = Vec::new();
     let mut spaced = Vec::new();
-    let mut unprefixed = false;
     let mut j = i + 1;
     while j < lines.len() {
         let line = lines[j];
@@ -747,7 +746,6 @@ fn parse_hunk(lines: &[&str], i: usize, out: &mut Parsed) -> Result<(Hunk, usize
                 for p in pending.drain(..) {
                     if !p.is_empty() {
                         out.note(Dialect::ContextPrefixMissing);
-                        unprefixed = true;
                     }
                     hunk.lines.push(HunkLine::Context(p.to_string()));
                 }
@@ -771,9 +769,9 @@ fn parse_hunk(lines: &[&str], i: usize, out: &mut Parsed) -> Result<(Hunk, usize
             "empty hunk: no ` `, `-` or `+` line follows this header",
         ));
     }
-    if unprefixed {
-        hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
-    }
+    // Also when every context line had a ` ` (see the apply_patch parser): tried only when this
+    // reading matches nowhere or unevenly.
+    hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
     // What trailed the last prefixed line was not part of the hunk (prose, separators).
     Ok((hunk, j - pending.len()))
 }
@@ -873,8 +871,8 @@ fn counted_body(
     }
     if prefix_missing {
         out.note(Dialect::ContextPrefixMissing);
-        hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
     }
+    hunk.alt_lines = alt_reading(&hunk.lines, &spaced);
     Ok(Some((hunk, j)))
 }
 
