@@ -50,6 +50,12 @@ test('apply_patch: prose, repeated and self scopes, unified headers, no End Patc
   assert.equal(r.ok, true, JSON.stringify(r))
   assert.deepEqual(r.dialect, ['no_end_marker', 'path_decorated'])
   assert.equal(w.text('m.py'), PY.replace('self.y = 2', 'self.y = 3'))
+  // No `*** Begin Patch`: the text starts with the operation.
+  w.write('m.py', PY)
+  const nb = await applyPatch('*** Update File: m.py\n@@\n-        self.y = 2\n+        self.y = 3\n*** End Patch\n', w.opts())
+  assert.equal(nb.ok, true, JSON.stringify(nb))
+  assert.deepEqual(nb.dialect, ['no_begin_marker'])
+  assert.equal(w.text('m.py'), PY.replace('self.y = 2', 'self.y = 3'))
 })
 
 test('apply_patch: a scope never picks between two equal bodies it does not tell apart', async (t) => {

@@ -182,6 +182,8 @@ pub enum Dialect {
     /// A SEARCH/REPLACE marker of another length or spelling (`<<< SEARCH`, `------- SEARCH`,
     /// `+++++++ REPLACE`, `<<<<<<< SEARCH>`).
     MarkerVariant,
+    /// `*** Begin Patch` was missing: the text started with an operation (`*** Update File:`, …).
+    NoBeginMarker,
     /// `*** End Patch` was missing at the end of the text.
     NoEndMarker,
     /// A path written with decoration: `a/`/`b/` prefixes, `./`, backticks, quotes, bold, a `:`.
@@ -202,6 +204,7 @@ impl Dialect {
     pub fn as_str(self) -> &'static str {
         match self {
             Dialect::Unescaped => "unescaped",
+            Dialect::NoBeginMarker => "no_begin_marker",
             Dialect::NoEndMarker => "no_end_marker",
             Dialect::UnifiedHeader => "unified_header",
             Dialect::ContextPrefixMissing => "context_prefix_missing",

@@ -99,6 +99,7 @@ pub enum Dialect {
     HeaderVariant,
     HunkCounts,
     MarkerVariant,
+    NoBeginMarker,
     NoEndMarker,
     PathDecorated,
     PathFallback,

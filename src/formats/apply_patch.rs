@@ -8,8 +8,8 @@
 //! input         = { blank } , [ fence-open ] , { blank } , [ heredoc-open ] ,
 //!                 patch ,
 //!                 [ heredoc-close ] , { blank } , [ fence-close ] , { blank } ;
-//! patch         = { blank } , begin , { blank | operation } , [ end ] , { blank } ;
-//!                                                       (* no end: only after an operation *)
+//! patch         = { blank } , [ begin ] , { blank | operation } , [ end ] , { blank } ;
+//!                                  (* no begin: only before an operation; no end: only after one *)
 //! begin         = pad , "*** Begin Patch" , pad ;
 //! end           = pad , "*** End Patch" , pad ;
 //! operation     = add | delete | update ;
@@ -323,15 +323,28 @@ struct Parser<'a> {
 impl<'a> Parser<'a> {
     fn parse(mut self) -> Result<Parsed, ParseError> {
         let mut begin = self.i;
+        // Whether line `begin` is the `*** Begin Patch` line (passed over below).
+        let mut begin_line = true;
         if header(self.lines[begin]) != Some(Header::Begin) {
             // Prose before the envelope ("Here is the patch:") is passed over, as long as it holds
             // no marker of the format.
             let first_marker = (begin..self.end).find(|&j| header(self.lines[j]).is_some());
-            match first_marker {
-                Some(j) if header(self.lines[j]) == Some(Header::Begin) => {
+            match first_marker.map(|j| (j, header(self.lines[j]))) {
+                Some((j, Some(Header::Begin))) => {
                     self.parsed.note(Dialect::ProseAround);
                     begin = j;
                     self.i = j;
+                }
+                // The envelope's first line left out: the text starts with an operation. Read as
+                // if `*** Begin Patch` stood just above it.
+                Some((j, Some(Header::Add(_) | Header::Update(_) | Header::Delete(_)))) => {
+                    self.parsed.note(Dialect::NoBeginMarker);
+                    if j > begin {
+                        self.parsed.note(Dialect::ProseAround);
+                    }
+                    begin = j;
+                    self.i = j;
+                    begin_line = false;
                 }
                 _ => {
                     return Err(ParseError::new(
@@ -344,7 +357,9 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        self.i += 1;
+        if begin_line {
+            self.i += 1;
+        }
         let mut ops = Vec::new();
         loop {
             if self.i >= self.end {
@@ -1020,9 +1035,23 @@ mod tests {
 
     #[test]
     fn missing_begin() {
+        // A text that starts with an operation (after any prose) reads as if `*** Begin Patch`
+        // stood above it; the liberty is reported.
+        for (t, prose) in [
+            ("*** Delete File: a\n*** End Patch\n", false),
+            ("*** Update File: a\n@@\n-x\n+y\n*** End Patch\n", false),
+            ("*** Update File: a\n@@\n-x\n+y\n", false),
+            ("Here is the change:\n\n*** Add File: n.txt\n+hi\n", true),
+        ] {
+            let p = parse_patch_dialect(t).unwrap_or_else(|e| panic!("{e}\n{t}"));
+            assert_eq!(p.ops.len(), 1, "{t:?}");
+            assert!(p.dialect.contains(&Dialect::NoBeginMarker), "{t:?}");
+            assert_eq!(p.dialect.contains(&Dialect::ProseAround), prose, "{t:?}");
+        }
+        // Text with no marker at all, or that starts with `*** End Patch`, is still no patch.
         for t in [
-            "*** Delete File: a\n*** End Patch\n",
             "Here is no patch at all.\n",
+            "*** End Patch\n*** Delete File: a\n",
         ] {
             let e = err(t);
             assert_eq!(e.line, 1);
