@@ -457,6 +457,8 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         // Scopes narrow the search; one that names no line below the previous one is ignored.
         let mut lo = 0;
         let mut tier = Tier::Exact;
+        // Placed above the previous hunk (the patch is out of file order).
+        let mut reordered = false;
         let mut last_anchor: Option<AnchorHit> = None;
         for a in &hk.anchors {
             match find_anchor(&pd, &hp, &ix, &h, a, lo, tol) {
@@ -597,23 +599,56 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                     (r, lines)
                 }
                 Err(LineMiss::NotFound) => {
-                    if prev_end > 0 {
-                        if let Ok(r) = locate_lines(&pd, &hp, &ix, &old, &new, o, tol, 0) {
+                    let above = match prev_end > 0 {
+                        true => locate_lines(&pd, &hp, &ix, &old, &new, o, tol, 0),
+                        false => Err(LineMiss::NotFound),
+                    };
+                    let above = match above {
+                        Ok(r) => Some(r),
+                        // Nowhere below the previous hunk, several times above it.
+                        Err(LineMiss::Many { tier, count, lines }) => {
+                            return Err(tag(ambiguous(
+                                &at,
+                                &what,
+                                tier,
+                                count,
+                                &lines,
+                                hk.line_hint,
+                            )));
+                        }
+                        Err(_) => None,
+                    };
+                    match above {
+                        // Above the previous hunk, unique in the whole file, and clear of every
+                        // hunk placed so far: a patch written out of file order.
+                        Some(mut r)
+                            if regions
+                                .iter()
+                                .all(|g| !(r.start < g.end && g.start < r.end)) =>
+                        {
+                            reordered = true;
+                            r.tier = r.tier.max(tier);
+                            let lines = (h.line_of(r.start), h.end_line_of(r.start, r.end));
+                            (r, lines)
+                        }
+                        Some(r) => {
                             let (s, e) = (h.line_of(r.start), h.end_line_of(r.start, r.end));
                             return Err(tag(Failure::new(
                                 Code::OverlappingEdits,
-                                format!("{at}{what} match lines {s}-{e}, above or inside the previous hunk, which ends at line {}; hunks must be in file order and must not overlap. Merge the two hunks, or reorder them.", h.line_of(prev_end.saturating_sub(1))),
+                                format!("{at}{what} match lines {s}-{e}, which overlap an earlier hunk; hunks must not overlap. Merge the two hunks."),
                             )
                             .with("match_lines", [s])));
                         }
+                        None => {
+                            let mut needle = old.join("\n");
+                            needle.push('\n');
+                            let mut f = not_found(&h, &needle, &at, &what);
+                            if let Some(l) = hk.line_hint {
+                                f = f.with("line_hint", l);
+                            }
+                            return Err(tag(f));
+                        }
                     }
-                    let mut needle = old.join("\n");
-                    needle.push('\n');
-                    let mut f = not_found(&h, &needle, &at, &what);
-                    if let Some(l) = hk.line_hint {
-                        f = f.with("line_hint", l);
-                    }
-                    return Err(tag(f));
                 }
                 Err(LineMiss::Many { tier, count, lines }) => {
                     return Err(tag(ambiguous(
@@ -645,13 +680,17 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 }
             }
         };
-        if region.start < prev_end {
+        if region.start < prev_end && !reordered {
             return Err(tag(Failure::new(
                 Code::OverlappingEdits,
                 format!("{at}this hunk lands on lines {}-{}, inside the previous hunk, which ends at line {}; hunks must be in file order and must not overlap. Merge the two hunks.", lines.0, lines.1, h.line_of(prev_end.saturating_sub(1))),
             )));
         }
-        prev_end = region.end;
+        if reordered {
+            note(&mut dialect, Dialect::HunksReordered);
+        } else {
+            prev_end = region.end;
+        }
         loosest = loosest.max(region.tier);
         matches.push(HunkMatch {
             hunk_index: i,
@@ -661,6 +700,9 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         });
         regions.push(region);
     }
+    // Hunks placed out of file order go where they belong (a stable sort keeps the patch's order
+    // of insertions at one point).
+    regions.sort_by_key(|r| r.start);
     let grown: usize = regions.iter().map(|r| r.replacement.len()).sum();
     let mut out = String::with_capacity(text.len() + grown);
     let mut changes = Vec::with_capacity(regions.len());
@@ -855,6 +897,60 @@ mod tests {
             work <= budget + 8 * text.len() as u64,
             "work {work}, budget {budget}"
         );
+    }
+
+    #[test]
+    fn hunks_out_of_file_order_go_where_they_belong() {
+        let text: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+        let change = |n: usize, to: &str| {
+            hunk(vec![
+                ctx(&format!("line {}", n - 1)),
+                Remove(format!("line {n}")),
+                Add(to.into()),
+            ])
+        };
+        let out = apply_hunks(
+            &text,
+            &[change(18, "L18"), change(3, "L3"), change(10, "L10")],
+            Tolerance::Safe,
+        )
+        .unwrap();
+        assert_eq!(
+            out.text,
+            text.replace("line 18\n", "L18\n")
+                .replace("line 3\n", "L3\n")
+                .replace("line 10\n", "L10\n")
+        );
+        assert_eq!(out.dialect, vec![Dialect::HunksReordered]);
+        let starts: Vec<usize> = out.matches.iter().map(|m| m.start_line).collect();
+        assert_eq!(starts, [17, 2, 9]);
+        assert!(out.changes.windows(2).all(|w| w[0].1 <= w[1].0));
+        // In order: no liberty reported.
+        let out = apply_hunks(
+            &text,
+            &[change(3, "L3"), change(18, "L18")],
+            Tolerance::Safe,
+        )
+        .unwrap();
+        assert!(out.dialect.is_empty());
+        // Above the previous hunk but overlapping one placed already: refused.
+        let f = apply_hunks(
+            &text,
+            &[change(18, "L18"), change(18, "other")],
+            Tolerance::Safe,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+        // Above, but occurring twice there: ambiguous, not placed.
+        let twice = format!("line 2\nline 3\n{text}");
+        let f = apply_hunks(
+            &twice,
+            &[change(20, "L20"), change(3, "L3")],
+            Tolerance::Safe,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        assert_eq!(f.detail("hunk_index"), Some(&1.into()));
     }
 
     #[test]

@@ -179,6 +179,9 @@ pub enum Dialect {
     /// A unified-diff hunk header without line numbers (`@@`, `@@ ... @@`), or counts that disagree
     /// with the body: the counts were recomputed from the body.
     HunkCounts,
+    /// A hunk found above the previous one (the patch was not in file order), placed where it
+    /// belongs: its content was unique in the whole file and clear of every other hunk.
+    HunksReordered,
     /// A SEARCH/REPLACE marker of another length or spelling (`<<< SEARCH`, `------- SEARCH`,
     /// `+++++++ REPLACE`, `<<<<<<< SEARCH>`).
     MarkerVariant,
@@ -212,6 +215,7 @@ impl Dialect {
             Dialect::AnchorIgnored => "anchor_ignored",
             Dialect::AnchorRepeated => "anchor_repeated",
             Dialect::HunkCounts => "hunk_counts",
+            Dialect::HunksReordered => "hunks_reordered",
             Dialect::HeaderVariant => "header_variant",
             Dialect::PathDecorated => "path_decorated",
             Dialect::PathFallback => "path_fallback",

@@ -98,6 +98,7 @@ pub enum Dialect {
     ContextPrefixMissing,
     HeaderVariant,
     HunkCounts,
+    HunksReordered,
     MarkerVariant,
     NoBeginMarker,
     NoEndMarker,
