@@ -92,9 +92,14 @@ fn is_indent(c: char) -> bool {
     c == ' ' || c == '\t'
 }
 
-/// Whether a composition segment may start at `c`: no NFC composition reaches back across it.
+/// Whether a composition segment may start at `c`: no NFC composition reaches back across it. A
+/// character that folds to a space or a tab always starts one: U+2000 and U+2001 are not in NFC (they
+/// decompose to U+2002 and U+2003), but nothing composes with them, and inside the previous
+/// character's segment they escaped the collapsing of whitespace runs (`x\u{2000} y` folded to
+/// `x  y`, so it matched neither `x y` nor `x  y`).
 fn starts_segment(c: char) -> bool {
     c.is_ascii()
+        || is_indent(fold_char(c))
         || (canonical_combining_class(c) == 0
             && is_nfc_quick(std::iter::once(c)) == IsNormalized::Yes)
 }

@@ -924,3 +924,29 @@ fn a_wholesale_rewrite_at_a_tier_pairs_lines_in_bounded_work() {
     assert_eq!(tier, Tier::TrailingWhitespace);
     assert_eq!(out, new);
 }
+
+/// U+2000 and U+2001 are not in NFC (they decompose to U+2002 and U+2003): they were folded inside
+/// the previous character's segment, so a run they started was not collapsed at the
+/// inline-whitespace tier (`x\u{2000} y` folded to `x  y`, matching neither `x y` nor `x  y`; found by
+/// the matcher fuzz target).
+#[test]
+fn unicode_spaces_outside_nfc_start_a_whitespace_run() {
+    for s in [
+        "x\u{2000} y",
+        "x\u{2001}\ty",
+        "x \u{2000}y",
+        "x\u{2000}\u{2001}y",
+        "x  y",
+    ] {
+        assert_eq!(
+            normalize::norm(s, Tier::InlineWhitespace).text,
+            "x y",
+            "{s:?}"
+        );
+    }
+    assert_eq!(normalize::norm("x\u{2000}y", Tier::Typography).text, "x y");
+    // An old written with U+2000 in a run now finds the file's line.
+    let (out, tier) = apply("a   b = 1\n", "a\u{2000} b = 1\n", "a\u{2000} b = 2\n").unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert_eq!(out, "a   b = 2\n");
+}
