@@ -76,7 +76,10 @@ fn opens(line: &str) -> bool {
 /// When a match starts after its line's indentation (`old` copied without it) and `new`'s first line
 /// carries an indentation as wide as that line's, the model wrote `new` at the file's columns: the
 /// match is widened to the line start, and `old` and `new` get the file's indentation in place of
-/// their own first-line indentation. `(start, old, new)` then.
+/// their own first-line indentation. When instead a one-line `old` and the first line of a longer
+/// `new` share their indentation (none, or less than the line's), the model wrote both that much
+/// shallower than the file: every line of `new` is moved right by the indentation `old` lacked, so
+/// the lines it adds sit at the file's columns, not at column 0. `(start, old, new)` then.
 pub(super) fn absorb_indent(
     text: &str,
     start: usize,
@@ -85,12 +88,34 @@ pub(super) fn absorb_indent(
 ) -> Option<(usize, String, String)> {
     let ls = memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..start]).map_or(0, |p| p + 1);
     let prefix = &text[ls..start];
-    if prefix.is_empty() || !prefix.chars().all(is_indent) || old.starts_with(is_indent) {
+    if prefix.is_empty() || !prefix.chars().all(is_indent) {
         return None;
     }
     let first = new.split(['\n', '\r']).next().unwrap_or("");
     let ind = indent_of(first);
-    if ind.is_empty() || is_blank(first) {
+    let one_line_old = !old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']);
+    let more_new = new
+        .trim_end_matches(['\n', '\r'])
+        .split(['\n', '\r'])
+        .skip(1)
+        .any(|l| !is_blank(l));
+    if one_line_old && more_new && ind == indent_of(old) && !is_blank(first) {
+        let mut shifted = String::with_capacity(new.len() + 8 * prefix.len());
+        let mut rest = new;
+        while !rest.is_empty() {
+            let end = rest.find(['\n', '\r']).map_or(rest.len(), |i| {
+                i + if rest[i..].starts_with("\r\n") { 2 } else { 1 }
+            });
+            let line = &rest[..end];
+            if !is_blank(line) {
+                shifted.push_str(prefix);
+            }
+            shifted.push_str(line);
+            rest = &rest[end..];
+        }
+        return Some((ls, format!("{prefix}{old}"), shifted));
+    }
+    if old.starts_with(is_indent) || ind.is_empty() || is_blank(first) {
         return None;
     }
     if ![4, 8]

@@ -950,3 +950,42 @@ fn unicode_spaces_outside_nfc_start_a_whitespace_run() {
     assert_eq!(tier, Tier::InlineWhitespace);
     assert_eq!(out, "a   b = 2\n");
 }
+
+/// A one-line `old` copied without (part of) its line's indentation, and a longer `new` whose first
+/// line shares `old`'s indentation: the model wrote both that much shallower than the file, so the
+/// lines it adds move right by the indentation `old` lacked (they were written at column 0).
+#[test]
+fn lines_added_after_a_one_line_old_copied_without_its_indentation_take_the_files_columns() {
+    let (out, tier) = apply(
+        "if (t) {\n  fclose(Temp);\n}\n",
+        "fclose(Temp);\n",
+        "fclose(Temp);\n// TODO: check\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Exact);
+    assert_eq!(out, "if (t) {\n  fclose(Temp);\n  // TODO: check\n}\n");
+    // Part of the indentation copied: the rest is added to every line; blank lines stay empty.
+    let (out, _) = apply(
+        "def f():\n      x = 1\n",
+        "    x = 1\n",
+        "    x = 1\n\n    if x:\n        y = 2\n",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "def f():\n      x = 1\n\n      if x:\n          y = 2\n"
+    );
+    // A one-line new, or new written at the file's columns, as before.
+    let (out, _) = apply("  a = 1;\n", "a = 1;", "a = 2;").unwrap();
+    assert_eq!(out, "  a = 2;\n");
+    let (out, _) = apply("  a = 1;\n", "a = 1;\n", "  a = 2;\n  b = 3;\n").unwrap();
+    assert_eq!(out, "  a = 2;\n  b = 3;\n");
+    // A multi-line old whose later lines are at the file's columns: new is the model's.
+    let (out, _) = apply(
+        "  a();\n  b();\n",
+        "a();\n  b();\n",
+        "a();\n  b();\n  c();\n",
+    )
+    .unwrap();
+    assert_eq!(out, "  a();\n  b();\n  c();\n");
+}
