@@ -195,6 +195,9 @@ pub enum Dialect {
     PathFallback,
     /// Prose before `*** Begin Patch` or after `*** End Patch`, passed over.
     ProseAround,
+    /// A file changed by two sections (`*** Update File:` twice, or two `---`/`+++` sections): their
+    /// chunks were read as one operation's, in order.
+    SectionsMerged,
     /// The whole patch (or an edit's `old`) came on one line with literal `\n` escapes, and was
     /// unescaped once.
     Unescaped,
@@ -220,6 +223,7 @@ impl Dialect {
             Dialect::PathDecorated => "path_decorated",
             Dialect::PathFallback => "path_fallback",
             Dialect::ProseAround => "prose_around",
+            Dialect::SectionsMerged => "sections_merged",
             Dialect::MarkerVariant => "marker_variant",
         }
     }

@@ -105,6 +105,7 @@ pub enum Dialect {
     PathDecorated,
     PathFallback,
     ProseAround,
+    SectionsMerged,
     Unescaped,
     UnifiedHeader,
 }

@@ -395,7 +395,48 @@ impl<'a> Parser<'a> {
                     self.i += 1;
                     ops.push(FileOp::Delete { path });
                 }
-                Some(Header::Update(p)) => ops.push(self.update(p)?),
+                Some(Header::Update(p)) => {
+                    // A second section for a file an earlier section updates (neither moving it):
+                    // its chunks join the earlier operation's, in order.
+                    let named = clean_path(p).0;
+                    let earlier = ops.iter().position(|o| {
+                        matches!(o, FileOp::Update { path, move_to: None, change: Change::Hunks(_) } if *path == named)
+                    });
+                    let first = earlier.and_then(|_| self.claimed.remove(&named));
+                    let op = self.update(p)?;
+                    match (earlier, op) {
+                        (
+                            Some(k),
+                            FileOp::Update {
+                                move_to: None,
+                                change: Change::Hunks(more),
+                                ..
+                            },
+                        ) if !more.is_empty() => {
+                            if let FileOp::Update {
+                                change: Change::Hunks(h),
+                                ..
+                            } = &mut ops[k]
+                            {
+                                h.extend(more);
+                            }
+                            // The entry `update` added for this section's path.
+                            self.parsed.alternatives.pop();
+                            self.parsed.note(Dialect::SectionsMerged);
+                        }
+                        (Some(_), _) => {
+                            return Err(ParseError::new(
+                                no,
+                                format!(
+                                    "`{named}` is already named by the operation at line {}; \
+                                     put all changes to one file in one operation",
+                                    first.unwrap_or(0)
+                                ),
+                            ))
+                        }
+                        (None, op) => ops.push(op),
+                    }
+                }
                 Some(Header::Begin) => {
                     return Err(ParseError::new(
                         no,
@@ -1155,6 +1196,34 @@ mod tests {
             let e = err(&wrap(body));
             assert_eq!(e.line, line, "{body}");
             assert!(e.message.contains("empty path"), "{body}: {e}");
+        }
+    }
+
+    #[test]
+    fn two_update_sections_for_one_file_are_one_operation() {
+        let p = parse_patch_dialect(&wrap(
+            "*** Update File: a\n@@\n-x\n+y\n*** Update File: b\n@@\n-q\n+r\n*** Update File: a\n@@\n-z\n+w\n",
+        ))
+        .unwrap();
+        assert_eq!(p.ops.len(), 2);
+        assert_eq!(p.alternatives.len(), 2);
+        assert_eq!(hunks(&p.ops[0]).len(), 2);
+        assert_eq!(hunks(&p.ops[0])[1].lines, vec![rm("z"), add("w")]);
+        assert!(p.dialect.contains(&Dialect::SectionsMerged));
+        // A section that moves the file, or moves another file onto it, is still refused.
+        for (body, line) in [
+            (
+                "*** Update File: a\n@@\n-x\n+y\n*** Update File: a\n*** Move to: c\n@@\n-z\n+w\n",
+                6,
+            ),
+            (
+                "*** Update File: a\n*** Move to: c\n@@\n-x\n+y\n*** Update File: a\n@@\n-z\n+w\n",
+                7,
+            ),
+        ] {
+            let e = err(&wrap(body));
+            assert_eq!(e.line, line, "{body}");
+            assert!(e.message.contains("already named"), "{body}: {e}");
         }
     }
 

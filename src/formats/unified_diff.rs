@@ -358,6 +358,28 @@ fn finish(
     if op.path().is_empty() || empty_move {
         return Err(ParseError::new(s.line, "a file header names an empty path"));
     }
+    // A second section for a file an earlier section updates (neither renaming it): its hunks join
+    // the earlier operation's, in order.
+    if let FileOp::Update {
+        path,
+        move_to: None,
+        change: Change::Hunks(more),
+    } = &op
+    {
+        let earlier = out.ops.iter_mut().find_map(|o| match o {
+            FileOp::Update {
+                path: p,
+                move_to: None,
+                change: Change::Hunks(h),
+            } if p == path => Some(h),
+            _ => None,
+        });
+        if let Some(h) = earlier {
+            h.extend(more.iter().cloned());
+            out.note(Dialect::SectionsMerged);
+            return Ok(());
+        }
+    }
     let mut names = vec![op.path()];
     if let FileOp::Update {
         move_to: Some(to), ..
@@ -1418,9 +1440,16 @@ index 3b18e51..a7c2d1f 100644\n\
 
     #[test]
     fn duplicate_sections() {
+        // Two sections updating one file: one operation, the hunks in order (applying the same hunk
+        // twice is then refused as overlapping).
         let t = format!("{GIT}\n{GIT}");
-        let e = err(&t);
-        assert_eq!(e.line, 12);
+        let p = parse_unified_diff_dialect(&t).unwrap();
+        assert_eq!(p.ops.len(), 1);
+        assert_eq!(p.alternatives.len(), 1);
+        assert_eq!(crate::formats::test_util::hunks(&p.ops[0]).len(), 2);
+        assert!(p.dialect.contains(&Dialect::SectionsMerged));
+        // A section that renames, creates or deletes a file another section names is still refused.
+        let e = err("--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\ndiff --git a/a b/c\nrename from a\nrename to c\n");
         assert!(e.message.contains("already changed"), "{e}");
         let e = err("diff --git a/a b/b\nrename from a\nrename to b\ndiff --git a/b b/b\ndeleted file mode 100644\n");
         assert_eq!(e.line, 4);
