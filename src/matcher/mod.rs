@@ -286,7 +286,18 @@ pub fn locate_in(
         new: new.to_string(),
         via: vec![],
     }];
-    if let Some((o, n)) = prefix::strip_view_prefixes(old, new) {
+    // Prefixes that the file's own lines carry (a YAML list `1: a`, numbered prose) are content, not
+    // a view's numbering: when any line of `old` occurs, prefix and all, as a line of the file, they
+    // are not stripped (else a stale `old` could match other lines once they were).
+    let prefixed_in_file = || {
+        let lines: std::collections::HashSet<&str> = split_lines(old)
+            .into_iter()
+            .filter(|l| !is_blank(l))
+            .map(str::trim_end)
+            .collect();
+        h.text.lines().any(|f| lines.contains(f.trim_end()))
+    };
+    if let Some((o, n)) = prefix::strip_view_prefixes(old, new).filter(|_| !prefixed_in_file()) {
         forms.push(Form {
             old: o,
             new: n,

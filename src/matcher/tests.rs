@@ -989,3 +989,18 @@ fn lines_added_after_a_one_line_old_copied_without_its_indentation_take_the_file
     .unwrap();
     assert_eq!(out, "  a();\n  b();\n  c();\n");
 }
+
+/// Line prefixes that the file's own lines carry (`1: a` in a YAML list) are content: a stale `old`
+/// whose lines look numbered is not stripped of them and matched elsewhere (it wrote over lines 1-2).
+#[test]
+fn prefixes_the_files_lines_carry_are_not_a_views_numbering() {
+    let file = "a\nb\nlist:\n1: a\n2: c\n";
+    match apply(file, "1: a\n2: b", "1: a\n2: bb") {
+        Err(Miss::NotFound { .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // Numbers the file does not carry are still a view's, and stripped.
+    let (out, tier) = apply("a\nb\nlist:\n", "1: a\n2: b", "1: a\n2: bb").unwrap();
+    assert_eq!(tier, Tier::LinePrefix);
+    assert_eq!(out, "a\nbb\nlist:\n");
+}
