@@ -68,9 +68,15 @@ fn split_trailing(line: &str) -> (&str, &str) {
     (c, &line[c.len()..])
 }
 
-/// Whether a line opens a block or bracket (the next line is expected one level deeper).
+/// Whether a line opens a block or bracket (the next line is expected one level deeper). A comment
+/// ending with `:` (`// Steps:`, `# Returns:`) opens nothing: the lines after it stay at its column.
 fn opens(line: &str) -> bool {
-    line.trim_end().ends_with([':', '{', '(', '['])
+    let t = line.trim();
+    if t.ends_with(':') {
+        const COMMENTS: [&str; 8] = ["//", "#", "--", "/*", "*", ";", "%", "\""];
+        return !COMMENTS.iter().any(|c| t.starts_with(c));
+    }
+    t.ends_with(['{', '(', '['])
 }
 
 /// When a match starts after its line's indentation (`old` copied without it) and `new`'s first line

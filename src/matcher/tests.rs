@@ -1004,3 +1004,28 @@ fn prefixes_the_files_lines_carry_are_not_a_views_numbering() {
     assert_eq!(tier, Tier::LinePrefix);
     assert_eq!(out, "a\nbb\nlist:\n");
 }
+
+/// A comment ending with `:` opens no block: a line the model adds after it, in a block it
+/// re-indented, takes the comment's column (it went one level deeper).
+#[test]
+fn a_comment_ending_with_a_colon_opens_no_block() {
+    let (out, tier) = apply(
+        "int f() {\n    // Steps:\n    a();\n    b();\n}\n",
+        "        // Steps:\n        a();\n",
+        "        // Steps:\n        // 1. call a\n        a();\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "int f() {\n    // Steps:\n    // 1. call a\n    a();\n    b();\n}\n"
+    );
+    // A code line ending with `:` still opens one.
+    let (out, _) = apply(
+        "def f():\n    if x:\n        a()\n",
+        "        if x:\n            a()\n",
+        "        if x:\n            b()\n            a()\n",
+    )
+    .unwrap();
+    assert_eq!(out, "def f():\n    if x:\n        b()\n        a()\n");
+}
