@@ -153,6 +153,22 @@ test('SEARCH/REPLACE: marker variants, prose between blocks, fence paths, empty 
   assert.match(cut.message, /block 2 .*cut off/)
 })
 
+test('SEARCH/REPLACE: a block that edits what an earlier block wrote applies the blocks in turn', async (t) => {
+  const w = workspace(t)
+  w.write('e.txt', 'a = 1\nb = 2\nc = 3\n')
+  const blocks = 'e.txt\n<<<<<<< SEARCH\nb = 2\n=======\nb = 20\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nb = 20\nc = 3\n=======\nb = 20\nc = 30\n>>>>>>> REPLACE\n'
+  const r = await applyBlocks(blocks, w.opts())
+  assert.equal(r.ok, true, JSON.stringify(r))
+  assert.deepEqual(r.dialect, ['blocks_in_turn'])
+  assert.equal(w.text('e.txt'), 'a = 1\nb = 20\nc = 30\n')
+  assert.match(r.files[0].diff, /-b = 2\n-c = 3\n\+b = 20\n\+c = 30\n/)
+  // Still exactly one place each: a second block whose SEARCH occurs twice by then is refused with
+  // the first refusal (not found in the file), and nothing is written.
+  w.write('e.txt', 'p\nq\n')
+  await refused(w, () => applyBlocks('e.txt\n<<<<<<< SEARCH\np\n=======\nz\nz\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nz\n=======\ny\n>>>>>>> REPLACE\n', w.opts()), ErrorCode.SEARCH_BLOCK_NOT_FOUND)
+  assert.equal(w.text('e.txt'), 'p\nq\n')
+})
+
 test('getStats counts the liberties taken by successful calls', async (t) => {
   const w = workspace(t)
   getStats({ reset: true })

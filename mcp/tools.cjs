@@ -48,7 +48,7 @@ const DIALECT = {
   description: 'Liberties taken with the input\'s syntax (e.g. an @@ line that is no line of the file); empty for textbook input.',
   items: {
     type: 'string',
-    enum: ['add_prefix_missing', 'anchor_ignored', 'anchor_repeated', 'context_prefix_missing', 'header_variant', 'hunk_counts', 'hunks_reordered', 'marker_variant', 'no_begin_marker', 'no_end_marker', 'path_decorated', 'path_fallback', 'prose_around', 'sections_merged', 'unescaped', 'unified_header'],
+    enum: ['add_prefix_missing', 'anchor_ignored', 'anchor_repeated', 'blocks_in_turn', 'context_prefix_missing', 'header_variant', 'hunk_counts', 'hunks_reordered', 'marker_variant', 'no_begin_marker', 'no_end_marker', 'path_decorated', 'path_fallback', 'prose_around', 'sections_merged', 'unescaped', 'unified_header'],
   },
 }
 const EDIT_ID = { type: ['string', 'null'], description: 'Identifies this write for undo_edit (null for a dry run, or when the journal could not keep it).' }

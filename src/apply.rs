@@ -305,6 +305,43 @@ impl Planned {
     }
 }
 
+/// SEARCH/REPLACE blocks applied in turn, each to the text the blocks before it left (as Aider applies
+/// them), for a batch [`apply_edits`] refuses because a block's SEARCH occurs only in an earlier
+/// block's output. Each block must still match exactly one place in the text it is applied to, and
+/// its `matches` entry gives lines of that text; `changes` are the changed lines of the whole.
+/// `None` when a block fails this way too (the caller reports the first refusal).
+pub fn apply_edits_in_turn(text: &str, edits: &[Edit], tol: Tolerance) -> Option<Applied> {
+    let mut cur = text.to_string();
+    let (mut matches, mut tier, mut dialect) = (Vec::new(), Tier::Exact, Vec::new());
+    for (i, e) in edits.iter().enumerate() {
+        let a = apply_edits(&cur, std::slice::from_ref(e), tol).ok()?;
+        matches.extend(
+            a.matches
+                .into_iter()
+                .map(|m| MatchInfo { edit_index: i, ..m }),
+        );
+        tier = tier.max(a.tier);
+        for d in a.dialect {
+            crate::ir::note(&mut dialect, d);
+        }
+        cur = a.text;
+    }
+    crate::ir::note(&mut dialect, Dialect::BlocksInTurn);
+    let changes = crate::line_changes::line_changes(text, &cur).spans;
+    let first_changed_line = changes
+        .first()
+        .map_or(1, |c| 1 + crate::text::line_breaks(text, 0, c.0));
+    Some(Applied {
+        text: cur,
+        matches,
+        changes,
+        first_changed_line,
+        tier,
+        lines: crate::text::LineCounter::new(),
+        dialect,
+    })
+}
+
 fn common_prefix(a: &str, b: &str) -> usize {
     let n = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
     let mut n = n.min(a.len());
@@ -476,6 +513,32 @@ mod tests {
 
     fn codes(r: Result<Applied, Failure>) -> Code {
         r.expect_err("should fail").code
+    }
+
+    #[test]
+    fn blocks_in_turn_each_match_the_text_the_ones_before_left() {
+        let text = "a = 1\nb = 2\nc = 3\n";
+        // The second SEARCH holds the first one's REPLACE: not in the original text.
+        let edits = [
+            Edit::new("b = 2\n", "b = 20\n"),
+            Edit::new("b = 20\nc = 3\n", "b = 20\nc = 30\n"),
+        ];
+        assert_eq!(
+            codes(apply_edits(text, &edits, Tolerance::Safe)),
+            Code::SearchBlockNotFound
+        );
+        let a = apply_edits_in_turn(text, &edits, Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "a = 1\nb = 20\nc = 30\n");
+        assert_eq!(a.dialect, vec![Dialect::BlocksInTurn]);
+        assert_eq!(a.changes, vec![(6, 18, 6, 20)]);
+        assert_eq!(a.first_changed_line, 2);
+        assert_eq!(
+            a.matches.iter().map(|m| m.edit_index).collect::<Vec<_>>(),
+            [0, 1]
+        );
+        // Each block must still match exactly one place in the text it meets.
+        let twice = [Edit::new("b = 2\n", "c = 3\n"), Edit::new("c = 3\n", "d\n")];
+        assert!(apply_edits_in_turn(text, &twice, Tolerance::Safe).is_none());
     }
 
     #[test]

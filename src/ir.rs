@@ -171,6 +171,9 @@ pub enum Dialect {
     AnchorIgnored,
     /// An `@@` scope line that occurs several times in the file; the content decided.
     AnchorRepeated,
+    /// SEARCH/REPLACE blocks applied in turn, each to the text the blocks before it left: a block's
+    /// SEARCH was found only in an earlier block's output.
+    BlocksInTurn,
     /// A chunk body line with no ` `/`-`/`+` prefix, read as context.
     ContextPrefixMissing,
     /// A file header written without its space (`---a/x`), or whose names are another spelling of
@@ -216,6 +219,7 @@ impl Dialect {
             Dialect::ContextPrefixMissing => "context_prefix_missing",
             Dialect::AddPrefixMissing => "add_prefix_missing",
             Dialect::AnchorIgnored => "anchor_ignored",
+            Dialect::BlocksInTurn => "blocks_in_turn",
             Dialect::AnchorRepeated => "anchor_repeated",
             Dialect::HunkCounts => "hunk_counts",
             Dialect::HunksReordered => "hunks_reordered",

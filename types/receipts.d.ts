@@ -169,7 +169,7 @@ export interface DeleteFileSuccess {
  * A liberty the engine took with the input's syntax; the edit still had to match exactly one place
  * by content.
  */
-export type Dialect = 'add_prefix_missing' | 'anchor_ignored' | 'anchor_repeated' | 'context_prefix_missing' | 'header_variant' | 'hunk_counts' | 'hunks_reordered' | 'marker_variant' | 'no_begin_marker' | 'no_end_marker' | 'path_decorated' | 'path_fallback' | 'prose_around' | 'sections_merged' | 'unescaped' | 'unified_header'
+export type Dialect = 'add_prefix_missing' | 'anchor_ignored' | 'anchor_repeated' | 'blocks_in_turn' | 'context_prefix_missing' | 'header_variant' | 'hunk_counts' | 'hunks_reordered' | 'marker_variant' | 'no_begin_marker' | 'no_end_marker' | 'path_decorated' | 'path_fallback' | 'prose_around' | 'sections_merged' | 'unescaped' | 'unified_header'
 
 /** One entry of `listDirectory`. */
 export interface DirectoryEntry {

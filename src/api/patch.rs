@@ -785,7 +785,18 @@ fn plan(
                 let decoded = codec::decode(before)?;
                 let (new_text, n, matches, changes) = match change {
                     Change::Edits(edits) => {
-                        let a = apply::apply_edits(&decoded.text, edits, opts.edit.tolerance)?;
+                        let tol = opts.edit.tolerance;
+                        let a = match apply::apply_edits(&decoded.text, edits, tol) {
+                            Ok(a) => a,
+                            // A block whose SEARCH only an earlier block's output holds: in turn.
+                            Err(f) if f.code == Code::SearchBlockNotFound && edits.len() > 1 => {
+                                apply::apply_edits_in_turn(&decoded.text, edits, tol).ok_or(f)?
+                            }
+                            Err(f) => return Err(f),
+                        };
+                        for d in &a.dialect {
+                            note(dialect, *d);
+                        }
                         (a.text, edits.len(), Matches::Edits(a.matches), a.changes)
                     }
                     Change::Hunks(hunks) => {

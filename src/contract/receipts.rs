@@ -95,6 +95,7 @@ pub enum Dialect {
     AddPrefixMissing,
     AnchorIgnored,
     AnchorRepeated,
+    BlocksInTurn,
     ContextPrefixMissing,
     HeaderVariant,
     HunkCounts,
