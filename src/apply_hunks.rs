@@ -571,6 +571,9 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 }
                 found
             };
+            let many_failure = |tier, count, lines: &[(usize, usize)]| {
+                ambiguous(&at, &what, tier, count, lines, hk.line_hint)
+            };
             let mut found = locate(&old, &new);
             if let (Err(LineMiss::NotFound | LineMiss::Uneven { .. }), Some(alt)) =
                 (&found, &hk.alt_lines)
@@ -607,14 +610,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                         Ok(r) => Some(r),
                         // Nowhere below the previous hunk, several times above it.
                         Err(LineMiss::Many { tier, count, lines }) => {
-                            return Err(tag(ambiguous(
-                                &at,
-                                &what,
-                                tier,
-                                count,
-                                &lines,
-                                hk.line_hint,
-                            )));
+                            return Err(tag(many_failure(tier, count, &lines)))
                         }
                         Err(_) => None,
                     };
@@ -651,14 +647,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                     }
                 }
                 Err(LineMiss::Many { tier, count, lines }) => {
-                    return Err(tag(ambiguous(
-                        &at,
-                        &what,
-                        tier,
-                        count,
-                        &lines,
-                        hk.line_hint,
-                    )));
+                    return Err(tag(many_failure(tier, count, &lines)))
                 }
                 Err(LineMiss::Uneven { lines: (sl, el) }) => {
                     let c = candidates::Candidate {

@@ -432,18 +432,7 @@ fn similarity(a: &str, b: &str) -> f64 {
 /// line (the voted alignment), so two long unrelated blocks cost linear work.
 fn line_ops<'l>(a: &'l [String], b: &'l [String], diagonal: usize) -> Vec<similar::DiffOp> {
     use similar::DiffOp::*;
-    let mut ids: HashMap<&str, u32> = HashMap::default();
-    let mut intern = |lines: &'l [String]| -> Vec<u32> {
-        lines
-            .iter()
-            .map(|s| {
-                let n = ids.len() as u32;
-                *ids.entry(s.as_str()).or_insert(n)
-            })
-            .collect()
-    };
-    let ia = intern(a);
-    let ib = intern(b);
+    let (ia, ib) = super::search::intern_pair(a, b);
     if let Distance::Exact(_) = bounded_distance(&ia, &ib, DIFF_STEPS) {
         return similar::capture_diff_slices(similar::Algorithm::Myers, &ia, &ib);
     }

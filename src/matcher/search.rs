@@ -246,6 +246,26 @@ pub fn bounded_distance_steps<T: PartialEq>(a: &[T], b: &[T], budget: usize) -> 
 /// changed) costs no more.
 pub const LINE_DIFF_STEPS: usize = 10_000_000;
 
+/// `a` and `b` with every element replaced by a number, equal elements by equal numbers: sequences
+/// that compare as numbers.
+pub(crate) fn intern_pair<'t, T: Eq + std::hash::Hash>(
+    a: &'t [T],
+    b: &'t [T],
+) -> (Vec<u32>, Vec<u32>) {
+    let mut ids: FxHashMap<&'t T, u32> = FxHashMap::default();
+    let mut intern = |items: &'t [T]| -> Vec<u32> {
+        items
+            .iter()
+            .map(|l| {
+                let n = ids.len() as u32;
+                *ids.entry(l).or_insert(n)
+            })
+            .collect()
+    };
+    let ia = intern(a);
+    (ia, intern(b))
+}
+
 /// The diff of `a` → `b` (Myers, as the `similar` crate computes it) while a shortest edit script
 /// costs at most `budget` steps, which it then takes from `budget`; past that, one replacement of
 /// everything between the elements the two share at the start and at the end: still a correct diff,
@@ -257,17 +277,7 @@ pub fn bounded_diff<'t, T: Eq + std::hash::Hash>(
     budget: &mut usize,
 ) -> Vec<similar::DiffOp> {
     use similar::DiffOp::{Equal, Replace};
-    let mut ids: FxHashMap<&'t T, u32> = FxHashMap::default();
-    let mut intern = |items: &'t [T]| -> Vec<u32> {
-        items
-            .iter()
-            .map(|l| {
-                let n = ids.len() as u32;
-                *ids.entry(l).or_insert(n)
-            })
-            .collect()
-    };
-    let (ia, ib) = (intern(a), intern(b));
+    let (ia, ib) = intern_pair(a, b);
     let (distance, steps) = bounded_distance_steps(&ia, &ib, *budget);
     *budget = budget.saturating_sub(steps);
     if let Distance::Exact(_) = distance {
