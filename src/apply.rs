@@ -305,41 +305,60 @@ impl Planned {
     }
 }
 
-/// SEARCH/REPLACE blocks applied in turn, each to the text the blocks before it left (as Aider applies
-/// them), for a batch [`apply_edits`] refuses because a block's SEARCH occurs only in an earlier
-/// block's output. Each block must still match exactly one place in the text it is applied to, and
-/// its `matches` entry gives lines of that text; `changes` are the changed lines of the whole.
-/// `None` when a block fails this way too (the caller reports the first refusal).
+/// Turns [`apply_edits_in_turn`] may take: a chain of blocks each editing what the one before wrote
+/// is a few blocks long; more turns would cost a pass over the text each.
+const MAX_TURNS: usize = 8;
+
+/// SEARCH/REPLACE blocks applied in turn (as Aider applies them), for a batch [`apply_edits`] refuses
+/// because a block's SEARCH occurs only in an earlier block's output. The blocks before the first one
+/// not found are applied together to the text, then the rest to the result, and so on: each block
+/// still matches exactly one place in the text it meets (its `matches` entry gives lines of that
+/// text), and the work is a batch pass per turn, at most [`MAX_TURNS`]. `changes` are the changed
+/// lines of the whole. `None` when a turn fails otherwise, makes no progress, or the turns run out
+/// (the caller reports the first refusal).
 pub fn apply_edits_in_turn(text: &str, edits: &[Edit], tol: Tolerance) -> Option<Applied> {
     let mut cur = text.to_string();
     let (mut matches, mut tier, mut dialect) = (Vec::new(), Tier::Exact, Vec::new());
-    for (i, e) in edits.iter().enumerate() {
-        let a = apply_edits(&cur, std::slice::from_ref(e), tol).ok()?;
-        matches.extend(
-            a.matches
-                .into_iter()
-                .map(|m| MatchInfo { edit_index: i, ..m }),
-        );
+    let mut from = 0;
+    for _ in 0..MAX_TURNS {
+        let batch = &edits[from..];
+        let upto = match apply_edits(&cur, batch, tol) {
+            Ok(_) => edits.len(),
+            Err(f) if f.code == Code::SearchBlockNotFound => {
+                let at = f.detail("edit_index")?.as_u64()? as usize;
+                (at > 0).then_some(from + at)?
+            }
+            Err(_) => return None,
+        };
+        let a = apply_edits(&cur, &edits[from..upto], tol).ok()?;
+        matches.extend(a.matches.into_iter().map(|m| MatchInfo {
+            edit_index: from + m.edit_index,
+            ..m
+        }));
         tier = tier.max(a.tier);
         for d in a.dialect {
             crate::ir::note(&mut dialect, d);
         }
         cur = a.text;
+        from = upto;
+        if from == edits.len() {
+            crate::ir::note(&mut dialect, Dialect::BlocksInTurn);
+            let changes = crate::line_changes::line_changes(text, &cur).spans;
+            let first_changed_line = changes
+                .first()
+                .map_or(1, |c| 1 + crate::text::line_breaks(text, 0, c.0));
+            return Some(Applied {
+                text: cur,
+                matches,
+                changes,
+                first_changed_line,
+                tier,
+                lines: crate::text::LineCounter::new(),
+                dialect,
+            });
+        }
     }
-    crate::ir::note(&mut dialect, Dialect::BlocksInTurn);
-    let changes = crate::line_changes::line_changes(text, &cur).spans;
-    let first_changed_line = changes
-        .first()
-        .map_or(1, |c| 1 + crate::text::line_breaks(text, 0, c.0));
-    Some(Applied {
-        text: cur,
-        matches,
-        changes,
-        first_changed_line,
-        tier,
-        lines: crate::text::LineCounter::new(),
-        dialect,
-    })
+    None
 }
 
 fn common_prefix(a: &str, b: &str) -> usize {
@@ -537,8 +556,19 @@ mod tests {
             [0, 1]
         );
         // Each block must still match exactly one place in the text it meets.
-        let twice = [Edit::new("b = 2\n", "c = 3\n"), Edit::new("c = 3\n", "d\n")];
-        assert!(apply_edits_in_turn(text, &twice, Tolerance::Safe).is_none());
+        let twice = [Edit::new("p\n", "z\nz\n"), Edit::new("z\n", "y\n")];
+        assert!(apply_edits_in_turn("p\nq\n", &twice, Tolerance::Safe).is_none());
+        // Turns take blocks in groups: the blocks before the first one not found go together.
+        let chain: Vec<Edit> = (0..5)
+            .map(|i| Edit::new(format!("v{i}\n"), format!("v{}\n", i + 1)))
+            .collect();
+        let a = apply_edits_in_turn("v0\nw\n", &chain, Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "v5\nw\n");
+        // A chain longer than the turns allow is refused (each turn is a pass over the text).
+        let long: Vec<Edit> = (0..=MAX_TURNS)
+            .map(|i| Edit::new(format!("v{i}\n"), format!("v{}\n", i + 1)))
+            .collect();
+        assert!(apply_edits_in_turn("v0\nw\n", &long, Tolerance::Safe).is_none());
     }
 
     #[test]

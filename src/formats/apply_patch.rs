@@ -412,7 +412,9 @@ impl<'a> Parser<'a> {
                                 change: Change::Hunks(more),
                                 ..
                             },
-                        ) if !more.is_empty() => {
+                        ) if !more.is_empty()
+                            && !matches!(&ops[k], FileOp::Update { change: Change::Hunks(h), .. } if super::builds_on(h, &more)) =>
+                        {
                             if let FileOp::Update {
                                 change: Change::Hunks(h),
                                 ..
@@ -1210,8 +1212,11 @@ mod tests {
         assert_eq!(hunks(&p.ops[0]).len(), 2);
         assert_eq!(hunks(&p.ops[0])[1].lines, vec![rm("z"), add("w")]);
         assert!(p.dialect.contains(&Dialect::SectionsMerged));
-        // A section that moves the file, or moves another file onto it, is still refused.
+        // A section that moves the file, or moves another file onto it, or that reads as written
+        // against the earlier section's result (its context holds a line the earlier one adds), is
+        // still refused.
         for (body, line) in [
+            ("*** Update File: a\n@@\n k1\n-v = 1\n+v = 2\n*** Update File: a\n@@\n k1\n-v = 2\n+v = 3\n", 7),
             (
                 "*** Update File: a\n@@\n-x\n+y\n*** Update File: a\n*** Move to: c\n@@\n-z\n+w\n",
                 6,

@@ -20,7 +20,7 @@
 //! - **Cost.** Parsing is linear in the input. Lines are borrowed from the input; only the strings the
 //!   IR holds are allocated.
 
-use crate::ir::{Change, FileOp, HunkLine, ParseError, Parsed};
+use crate::ir::{Change, FileOp, Hunk, HunkLine, ParseError, Parsed};
 
 pub mod apply_patch;
 pub mod search_replace;
@@ -184,6 +184,26 @@ pub(crate) fn alt_reading(lines: &[HunkLine], spaced: &[usize]) -> Option<Vec<Hu
         }
     }
     Some(alt)
+}
+
+/// Whether the hunks of a later section for a file may have been written against the text an earlier
+/// section's hunks produce: a context or removed line of `later` is a line `earlier` adds (lines
+/// without a letter or digit, such as `}` or blank ones, do not count). Such sections are two steps,
+/// not one operation, and are not merged (read as one, the later hunk could land on another copy).
+pub(crate) fn builds_on(earlier: &[Hunk], later: &[Hunk]) -> bool {
+    let telling = |l: &str| l.chars().any(char::is_alphanumeric);
+    let added: std::collections::HashSet<&str> = earlier
+        .iter()
+        .flat_map(|h| &h.lines)
+        .filter_map(|l| match l {
+            HunkLine::Add(t) if telling(t) => Some(t.trim()),
+            _ => None,
+        })
+        .collect();
+    later
+        .iter()
+        .flat_map(|h| h.old_lines())
+        .any(|l| added.contains(l.trim()))
 }
 
 /// A line as shown inside an error message: backquoted, cut to 60 characters.

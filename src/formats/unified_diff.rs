@@ -366,12 +366,13 @@ fn finish(
         change: Change::Hunks(more),
     } = &op
     {
+        // Not when the later section reads as written against the earlier one's result.
         let earlier = out.ops.iter_mut().find_map(|o| match o {
             FileOp::Update {
                 path: p,
                 move_to: None,
                 change: Change::Hunks(h),
-            } if p == path => Some(h),
+            } if p == path && !super::builds_on(h, more) => Some(h),
             _ => None,
         });
         if let Some(h) = earlier {
@@ -1448,6 +1449,10 @@ index 3b18e51..a7c2d1f 100644\n\
         assert_eq!(p.alternatives.len(), 1);
         assert_eq!(crate::formats::test_util::hunks(&p.ops[0]).len(), 2);
         assert!(p.dialect.contains(&Dialect::SectionsMerged));
+        // A second section written against the first one's result (it removes a line the first one
+        // adds) is two steps, not one operation: refused, as a merge could land it on another copy.
+        let e = err("--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n k1\n-v = 1\n+v = 2\n k2\n--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n k1\n-v = 2\n+v = 3\n k2\n");
+        assert!(e.message.contains("already changed"), "{e}");
         // A section that renames, creates or deletes a file another section names is still refused.
         let e = err("--- a/a\n+++ b/a\n@@ -1 +1 @@\n-x\n+y\ndiff --git a/a b/c\nrename from a\nrename to c\n");
         assert!(e.message.contains("already changed"), "{e}");

@@ -393,8 +393,19 @@ fn decide(
         // takes the whole line, so `new` is not indented twice.
         let absorbed = rebuild::absorb_indent(h.text, start, old, new);
         let (start, old, new) = match &absorbed {
-            Some((s, o, n)) => (*s, o.as_str(), n.as_str()),
+            Some((s, o, n, _)) => (*s, o.as_str(), n.as_str()),
             None => (start, old, new),
+        };
+        // `new` moved right by the indentation `old` lacked: the indentation tolerance, reported.
+        let (tier_out, tolerances) = match &absorbed {
+            Some((.., true)) => {
+                let mut t = tolerances.clone();
+                t.push(Tier::Indentation);
+                t.sort();
+                t.dedup();
+                (tier_out.max(Tier::Indentation), t)
+            }
+            _ => (tier_out, tolerances.clone()),
         };
         let replacement = if tier == Tier::Exact {
             let term =
@@ -413,7 +424,7 @@ fn decide(
             end,
             replacement,
             tier: tier_out,
-            tolerances: tolerances.clone(),
+            tolerances,
         });
     }
     Ok(out)

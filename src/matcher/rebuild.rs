@@ -85,13 +85,14 @@ fn opens(line: &str) -> bool {
 /// their own first-line indentation. When instead a one-line `old` and the first line of a longer
 /// `new` share their indentation (none, or less than the line's), the model wrote both that much
 /// shallower than the file: every line of `new` is moved right by the indentation `old` lacked, so
-/// the lines it adds sit at the file's columns, not at column 0. `(start, old, new)` then.
+/// the lines it adds sit at the file's columns, not at column 0: a re-indentation, reported as the
+/// indentation tolerance. `(start, old, new, moved)` then.
 pub(super) fn absorb_indent(
     text: &str,
     start: usize,
     old: &str,
     new: &str,
-) -> Option<(usize, String, String)> {
+) -> Option<(usize, String, String, bool)> {
     let ls = memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..start]).map_or(0, |p| p + 1);
     let prefix = &text[ls..start];
     if prefix.is_empty() || !prefix.chars().all(is_indent) {
@@ -119,7 +120,7 @@ pub(super) fn absorb_indent(
             shifted.push_str(line);
             rest = &rest[end..];
         }
-        return Some((ls, format!("{prefix}{old}"), shifted));
+        return Some((ls, format!("{prefix}{old}"), shifted, true));
     }
     if old.starts_with(is_indent) || ind.is_empty() || is_blank(first) {
         return None;
@@ -134,6 +135,7 @@ pub(super) fn absorb_indent(
         ls,
         format!("{prefix}{old}"),
         format!("{prefix}{}", &new[ind.len()..]),
+        false,
     ))
 }
 
