@@ -274,7 +274,9 @@ pub fn locate_in(
     };
     let (count, spans) = exact(old);
     if count > 0 {
-        return decide(h, old, new, Tier::Exact, &[], count, spans, expected);
+        // Under `tolerance: "exact"`, `new` is never re-indented (see `absorb_indent`).
+        let moves = tol != Tolerance::Exact;
+        return decide(h, old, new, Tier::Exact, &[], count, spans, expected, moves);
     }
     if tol == Tolerance::Exact {
         return Err(Miss::NotFound {
@@ -329,6 +331,7 @@ pub fn locate_in(
                     count,
                     spans,
                     expected,
+                    true,
                 );
             }
         }
@@ -338,7 +341,7 @@ pub fn locate_in(
             if !spans.is_empty() {
                 let count = spans.len();
                 return decide(
-                    h, &form.old, &form.new, tier, &form.via, count, spans, expected,
+                    h, &form.old, &form.new, tier, &form.via, count, spans, expected, true,
                 );
             }
         }
@@ -363,6 +366,7 @@ fn decide(
     count: usize,
     spans: Vec<(usize, usize)>,
     expected: usize,
+    moves: bool,
 ) -> Result<Vec<Match>, Miss> {
     let mut tolerances: Vec<Tier> = via.to_vec();
     if tier != Tier::Exact {
@@ -391,7 +395,7 @@ fn decide(
     for (start, end) in spans {
         // `old` begun after its line's indentation, `new` written at the line's columns: the match
         // takes the whole line, so `new` is not indented twice.
-        let absorbed = rebuild::absorb_indent(h.text, start, old, new);
+        let absorbed = rebuild::absorb_indent(h.text, start, old, new, moves);
         let (start, old, new) = match &absorbed {
             Some((s, o, n, _)) => (*s, o.as_str(), n.as_str()),
             None => (start, old, new),

@@ -86,12 +86,14 @@ fn opens(line: &str) -> bool {
 /// `new` share their indentation (none, or less than the line's), the model wrote both that much
 /// shallower than the file: every line of `new` is moved right by the indentation `old` lacked, so
 /// the lines it adds sit at the file's columns, not at column 0: a re-indentation, reported as the
-/// indentation tolerance. `(start, old, new, moved)` then.
+/// indentation tolerance, so only when `moves` (not under `tolerance: "exact"`). `(start, old, new,
+/// moved)` then.
 pub(super) fn absorb_indent(
     text: &str,
     start: usize,
     old: &str,
     new: &str,
+    moves: bool,
 ) -> Option<(usize, String, String, bool)> {
     let ls = memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..start]).map_or(0, |p| p + 1);
     let prefix = &text[ls..start];
@@ -106,7 +108,7 @@ pub(super) fn absorb_indent(
         .split(['\n', '\r'])
         .skip(1)
         .any(|l| !is_blank(l));
-    if one_line_old && more_new && ind == indent_of(old) && !is_blank(first) {
+    if moves && one_line_old && more_new && ind == indent_of(old) && !is_blank(first) {
         let mut shifted = String::with_capacity(new.len() + 8 * prefix.len());
         let mut rest = new;
         while !rest.is_empty() {

@@ -1030,3 +1030,21 @@ fn a_comment_ending_with_a_colon_opens_no_block() {
     .unwrap();
     assert_eq!(out, "def f():\n    if x:\n        b()\n        a()\n");
 }
+
+/// Under `tolerance: "exact"` nothing is re-indented: a one-line `old` copied without its line's
+/// indentation lands with `new` as sent (found by the matcher fuzz target: the move was reported as
+/// the indentation tier under the exact tolerance).
+#[test]
+fn the_exact_tolerance_never_moves_new() {
+    let h = Haystack::new("if (t) {\n  fclose(Temp);\n}\n");
+    let ms = locate(
+        &h,
+        "fclose(Temp);\n",
+        "fclose(Temp);\n// TODO\n",
+        1,
+        Tolerance::Exact,
+    )
+    .unwrap();
+    assert_eq!(ms[0].tier, Tier::Exact);
+    assert_eq!(ms[0].replacement, "fclose(Temp);\n// TODO\n");
+}
