@@ -321,16 +321,16 @@ pub fn apply_edits_in_turn(text: &str, edits: &[Edit], tol: Tolerance) -> Option
     let (mut matches, mut tier, mut dialect) = (Vec::new(), Tier::Exact, Vec::new());
     let mut from = 0;
     for _ in 0..MAX_TURNS {
-        let batch = &edits[from..];
-        let upto = match apply_edits(&cur, batch, tol) {
-            Ok(_) => edits.len(),
+        // The rest applies as one batch, or the blocks before the first one not found do.
+        let (a, upto) = match apply_edits(&cur, &edits[from..], tol) {
+            Ok(a) => (a, edits.len()),
             Err(f) if f.code == Code::SearchBlockNotFound => {
                 let at = f.detail("edit_index")?.as_u64()? as usize;
-                (at > 0).then_some(from + at)?
+                let upto = (at > 0).then_some(from + at)?;
+                (apply_edits(&cur, &edits[from..upto], tol).ok()?, upto)
             }
             Err(_) => return None,
         };
-        let a = apply_edits(&cur, &edits[from..upto], tol).ok()?;
         matches.extend(a.matches.into_iter().map(|m| MatchInfo {
             edit_index: from + m.edit_index,
             ..m

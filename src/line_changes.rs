@@ -62,7 +62,7 @@ pub fn line_changes(old: &str, new: &str) -> LineChanges {
     }
     let a: Vec<&str> = (pre..on - suf).map(o_line).collect();
     let b: Vec<&str> = (pre..nn - suf).map(n_line).collect();
-    let ops = bounded_diff(&a, &b, &mut LINE_DIFF_STEPS.clone());
+    let ops = bounded_diff(&a, &b, &mut { LINE_DIFF_STEPS });
     // Blocks of adjacent changed lines, in line indexes: (old_start, old_end, new_start, new_end).
     let mut blocks: Vec<(usize, usize, usize, usize)> = Vec::new();
     for op in ops {

@@ -186,7 +186,7 @@ pub(super) fn rebuild(
     let mut partner: Vec<Option<usize>> = vec![None; new.len()];
     // The old line before which each new line sits (its op's first old line).
     let mut at_old = vec![0usize; new.len()];
-    for op in super::search::bounded_diff(&ko, &kn, &mut super::search::LINE_DIFF_STEPS.clone()) {
+    for op in super::search::bounded_diff(&ko, &kn, &mut { super::search::LINE_DIFF_STEPS }) {
         use similar::DiffOp::*;
         match op {
             Equal {
