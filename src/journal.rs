@@ -1,15 +1,19 @@
 //! The undo journal: what every successful write replaced, so that [`undo`] can put it back.
 //!
 //! Each committed transaction becomes one [`Entry`] named by an `edit_id`: for every file it touched,
-//! the real path, the workspace-relative display path, the bytes before the write (`None` when the
-//! write created the file) and the hash the write left (`None` when it deleted the file).
+//! the real path, the workspace-relative display path, what the file held before the write
+//! ([`Before`]; `None` when the write created the file) and the hash the write left (`None` when it
+//! deleted the file).
 //!
 //! - **In memory** (always): one process-wide journal, bounded to [`MAX_ENTRIES`] entries and
-//!   [`MAX_BYTES`] bytes of saved content; the oldest entries are evicted first. An entry larger than
-//!   the byte cap by itself is not kept at all: its receipt says `undo_available: false`.
+//!   [`MAX_BYTES`] bytes of saved content; the oldest entries are evicted first. An updated file's
+//!   previous content is kept as the stretches the write replaced ([`Before::Splice`]), so an edit
+//!   of a few lines costs a few lines, however large the file; a deleted file's as a whole. An entry
+//!   larger than the byte cap by itself is not kept at all: its receipt says `undo_available: false`.
 //! - **On disk** (optional, [`DiskJournal`]): a directory inside the workspace, resolved through the
 //!   sandbox, holding one sub-directory per entry (`<edit_id>/entry.json` plus `<n>.bin`, the saved
-//!   bytes of file `n`). The same caps apply to it; it lets an undo survive a process restart.
+//!   bytes of file `n`, whole). The same caps apply to it, counted in whole files; it lets an undo
+//!   survive a process restart.
 //!
 //! An undo is itself not journaled: it cannot be undone (there is no redo). A successful undo removes
 //! its entry, so the same `edit_id` cannot be undone twice. Undoing by file path picks the newest entry
@@ -54,13 +58,53 @@ pub const MAX_BYTES: usize = 64 * 1024 * 1024;
 pub struct FileRecord {
     pub real: PathBuf,
     pub display: String,
-    /// The bytes before the edit; `None` when the edit created the file.
-    pub before: Option<Vec<u8>>,
+    /// What the file held before the edit; `None` when the edit created the file.
+    pub before: Option<Before>,
     /// The mode, owner and group before the edit (`None` when the edit created the file, or for an
     /// entry written before they were kept): an undo gives them back.
     pub before_kept: Option<Kept>,
     /// The hash the edit left; `None` when the edit deleted the file.
     pub after_hash: Option<String>,
+}
+
+/// What a file held before an edit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Before {
+    /// The whole previous content.
+    Whole(Vec<u8>),
+    /// The previous content as a splice of the content the edit left (`(start, end, bytes)`, sorted
+    /// and disjoint, as [`Action::Splice`]): valid only on exactly that content, which the undo checks
+    /// by its hash first.
+    Splice(Vec<(usize, usize, Vec<u8>)>),
+}
+
+impl Before {
+    /// Bytes it keeps (a splice also counts 16 per stretch).
+    pub fn size(&self) -> usize {
+        match self {
+            Before::Whole(b) => b.len(),
+            Before::Splice(spans) => spans.iter().map(|(_, _, b)| b.len() + 16).sum(),
+        }
+    }
+
+    /// The action that puts it back over `now` (the bytes the edit left); `None` when a splice does
+    /// not fit `now`.
+    fn restore(&self, now: Option<&[u8]>) -> Option<Action> {
+        match self {
+            Before::Whole(b) => Some(Action::Write(b.clone())),
+            Before::Splice(spans) => {
+                let len = now?.len();
+                let mut pos = 0;
+                for (s, e, _) in spans {
+                    if *s < pos || e < s || *e > len {
+                        return None;
+                    }
+                    pos = *e;
+                }
+                Some(Action::Splice(spans.clone()))
+            }
+        }
+    }
 }
 
 /// One journaled edit (one transaction, one or more files).
@@ -75,12 +119,13 @@ impl Entry {
     pub fn size(&self) -> usize {
         self.files
             .iter()
-            .map(|f| f.before.as_ref().map_or(0, Vec::len))
+            .map(|f| f.before.as_ref().map_or(0, Before::size))
             .sum()
     }
 
-    /// Builds an entry from a commit, taking the `before` bytes out of `done` (no copy). `None` when
-    /// a changed file's previous bytes are unknown (a caller took them), so it could not be undone.
+    /// Builds an entry from a commit, taking the `before` bytes out of `done` (no copy; kept whole).
+    /// `None` when a changed file's previous bytes are unknown (a caller took them), so it could not
+    /// be undone.
     pub fn from_committed(done: &mut [Committed]) -> Option<Entry> {
         if done.is_empty()
             || done
@@ -94,7 +139,7 @@ impl Entry {
             .map(|c| FileRecord {
                 real: c.real.clone(),
                 display: c.display.clone(),
-                before: c.before.take(),
+                before: c.before.take().map(Before::Whole),
                 before_kept: c.before_kept.clone(),
                 after_hash: c.file_hash.clone(),
             })
@@ -239,21 +284,37 @@ pub struct Recorded {
 }
 
 /// Journals a commit, taking the `before` bytes out of `done` (no copy); also writes it to `disk`
-/// when given. Never fails: the edit is already on disk, so a journal problem is only reported.
+/// when given, with whole files. In memory, each update keeps only the stretches it replaced
+/// ([`Committed::reverse`]). Never fails: the edit is already on disk, so a journal problem is only
+/// reported.
 pub fn record_taking(done: &mut [Committed], disk: Option<&DiskJournal>) -> Recorded {
-    let Some(entry) = Entry::from_committed(done) else {
+    let reverse: Vec<_> = done.iter_mut().map(|c| c.reverse.take()).collect();
+    let Some(mut entry) = Entry::from_committed(done) else {
         return Recorded::default();
     };
+    let whole = entry.size();
+    let warning = disk.and_then(|d| {
+        if whole > MAX_BYTES {
+            return Some(format!(
+                "the edit was written, but its {whole} bytes of previous content are above the journal directory's cap of {MAX_BYTES}; it can be undone only from this process"
+            ));
+        }
+        d.write(&entry).err().map(|f| {
+            format!(
+                "the edit was written, but the journal directory could not be updated ({}); it can be undone only from this process",
+                f.message
+            )
+        })
+    });
+    for (f, r) in entry.files.iter_mut().zip(reverse) {
+        if let (Some(r), Some(Before::Whole(_))) = (r, &f.before) {
+            f.before = Some(Before::Splice(r));
+        }
+    }
     if entry.size() > MAX_BYTES {
         return Recorded::default();
     }
     let id = entry.edit_id.clone();
-    let warning = disk.and_then(|d| d.write(&entry).err()).map(|f| {
-        format!(
-            "the edit was written, but the journal directory could not be updated ({}); it can be undone only from this process",
-            f.message
-        )
-    });
     let mut j = global();
     let kept = j.push(entry);
     if kept && warning.is_none() {
@@ -431,7 +492,11 @@ pub fn undo(
             .expect("every path of the transaction has an entry");
         let tf = &txn.files[i];
         let now = tf.bytes.as_deref().map(file_hash);
-        if tf.real != f.real || now != f.after_hash {
+        let fits = f
+            .before
+            .as_ref()
+            .is_none_or(|b| b.restore(tf.bytes.as_deref()).is_some());
+        if tf.real != f.real || now != f.after_hash || !fits {
             stale.push(json!({
                 "file_path": f.display,
                 "expected_hash": f.after_hash,
@@ -460,7 +525,10 @@ pub fn undo(
     }
     for (f, &i) in entry.files.iter().zip(&plan) {
         txn.files[i].action = match &f.before {
-            Some(b) => Action::Write(b.clone()),
+            // It fits: checked with the hash above.
+            Some(b) => b
+                .restore(txn.files[i].bytes.as_deref())
+                .unwrap_or(Action::Keep),
             None => Action::Delete,
         };
         if let (Some(_), Some(kept)) = (&f.before, &f.before_kept) {
@@ -618,7 +686,13 @@ impl DiskJournal {
         let mut files = Vec::new();
         for (n, f) in e.files.iter().enumerate() {
             let before = match &f.before {
-                Some(b) => {
+                Some(Before::Splice(_)) => {
+                    return Err(Failure::new(
+                        Code::InternalError,
+                        "a journal entry is written to its directory with whole files",
+                    ))
+                }
+                Some(Before::Whole(b)) => {
                     let name = format!("{n}.bin");
                     sb.write(&at.join(&name), &[b], fsio::Put::Any)?;
                     written.push(at.join(&name));
@@ -682,7 +756,7 @@ impl DiskJournal {
                     if f["before_hash"].as_str() != Some(file_hash(&b).as_str()) {
                         return None;
                     }
-                    Some(b)
+                    Some(Before::Whole(b))
                 }
                 None => None,
             };
@@ -798,7 +872,7 @@ mod tests {
             files: vec![FileRecord {
                 real: PathBuf::from("/x"),
                 display: "x".into(),
-                before: Some(vec![b'a'; size]),
+                before: Some(Before::Whole(vec![b'a'; size])),
                 before_kept: None,
                 after_hash: Some("h".into()),
             }],
@@ -854,8 +928,96 @@ mod tests {
             before_kept: None,
             file_hash: Some("h".into()),
             after_bytes: 1,
+            reverse: None,
         }];
         assert_eq!(record_taking(&mut done, None), Recorded::default());
+    }
+
+    /// A file of `size` bytes with one line changed in its middle, committed through a [`Txn`]: the
+    /// workspace, the bytes before, and the commit.
+    fn edit_in_the_middle(size: usize) -> (tempfile::TempDir, Vec<u8>, Vec<Committed>) {
+        let d = tempfile::tempdir().unwrap();
+        let before: Vec<u8> = (0..size).map(|i| b"abcdefgh\n"[i % 9]).collect();
+        fs::write(d.path().join("big.txt"), &before).unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let mut t = Txn::open(&ws, &[("big.txt".into(), Resolve::Existing)], 1 << 30).unwrap();
+        let mid = size / 2 / 9 * 9;
+        t.files[0].action = Action::Splice(vec![(mid, mid + 8, b"CHANGED, longer".to_vec())]);
+        let done = t.commit().unwrap();
+        (d, before, done)
+    }
+
+    /// An update of a large file costs the in-memory journal the stretch it replaced, not the file;
+    /// the undo puts the whole file back, and refuses a file changed since (the stretch would land on
+    /// other bytes).
+    #[test]
+    fn an_update_keeps_only_the_replaced_stretch_in_memory() {
+        let (d, before, mut done) = edit_in_the_middle(2 << 20);
+        let ws = Workspace::new(d.path()).unwrap();
+        let id = record_taking(&mut done, None).edit_id.unwrap();
+        let kept = global().get(&id).cloned().unwrap();
+        let mid = (2 << 20) / 2 / 9 * 9;
+        assert_eq!(
+            kept.files[0].before,
+            Some(Before::Splice(vec![(mid, mid + 15, b"abcdefgh".to_vec())]))
+        );
+        assert!(kept.size() < 100, "{}", kept.size());
+        // A change elsewhere in the file: stale, nothing written.
+        let path = d.path().join("big.txt");
+        let mut now = fs::read(&path).unwrap();
+        now[0] = b'X';
+        fs::write(&path, &now).unwrap();
+        let f = undo(&ws, Target::Id(&id), None, 1 << 30).unwrap_err();
+        assert_eq!(f.code, Code::StaleFile);
+        assert_eq!(fs::read(&path).unwrap(), now);
+        now[0] = b'a';
+        fs::write(&path, &now).unwrap();
+        let u = undo(&ws, Target::Id(&id), None, 1 << 30).unwrap();
+        assert_eq!(u.files[0].action, "restored");
+        assert_eq!(fs::read(&path).unwrap(), before);
+    }
+
+    /// With a journal directory, the directory keeps the whole previous file (an undo from another
+    /// process reads it from there) while memory keeps the stretch.
+    #[test]
+    fn a_journal_directory_keeps_whole_files() {
+        let (d, before, mut done) = edit_in_the_middle(100_000);
+        let ws = Workspace::new(d.path()).unwrap();
+        let dj = DiskJournal::open(&ws, ".journal").unwrap();
+        let r = record_taking(&mut done, Some(&dj));
+        assert_eq!(r.warning, None);
+        let id = r.edit_id.unwrap();
+        assert_eq!(fs::read(dj.dir().join(&id).join("0.bin")).unwrap(), before);
+        assert!(matches!(
+            global().get(&id).unwrap().files[0].before,
+            Some(Before::Splice(_))
+        ));
+        let loaded = dj.load(&id).unwrap();
+        assert_eq!(loaded.files[0].before, Some(Before::Whole(before.clone())));
+        // Forgotten in memory (as in a new process): undone from the directory.
+        global().remove(&id);
+        undo(&ws, Target::Id(&id), Some(&dj), 1 << 30).unwrap();
+        assert_eq!(fs::read(d.path().join("big.txt")).unwrap(), before);
+        assert!(!dj.dir().join(&id).exists());
+    }
+
+    /// A file above the journal's byte cap: too large for a journal directory (a warning, nothing
+    /// written there), but its edit is kept in memory and undone.
+    #[test]
+    fn an_edit_of_a_file_above_the_cap_is_undoable_from_memory() {
+        let (d, before, mut done) = edit_in_the_middle(MAX_BYTES + 10);
+        let ws = Workspace::new(d.path()).unwrap();
+        let dj = DiskJournal::open(&ws, ".journal").unwrap();
+        let r = record_taking(&mut done, Some(&dj));
+        let warning = r.warning.unwrap();
+        assert!(
+            warning.contains("above the journal directory's cap"),
+            "{warning}"
+        );
+        assert!(!dj.dir().exists() || fs::read_dir(dj.dir()).unwrap().count() == 0);
+        let id = r.edit_id.unwrap();
+        undo(&ws, Target::Id(&id), Some(&dj), 1 << 30).unwrap();
+        assert!(fs::read(d.path().join("big.txt")).unwrap() == before);
     }
 
     #[test]
@@ -870,7 +1032,7 @@ mod tests {
                 FileRecord {
                     real: real.clone(),
                     display: "f.txt".into(),
-                    before: Some(b"old\n".to_vec()),
+                    before: Some(Before::Whole(b"old\n".to_vec())),
                     before_kept: None,
                     after_hash: Some(file_hash(b"new\n")),
                 },
@@ -918,7 +1080,7 @@ mod tests {
                 files: vec![FileRecord {
                     real: ws.root().join("f.txt"),
                     display: "f.txt".into(),
-                    before: Some(b"old\n".to_vec()),
+                    before: Some(Before::Whole(b"old\n".to_vec())),
                     before_kept: None,
                     after_hash: Some(file_hash(b"new\n")),
                 }],
@@ -949,7 +1111,7 @@ mod tests {
             files: vec![FileRecord {
                 real: ws.root().join("f.txt"),
                 display: "f.txt".into(),
-                before: Some(b"old\n".to_vec()),
+                before: Some(Before::Whole(b"old\n".to_vec())),
                 before_kept: None,
                 after_hash: Some(file_hash(b"new\n")),
             }],
@@ -1005,7 +1167,7 @@ mod tests {
             files: vec![FileRecord {
                 real: real.clone(),
                 display: "f.txt".into(),
-                before: Some(before.to_vec()),
+                before: Some(Before::Whole(before.to_vec())),
                 before_kept: None,
                 after_hash: Some(file_hash(after)),
             }],

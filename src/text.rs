@@ -138,6 +138,38 @@ where
     out
 }
 
+/// Length of the longest common prefix of `a` and `b`, in bytes (compared a block at a time).
+pub fn common_prefix_len(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..n]
+        .iter()
+        .zip(&b[at..n])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// Length of the longest common suffix of `a` and `b`, in bytes (compared a block at a time).
+pub fn common_suffix_len(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 256;
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut k = 0;
+    while k + BLOCK <= n && a[n - k - BLOCK..n - k] == b[n - k - BLOCK..n - k] {
+        k += BLOCK;
+    }
+    k + a[..n - k]
+        .iter()
+        .rev()
+        .zip(b[..n - k].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
 /// Texts at least this long have their whole-text passes (UTF-8 check, exact search, line count) split
 /// in two halves run on two threads.
 pub const PAR_MIN: usize = 4 << 20;
@@ -365,6 +397,38 @@ pub fn utf16_len(s: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Against the byte-at-a-time definition, with the difference placed at every offset around the
+    /// block size and lengths that differ.
+    #[test]
+    fn common_prefix_and_suffix_lengths() {
+        let naive_pre = |a: &[u8], b: &[u8]| a.iter().zip(b).take_while(|(x, y)| x == y).count();
+        let naive_suf = |a: &[u8], b: &[u8]| {
+            a.iter()
+                .rev()
+                .zip(b.iter().rev())
+                .take_while(|(x, y)| x == y)
+                .count()
+        };
+        for len in [0, 1, 255, 256, 257, 700] {
+            let a: Vec<u8> = (0..len).map(|i| (i % 7) as u8).collect();
+            for extra in [0, 1, 300] {
+                let mut longer = a.clone();
+                longer.extend(std::iter::repeat_n(9u8, extra));
+                assert_eq!(common_prefix_len(&a, &longer), naive_pre(&a, &longer));
+                let mut front = vec![9u8; extra];
+                front.extend(&a);
+                assert_eq!(common_suffix_len(&a, &front), naive_suf(&a, &front));
+            }
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] = 200;
+                assert_eq!(common_prefix_len(&a, &b), at);
+                assert_eq!(common_suffix_len(&a, &b), len - at - 1);
+                assert_eq!(common_prefix_len(&b, &a), naive_pre(&b, &a));
+            }
+        }
+    }
 
     #[test]
     fn break_counts_agree_across_the_two_thread_split() {

@@ -59,6 +59,39 @@ impl Action {
     }
 }
 
+/// The splice of the bytes `action` makes of `before` that gives `before` back: `(start, end,
+/// bytes)` spans of the new content, sorted and disjoint, as in [`Action::Splice`]. For a splice, its
+/// replaced stretches; for a whole write, the one stretch between the ends the two contents share
+/// (none when they are equal). `None` for `Keep` and `Delete`.
+pub fn reverse_splice(before: &[u8], action: &Action) -> Option<Vec<(usize, usize, Vec<u8>)>> {
+    match action {
+        Action::Splice(spans) => {
+            let (mut out, mut at_new) = (Vec::with_capacity(spans.len()), 0usize);
+            let mut at_old = 0;
+            for (s, e, new) in spans {
+                let start = at_new + (s - at_old);
+                out.push((start, start + new.len(), before[*s..*e].to_vec()));
+                at_new = start + new.len();
+                at_old = *e;
+            }
+            Some(out)
+        }
+        Action::Write(after) => {
+            let pre = crate::text::common_prefix_len(before, after);
+            let suf = crate::text::common_suffix_len(&before[pre..], &after[pre..]);
+            if pre == before.len() && pre == after.len() {
+                return Some(Vec::new());
+            }
+            Some(vec![(
+                pre,
+                after.len() - suf,
+                before[pre..before.len() - suf].to_vec(),
+            )])
+        }
+        Action::Keep | Action::Delete => None,
+    }
+}
+
 /// One file in a transaction.
 #[derive(Debug)]
 pub struct TxFile {
@@ -111,6 +144,9 @@ pub struct Committed {
     /// Hash of the bytes now on disk (`None` after a delete).
     pub file_hash: Option<String>,
     pub after_bytes: usize,
+    /// The update as a splice of the bytes now on disk that gives `before` back ([`reverse_splice`]):
+    /// what the undo journal keeps instead of the whole of `before`. `None` for a create or a delete.
+    pub reverse: Option<Vec<(usize, usize, Vec<u8>)>>,
 }
 
 pub struct Txn {
@@ -347,6 +383,7 @@ impl Txn {
                         display: f.display.clone(),
                         real: f.real.clone(),
                         kind: if f.existed { "update" } else { "create" },
+                        reverse: f.bytes.as_deref().and_then(|b| reverse_splice(b, &action)),
                         before: f.bytes.take(),
                         before_kept: f.kept.clone(),
                         file_hash: Some(hash),
@@ -361,6 +398,7 @@ impl Txn {
                     before_kept: f.kept.clone(),
                     file_hash: None,
                     after_bytes: 0,
+                    reverse: None,
                 }),
                 Action::Keep => continue,
             };
@@ -475,6 +513,10 @@ impl Txn {
                         (_, true) => "update",
                         (_, false) => "create",
                     },
+                    reverse: f
+                        .bytes
+                        .as_deref()
+                        .and_then(|b| reverse_splice(b, &f.action)),
                     before: f.bytes.take(),
                     before_kept: f.kept.clone(),
                     file_hash,
@@ -920,6 +962,60 @@ mod tests {
         t.files[0].action = Action::Write(b"p".to_vec());
         t.commit().unwrap();
         assert_ne!(mode("plain.txt"), 0o751);
+    }
+
+    /// The reverse of any splice or whole write, applied to what it wrote, gives the bytes before
+    /// (random splices and rewrites of short texts over a small alphabet, so ends are often shared).
+    #[test]
+    fn the_reverse_splice_gives_the_previous_bytes_back() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let apply = |base: &[u8], action: &Action| action.parts(Some(base)).unwrap().concat();
+        for _ in 0..20_000 {
+            let before: Vec<u8> = (0..next(12)).map(|_| b"ab\n"[next(3)]).collect();
+            let action = if next(2) == 0 {
+                Action::Write((0..next(12)).map(|_| b"ab\n"[next(3)]).collect())
+            } else {
+                let mut cuts: Vec<usize> =
+                    (0..2 * next(4)).map(|_| next(before.len() + 1)).collect();
+                cuts.sort_unstable();
+                let spans = cuts
+                    .chunks(2)
+                    .map(|c| (c[0], c[1], (0..next(4)).map(|_| b"xa"[next(2)]).collect()))
+                    .collect();
+                Action::Splice(spans)
+            };
+            let after = apply(&before, &action);
+            let reverse = reverse_splice(&before, &action).unwrap();
+            let mut pos = 0;
+            for (s, e, _) in &reverse {
+                assert!(pos <= *s && s <= e && *e <= after.len(), "{reverse:?}");
+                pos = *e;
+            }
+            assert_eq!(
+                apply(&after, &Action::Splice(reverse.clone())),
+                before,
+                "{action:?}"
+            );
+            if let Action::Write(new) = &action {
+                // One stretch at most, as short as the shared ends allow.
+                assert!(reverse.len() <= 1);
+                let kept: usize = reverse.iter().map(|(_, _, b)| b.len()).sum();
+                let pre = new.iter().zip(&before).take_while(|(x, y)| x == y).count();
+                assert!(kept <= before.len() - pre.min(before.len()));
+            }
+        }
+        assert_eq!(reverse_splice(b"x", &Action::Delete), None);
+        assert_eq!(reverse_splice(b"x", &Action::Keep), None);
+        assert_eq!(
+            reverse_splice(b"same", &Action::Write(b"same".to_vec())),
+            Some(vec![])
+        );
     }
 
     #[test]

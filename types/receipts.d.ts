@@ -10,11 +10,14 @@ export interface ApplyBlocksSuccess {
   written: boolean
   /** Liberties taken with the blocks' syntax (sorted, each once); empty for textbook input. */
   dialect: Dialect[]
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
   edit_id: string | null
   /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
   undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
   journal_warning?: string
 }
 
@@ -49,11 +52,14 @@ export interface ApplyEditsSuccess {
   file_hash: string
   /** With `validate: "report" | "enforce"`. */
   syntax?: SyntaxReport
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
   edit_id: string | null
   /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
   undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
   journal_warning?: string
 }
 
@@ -66,11 +72,14 @@ export interface ApplyPatchSuccess {
   written: boolean
   /** Liberties taken with the patch's syntax (sorted, each once); empty for textbook input. */
   dialect: Dialect[]
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
   edit_id: string | null
   /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
   undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
   journal_warning?: string
 }
 
@@ -157,11 +166,14 @@ export interface DeleteFileSuccess {
   written: boolean
   /** Always `null`: the file is gone. */
   file_hash: null
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
   edit_id: string | null
   /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
   undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
   journal_warning?: string
 }
 
@@ -209,11 +221,14 @@ export interface EditLinesSuccess {
   file_hash: string
   /** With `validate: "report" | "enforce"`. */
   syntax?: SyntaxReport
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
   edit_id: string | null
   /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
   undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
   journal_warning?: string
 }
 
@@ -379,11 +394,14 @@ export interface HunkMatch {
 
 /** Fields every write receipt carries. */
 export interface JournalFields {
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
   edit_id: string | null
   /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
   undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
   journal_warning?: string
 }
 
@@ -437,11 +455,14 @@ export interface MoveFileSuccess {
   replaced: boolean
   /** False for a dry run. */
   written: boolean
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
   edit_id: string | null
   /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
   undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
   journal_warning?: string
 }
 
@@ -499,11 +520,14 @@ export interface PatchFileSuccess {
   file_hash: string
   /** With `validate: "report" | "enforce"`. */
   syntax?: SyntaxReport
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
   edit_id: string | null
   /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
   undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
   journal_warning?: string
 }
 
@@ -769,11 +793,14 @@ export interface WriteFileSuccess {
   file_hash: string
   /** With `validate: "report" | "enforce"` (a new file is checked against an empty one). */
   syntax?: SyntaxReport
-  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap). */
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
   edit_id: string | null
   /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
   undo_available: boolean
-  /** Set when the write succeeded but `journal_dir` could not be updated. */
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
   journal_warning?: string
 }
 

@@ -149,6 +149,7 @@ fn rename_locked(
             before_kept: dst_kept,
             file_hash: Some(hash.to_string()),
             after_bytes: size,
+            reverse: None,
         },
         Committed {
             display: src_display,
@@ -158,6 +159,7 @@ fn rename_locked(
             before_kept: src_kept,
             file_hash: None,
             after_bytes: 0,
+            reverse: None,
         },
     ]))
 }

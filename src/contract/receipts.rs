@@ -220,11 +220,12 @@ pub struct MatchInfoSchema {
 /// Fields every write receipt carries.
 #[derive(Debug, Clone, Default, Serialize, JsonSchema)]
 pub struct JournalFields {
-    /// Pass to `undoEdit`; `null` when nothing was journaled (dry run, or above the 64 MiB journal cap).
+    /// Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap).
     pub edit_id: Option<String>,
     /// Whether `undoEdit(edit_id)` can restore every file this write touched.
     pub undo_available: bool,
-    /// Set when the write succeeded but `journal_dir` could not be updated.
+    /// Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+    /// more than its 64 MiB cap): the edit can then be undone from this process only.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub journal_warning: Option<String>,
