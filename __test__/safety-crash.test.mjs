@@ -1,6 +1,7 @@
 // R2: a process killed (SIGKILL) at any moment while writing leaves the target wholly old or wholly
-// new, never torn; the temp file it may orphan is named recognisably and swept by the next write in
-// that directory once older than 10 minutes.
+// new, never torn; the temp file it may orphan is named recognisably and swept once older than 10
+// minutes, by the next write in that directory (a process lists a directory for leftovers at most once
+// per 10 minutes).
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -53,14 +54,15 @@ test('SIGKILL in a loop while writing an 8 MB file: never torn; orphaned temps s
   t.diagnostic(`${KILLS}+ kills, ${lastGen} generations written, 0 torn files, ${orphans.length} orphaned temp file(s) left by kills`)
   assert.deepEqual(w.files().filter((f) => f !== 'big.txt' && !TEMP.test(f)), [], 'nothing but the target and our temps')
 
-  // A young orphan (another writer may still be using it) is kept; a stale one is swept by the next
-  // write to the same name; look-alikes are never touched.
+  // A young orphan (another writer may still be using it) is kept; a stale one, for any target, is
+  // swept by the next write in the directory (the first this process makes there); look-alikes are
+  // never touched.
   const young = '.big.txt.surepatch-1-00ff.tmp'
-  const decoys = ['.big.txt.surepatch-x1-00ff.tmp', '.big.txt.surepatch-1-zz.tmp', '.other.txt.surepatch-1-00ff.tmp', 'big.txt.surepatch-1-00ff.tmp']
-  const staleSynthetic = '.big.txt.surepatch-99999-abcdef.tmp'
-  for (const f of [young, staleSynthetic, ...decoys]) writeFileSync(w.path(f), 'leftover')
+  const decoys = ['.big.txt.surepatch-x1-00ff.tmp', '.big.txt.surepatch-1-zz.tmp', 'big.txt.surepatch-1-00ff.tmp', '.other.txt.surepatch-1.tmp']
+  const staleSynthetic = ['.big.txt.surepatch-99999-abcdef.tmp', '.other.txt.surepatch-1-00ff.tmp']
+  for (const f of [young, ...staleSynthetic, ...decoys]) writeFileSync(w.path(f), 'leftover')
   const old = new Date(Date.now() - 11 * 60 * 1000)
-  for (const f of [...orphans, staleSynthetic, ...decoys]) utimesSync(w.path(f), old, old)
+  for (const f of [...orphans, ...staleSynthetic, ...decoys]) utimesSync(w.path(f), old, old)
 
   const k = genOf(w.read('big.txt'))
   const r = await sp.applyEdits('big.txt', [[`gen ${k}\n`, `gen ${k + 1}\n`], [`end ${k}\n`, `end ${k + 1}\n`]], w.opts())

@@ -734,7 +734,7 @@ impl Sandbox {
         let (dir, name) = self.parent(real)?;
         let dir = Pinned { dir };
         let fail = |e: &io::Error| write_error(e, real);
-        dir.sweep_stale_temps(&name);
+        dir.sweep_stale_temps();
         let (tmp, mut file) = match tmp {
             Some(t) => dir.create_named(t).map(|f| (t.to_os_string(), f)),
             None => dir.create_temp(&name),
@@ -1394,17 +1394,21 @@ impl Pinned {
         }
     }
 
-    /// Removes crash leftovers: our temp files for target `name` older than 10 minutes. Best effort:
-    /// errors are ignored. Nothing else is touched.
-    fn sweep_stale_temps(&self, name: &OsStr) {
+    /// Removes crash leftovers: our temp files (for any target) older than 10 minutes. Best effort:
+    /// errors are ignored. Nothing else is touched. Listing a directory costs its size (1.5 ms for
+    /// 5,000 names), so a process sweeps each directory at most once per [`STALE_TEMP_AGE`]: a temp
+    /// that turns stale later is removed by a later sweep.
+    fn sweep_stale_temps(&self) {
+        if !sweep_due(&self.dir) {
+            return;
+        }
         let Ok(entries) = self.dir.entries() else {
             return;
         };
-        let prefix = temp_prefix(name);
         let now = SystemTime::now();
         for entry in entries.flatten() {
             let file_name = entry.file_name();
-            if !is_our_temp(&file_name, &prefix) {
+            if !is_our_temp(&file_name, b".") {
                 continue;
             }
             let Ok(m) = self.dir.symlink_metadata(&file_name) else {
@@ -1490,6 +1494,7 @@ fn temp_stem(name: &OsStr) -> OsString {
 }
 
 /// `.<stem>.surepatch-`, the start of every temp file name for target `name`.
+#[cfg(test)]
 fn temp_prefix(name: &OsStr) -> Vec<u8> {
     let mut p = b".".to_vec();
     p.extend_from_slice(temp_stem(name).as_encoded_bytes());
@@ -1497,11 +1502,71 @@ fn temp_prefix(name: &OsStr) -> Vec<u8> {
     p
 }
 
-/// Whether `file_name` is one of our temp files for the target whose prefix is `prefix`:
-/// `<prefix><decimal pid>-<hex>.tmp`.
+#[cfg(test)]
+thread_local! {
+    /// Tests: every write on this thread sweeps (a new temp directory may reuse the inode of one
+    /// swept by another test).
+    static SWEEP_ALWAYS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether a directory is due for [`Pinned::sweep_stale_temps`], noting that it is swept now: not
+/// when this process swept it less than [`STALE_TEMP_AGE`] ago. Keyed by device, inode and birth time
+/// where the file system keeps one (so a new directory that reuses a removed one's inode is due); a
+/// directory whose identity cannot be read is always due.
+fn sweep_due(dir: &Dir) -> bool {
+    #[cfg(test)]
+    if SWEEP_ALWAYS.with(Cell::get) {
+        return true;
+    }
+    #[cfg(unix)]
+    {
+        use cap_std::fs::MetadataExt;
+        use std::collections::HashMap;
+        type Key = (u64, u64, Option<SystemTime>);
+        static SWEPT: Mutex<Option<HashMap<Key, Instant>>> = Mutex::new(None);
+        let Ok(m) = dir.dir_metadata() else {
+            return true;
+        };
+        let key = (m.dev(), m.ino(), m.created().ok().map(|t| t.into_std()));
+        let now = Instant::now();
+        let mut swept = SWEPT.lock().unwrap_or_else(|p| p.into_inner());
+        let swept = swept.get_or_insert_with(HashMap::new);
+        if swept
+            .get(&key)
+            .is_some_and(|t| now.duration_since(*t) < STALE_TEMP_AGE)
+        {
+            return false;
+        }
+        if swept.len() >= 4096 {
+            swept.retain(|_, t| now.duration_since(*t) < STALE_TEMP_AGE);
+        }
+        swept.insert(key, now);
+        true
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        true
+    }
+}
+
+/// Whether `file_name` is one of our temp files: `<prefix><stem>.surepatch-<decimal pid>-<hex>.tmp`
+/// (`prefix` is `.` for any target, or a target's [`temp_prefix`]).
 fn is_our_temp(file_name: &OsStr, prefix: &[u8]) -> bool {
     let Some(rest) = file_name.as_encoded_bytes().strip_prefix(prefix) else {
         return false;
+    };
+    let rest = if prefix == b"." {
+        // Any stem: after the last marker.
+        let Some(at) = rest
+            .windows(TEMP_MARK.len())
+            .rposition(|w| w == TEMP_MARK.as_bytes())
+        else {
+            return false;
+        };
+        &rest[at + TEMP_MARK.len()..]
+    } else {
+        rest
     };
     let Some(rest) = rest.strip_suffix(b".tmp") else {
         return false;
@@ -2034,14 +2099,18 @@ mod tests {
         make(".a.txt.surepatch-4242-deadbeef00000000.tmp", old); // swept
         make(".a.txt.surepatch-1-ff.tmp", old); // swept
         make(".a.txt.surepatch-4242-0123456789abcdef.tmp", recent); // too young
-        make(".b.txt.surepatch-4242-deadbeef00000000.tmp", old); // another name
+        make(".b.txt.surepatch-4242-deadbeef00000000.tmp", old); // another target's: swept
         make(".a.txt.surepatch-notapid.tmp", old); // not our pattern
+        make(".c.surepatch-x.surepatch-12-zz.tmp", old); // not hex
+        make("b.txt.surepatch-1-ab.tmp", old); // no leading dot
         make("a.txt.bak", old);
         make(".a.txt.swp", old);
         fs::create_dir(dir.join(".a.txt.surepatch-7-ab.tmp")).unwrap(); // a directory: kept
         fs::write(dir.join("a.txt"), "x").unwrap();
 
+        SWEEP_ALWAYS.with(|a| a.set(true));
         sb.write(&dir.join("a.txt"), &[b"y"], Put::Any).unwrap();
+        SWEEP_ALWAYS.with(|a| a.set(false));
         assert_eq!(
             names(&dir),
             [
@@ -2049,12 +2118,32 @@ mod tests {
                 ".a.txt.surepatch-7-ab.tmp",
                 ".a.txt.surepatch-notapid.tmp",
                 ".a.txt.swp",
-                ".b.txt.surepatch-4242-deadbeef00000000.tmp",
+                ".c.surepatch-x.surepatch-12-zz.tmp",
                 "a.txt",
                 "a.txt.bak",
+                "b.txt.surepatch-1-ab.tmp",
             ]
         );
         assert_eq!(fs::read(dir.join("a.txt")).unwrap(), b"y");
+    }
+
+    /// A directory is listed for leftovers at most once per [`STALE_TEMP_AGE`] by a process: a write
+    /// in a directory of thousands of names does not pay for listing it every time.
+    #[test]
+    fn a_directory_is_swept_once_per_stale_age() {
+        let (_t, dir, sb) = setup();
+        fs::write(dir.join("a.txt"), "x").unwrap();
+        sb.write(&dir.join("a.txt"), &[b"y"], Put::Any).unwrap();
+        let d = Dir::open_ambient_dir(&dir, cap_std::ambient_authority()).unwrap();
+        assert!(!sweep_due(&d), "just swept by the write");
+        let stale = ".a.txt.surepatch-4242-deadbeef00000000.tmp";
+        File::create(dir.join(stale))
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(20 * 60))
+            .unwrap();
+        sb.write(&dir.join("a.txt"), &[b"z"], Put::Any).unwrap();
+        assert!(dir.join(stale).exists(), "not listed again so soon");
+        assert_eq!(fs::read(dir.join("a.txt")).unwrap(), b"z");
     }
 
     #[test]
