@@ -29,7 +29,9 @@
 //!   `after_bytes`; a rewritten file keeps its mode;
 //! - for a UTF-8 file, the bytes `patch_file` / `apply_edits` write are the pure applier's result
 //!   (`apply::apply_edits` on the decoded original, encoded back);
-//! - `view_file` and `touched_files` report the `file_hash` of the bytes on disk.
+//! - `view_file` and `touched_files` report the `file_hash` of the bytes on disk;
+//! - an `undo_edit` of the input's last write, with nothing changed since, leaves every file it names
+//!   exactly (bytes and mode) as it was before that write.
 //!
 //! After each input the tree is put back as it was (only the entries that differ are rewritten), so
 //! runs are independent and cheap; only the engine's in-memory undo journal outlives an input.
@@ -323,12 +325,25 @@ fuzz_target!(|data: &[u8]| {
     let e = env();
     let mut before = e.initial.clone();
     let (mut edit, mut hash) = (None, None);
+    // The last write of this input (its edit_id and the tree before it), while nothing else changed.
+    let mut last_write: Option<(String, Tree)> = None;
     for call in data.split(|&b| b == 0x1e).take(MAX_CALLS) {
         let Some((&sel, rest)) = call.split_first() else {
             continue;
         };
         let op = OPS[sel as usize % OPS.len()].0;
-        let after = one_call(e, op, rest, &before, &mut edit, &mut hash);
+        let (after, v) = one_call(e, op, rest, &before, &mut edit, &mut hash);
+        let id = v.get("edit_id").and_then(Value::as_str).map(str::to_string);
+        if op == "undo_edit" && v["ok"] == true {
+            if let Some((written, was)) = last_write.take().filter(|(w, _)| id.as_ref() == Some(w))
+            {
+                check_undo(&v, &was, &after, &written);
+            }
+        } else if v["ok"] == true && WRITERS.contains(&op) && id.is_some() {
+            last_write = id.map(|i| (i, before.clone()));
+        } else if after != before {
+            last_write = None;
+        }
         before = after;
     }
     if before != e.initial {
@@ -337,7 +352,20 @@ fuzz_target!(|data: &[u8]| {
     }
 });
 
-/// Runs one call, checks every invariant against the tree `before` it, and returns the tree after it.
+/// An undo of the write just before it put back exactly what that write found: every file the undo
+/// names is, bytes and mode, as it was before the write (gone if it did not exist).
+fn check_undo(v: &Value, was: &Tree, now: &Tree, id: &str) {
+    for f in v["files"].as_array().expect("an undo lists its files") {
+        let p = format!("ws/{}", f["file_path"].as_str().expect("a file_path"));
+        assert!(
+            was.get(&p) == now.get(&p),
+            "undo of {id} left {p} other than before the write: {v}"
+        );
+    }
+}
+
+/// Runs one call, checks every invariant against the tree `before` it, and returns the tree after it
+/// and the answer.
 fn one_call(
     e: &Env,
     op: &str,
@@ -345,7 +373,7 @@ fn one_call(
     before: &Tree,
     edit: &mut Option<String>,
     hash: &mut Option<String>,
-) -> Tree {
+) -> (Tree, Value) {
     let root = e.root_str.as_str();
     let text = String::from_utf8_lossy(rest);
     let root_json = serde_json::to_string(root).unwrap();
@@ -446,7 +474,7 @@ fn one_call(
             }
         }
     }
-    after
+    (after, v)
 }
 
 /// A receipt's claim about one path: gone (`None`), or bytes with this hash (and maybe this size).
