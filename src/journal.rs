@@ -7,8 +7,9 @@
 //!
 //! - **In memory** (always): one process-wide journal, bounded to [`MAX_ENTRIES`] entries and
 //!   [`MAX_BYTES`] bytes of saved content; the oldest entries are evicted first. An updated file's
-//!   previous content is kept as the stretches the write replaced ([`Before::Splice`]), so an edit
-//!   of a few lines costs a few lines, however large the file; a deleted file's as a whole. An entry
+//!   previous content is kept as the stretches the write replaced ([`Before::Splice`]) when they are
+//!   at most half of it, so an edit of a few lines costs a few lines, however large the file; else,
+//!   and for a deleted file, as a whole (moved, not copied). An entry
 //!   larger than the byte cap by itself is not kept at all: its receipt says `undo_available: false`.
 //! - **On disk** (optional, [`DiskJournal`]): a directory inside the workspace, resolved through the
 //!   sandbox, holding one sub-directory per entry (`<edit_id>/entry.json` plus `<n>.bin`, the saved
@@ -307,9 +308,19 @@ pub fn record_taking(done: &mut [Committed], disk: Option<&DiskJournal>) -> Reco
         })
     });
     for (f, r) in entry.files.iter_mut().zip(reverse) {
-        if let (Some(r), Some(Before::Whole(_))) = (r, &f.before) {
-            f.before = Some(Before::Splice(r));
-        }
+        let Some(Before::Whole(b)) = &f.before else {
+            continue;
+        };
+        // The stretches when they are at most half the file (else it is kept whole, not copied).
+        let Some(r) = r.filter(|r| 2 * r.iter().map(|(_, _, x)| x.len()).sum::<usize>() <= b.len())
+        else {
+            continue;
+        };
+        let spans = r
+            .into_iter()
+            .map(|(s, e, x)| (s, e, b[x].to_vec()))
+            .collect();
+        f.before = Some(Before::Splice(spans));
     }
     if entry.size() > MAX_BYTES {
         return Recorded::default();
@@ -945,6 +956,27 @@ mod tests {
         t.files[0].action = Action::Splice(vec![(mid, mid + 8, b"CHANGED, longer".to_vec())]);
         let done = t.commit().unwrap();
         (d, before, done)
+    }
+
+    /// A rewrite of most of a file keeps the previous file whole (moved, not copied into a stretch).
+    #[test]
+    fn a_rewrite_of_most_of_a_file_keeps_it_whole() {
+        let d = tempfile::tempdir().unwrap();
+        fs::write(d.path().join("a.txt"), "one\ntwo\nthree\n").unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        let mut t = Txn::open(&ws, &[("a.txt".into(), Resolve::Existing)], 1 << 20).unwrap();
+        t.files[0].action = Action::Write(b"one\nTWO, THREE AND MORE\n".to_vec());
+        let mut done = t.commit().unwrap();
+        let id = record_taking(&mut done, None).edit_id.unwrap();
+        assert_eq!(
+            global().get(&id).unwrap().files[0].before,
+            Some(Before::Whole(b"one\ntwo\nthree\n".to_vec()))
+        );
+        undo(&ws, Target::Id(&id), None, 1 << 20).unwrap();
+        assert_eq!(
+            fs::read(d.path().join("a.txt")).unwrap(),
+            b"one\ntwo\nthree\n"
+        );
     }
 
     /// An update of a large file costs the in-memory journal the stretch it replaced, not the file;

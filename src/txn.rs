@@ -59,18 +59,23 @@ impl Action {
     }
 }
 
-/// The splice of the bytes `action` makes of `before` that gives `before` back: `(start, end,
-/// bytes)` spans of the new content, sorted and disjoint, as in [`Action::Splice`]. For a splice, its
-/// replaced stretches; for a whole write, the one stretch between the ends the two contents share
-/// (none when they are equal). `None` for `Keep` and `Delete`.
-pub fn reverse_splice(before: &[u8], action: &Action) -> Option<Vec<(usize, usize, Vec<u8>)>> {
+/// A span `(start, end)` of the content a write leaves, and the range of the content before it that
+/// goes there to give it back.
+pub type ReverseSpan = (usize, usize, std::ops::Range<usize>);
+
+/// The splice of the bytes `action` makes of `before` that gives `before` back: spans of the new
+/// content, sorted and disjoint, each with the range of `before` that replaces it (as
+/// [`Action::Splice`], the bytes named by range). For a splice, its replaced stretches; for a whole
+/// write, the one stretch between the ends the two contents share (none when they are equal). `None`
+/// for `Keep` and `Delete`.
+pub fn reverse_splice(before: &[u8], action: &Action) -> Option<Vec<ReverseSpan>> {
     match action {
         Action::Splice(spans) => {
             let (mut out, mut at_new) = (Vec::with_capacity(spans.len()), 0usize);
             let mut at_old = 0;
             for (s, e, new) in spans {
                 let start = at_new + (s - at_old);
-                out.push((start, start + new.len(), before[*s..*e].to_vec()));
+                out.push((start, start + new.len(), *s..*e));
                 at_new = start + new.len();
                 at_old = *e;
             }
@@ -82,11 +87,7 @@ pub fn reverse_splice(before: &[u8], action: &Action) -> Option<Vec<(usize, usiz
             if pre == before.len() && pre == after.len() {
                 return Some(Vec::new());
             }
-            Some(vec![(
-                pre,
-                after.len() - suf,
-                before[pre..before.len() - suf].to_vec(),
-            )])
+            Some(vec![(pre, after.len() - suf, pre..before.len() - suf)])
         }
         Action::Keep | Action::Delete => None,
     }
@@ -146,7 +147,7 @@ pub struct Committed {
     pub after_bytes: usize,
     /// The update as a splice of the bytes now on disk that gives `before` back ([`reverse_splice`]):
     /// what the undo journal keeps instead of the whole of `before`. `None` for a create or a delete.
-    pub reverse: Option<Vec<(usize, usize, Vec<u8>)>>,
+    pub reverse: Option<Vec<ReverseSpan>>,
 }
 
 pub struct Txn {
@@ -991,7 +992,11 @@ mod tests {
                 Action::Splice(spans)
             };
             let after = apply(&before, &action);
-            let reverse = reverse_splice(&before, &action).unwrap();
+            let reverse: Vec<(usize, usize, Vec<u8>)> = reverse_splice(&before, &action)
+                .unwrap()
+                .into_iter()
+                .map(|(s, e, r)| (s, e, before[r].to_vec()))
+                .collect();
             let mut pos = 0;
             for (s, e, _) in &reverse {
                 assert!(pos <= *s && s <= e && *e <= after.len(), "{reverse:?}");
