@@ -99,3 +99,31 @@ test('applyBlocks and applyUnifiedDiff are undoable too; a dry run records nothi
   assert.equal(dry.edit_id, null)
   assert.equal(dry.undo_available, false)
 })
+
+// The in-memory journal keeps the stretch an edit replaced, not the file: an edit of a file above the
+// journal's 64 MiB cap is undoable (it was not), and a journal directory, which keeps whole files, says
+// in journal_warning that this edit is undoable from this process only.
+test('an edit of a file above the 64 MiB journal cap is undoable from memory', async (t) => {
+  const w = workspace(t)
+  const line = 'x'.repeat(63) + '\n'
+  const body = Buffer.from(line.repeat((64 << 20) / 64 + 16))
+  const big = Buffer.concat([body, Buffer.from('the one line to change\n'), body])
+  w.write('big.txt', big)
+  const r = await patchFile({ filePath: 'big.txt', searchBlock: 'the one line to change\n', replaceBlock: 'changed\n' }, w.opts())
+  assert.equal(r.ok, true, JSON.stringify(r).slice(0, 300))
+  assert.equal(r.undo_available, true)
+  assert.equal(r.journal_warning, undefined)
+  const u = await undoEdit(r.edit_id, w.opts())
+  assert.equal(u.ok, true, JSON.stringify(u))
+  assert.ok(w.read('big.txt').equals(big), 'every byte restored')
+
+  mkdirSync(w.path('jd'))
+  const d = await patchFile({ filePath: 'big.txt', searchBlock: 'the one line to change\n', replaceBlock: 'changed\n' }, w.opts({ journal_dir: 'jd' }))
+  assert.equal(d.ok, true)
+  assert.equal(d.undo_available, true)
+  assert.match(d.journal_warning, /above the journal directory's cap/)
+  assert.deepEqual(readdirSync(w.path('jd')), [], 'nothing written to the journal directory')
+  const v = await undoEdit('big.txt', w.opts({ journal_dir: 'jd' }))
+  assert.equal(v.ok, true, JSON.stringify(v))
+  assert.ok(w.read('big.txt').equals(big))
+})
