@@ -503,18 +503,19 @@ pub fn undo(
             .expect("every path of the transaction has an entry");
         let tf = &txn.files[i];
         let now = tf.bytes.as_deref().map(file_hash);
-        let fits = f
-            .before
-            .as_ref()
-            .is_none_or(|b| b.restore(tf.bytes.as_deref()).is_some());
-        if tf.real != f.real || now != f.after_hash || !fits {
+        // What puts the file back (a whole file is cloned once, here): a splice must fit it.
+        let action = match &f.before {
+            Some(b) => b.restore(tf.bytes.as_deref()),
+            None => Some(Action::Delete),
+        };
+        if tf.real != f.real || now != f.after_hash || action.is_none() {
             stale.push(json!({
                 "file_path": f.display,
                 "expected_hash": f.after_hash,
                 "current_hash": now,
             }));
         }
-        plan.push(i);
+        plan.push((i, action.unwrap_or(Action::Keep)));
     }
     if !stale.is_empty() {
         let first = &stale[0];
@@ -534,14 +535,8 @@ pub fn undo(
         fail = fail.with("stale_files", &stale);
         return Err(fail);
     }
-    for (f, &i) in entry.files.iter().zip(&plan) {
-        txn.files[i].action = match &f.before {
-            // It fits: checked with the hash above.
-            Some(b) => b
-                .restore(txn.files[i].bytes.as_deref())
-                .unwrap_or(Action::Keep),
-            None => Action::Delete,
-        };
+    for (f, (i, action)) in entry.files.iter().zip(plan) {
+        txn.files[i].action = action;
         if let (Some(_), Some(kept)) = (&f.before, &f.before_kept) {
             txn.keep_as(i, kept.clone());
         }
