@@ -390,11 +390,14 @@ struct AnchorHit {
     tier: Tier,
     /// The line occurs more than once at or below where it was searched (this is the first).
     repeated: bool,
+    /// Every line it names (1-based, at most [`matcher::MAX_LISTED`]), for a refusal.
+    lines: Vec<usize>,
 }
 
 /// Finds an `@@` scope line at or below original offset `lo`: the first whole line that matches it
-/// (at the first tier that finds any), else the one line that contains it. `None` when neither
-/// exists: the scope is prose, or names text that is not there (or only above `lo`).
+/// (at the first tier that finds any), else the first line that contains it (`@@ def f` names
+/// `def f(x):`), with `repeated` set when it names several lines. `None` when neither exists: the
+/// scope is prose, or names text that is not there (or only above `lo`).
 fn find_anchor(
     pd: &Padded,
     hp: &Haystack,
@@ -405,12 +408,16 @@ fn find_anchor(
     tol: Tolerance,
 ) -> Option<AnchorHit> {
     let lines = h.lines();
-    let hit = |line: usize, tier: Tier, repeated: bool| AnchorHit {
-        line,
-        start: lines.start(line - 1),
-        end: lines.end(line - 1),
-        tier,
-        repeated,
+    let hit = |all: Vec<usize>, tier: Tier| {
+        let line = all[0];
+        AnchorHit {
+            line,
+            start: lines.start(line - 1),
+            end: lines.end(line - 1),
+            tier,
+            repeated: all.len() > 1,
+            lines: all,
+        }
     };
     match locate_lines(
         pd,
@@ -422,21 +429,30 @@ fn find_anchor(
         tol,
         lo,
     ) {
-        Ok(r) => return Some(hit(h.line_of(r.start), r.tier, false)),
+        Ok(r) => return Some(hit(vec![h.line_of(r.start)], r.tier)),
         Err(LineMiss::Many { tier, lines, .. }) => {
-            let first = lines.iter().map(|l| l.0).min()?;
-            return Some(hit(first, tier, true));
+            let mut all: Vec<usize> = lines.iter().map(|l| l.0).collect();
+            all.sort_unstable();
+            all.dedup();
+            return (!all.is_empty()).then(|| hit(all, tier));
         }
         Err(_) => {}
     }
-    // Else the unique line that contains it (`@@ def f` names `def f(x):`). A text found in
-    // several lines is too vague to narrow anything, and is ignored like prose.
+    // Else the line that contains it (`@@ def f` names `def f(x):`); the first of several.
     let needle = anchor.trim();
     if needle.is_empty() {
         return None;
     }
-    let ms = matcher::locate_in(h, needle, needle, 1, tol, lo..h.text.len()).ok()?;
-    Some(hit(lines.index_of(ms[0].start) + 1, ms[0].tier, false))
+    match matcher::locate_in(h, needle, needle, 1, tol, lo..h.text.len()) {
+        Ok(ms) => Some(hit(vec![lines.index_of(ms[0].start) + 1], ms[0].tier)),
+        Err(Miss::Count { tier, spans, .. }) | Err(Miss::Overlapping { tier, spans }) => {
+            let mut all: Vec<usize> = spans.iter().map(|s| lines.index_of(s.0) + 1).collect();
+            all.sort_unstable();
+            all.dedup();
+            (!all.is_empty()).then(|| hit(all, tier))
+        }
+        Err(_) => None,
+    }
 }
 
 /// Applies `hunks` (of one file) to `text`, all or nothing.
@@ -460,8 +476,24 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         // Placed above the previous hunk (the patch is out of file order).
         let mut reordered = false;
         let mut last_anchor: Option<AnchorHit> = None;
+        let old = hk.old_lines();
+        let new = hk.new_lines();
         for a in &hk.anchors {
             match find_anchor(&pd, &hp, &ix, &h, a, lo, tol) {
+                // A hunk that only adds lines is placed by its scopes alone: each must name exactly
+                // one line.
+                Some(hit) if hit.repeated && old.is_empty() => {
+                    let listed: Vec<(usize, usize)> = hit.lines.iter().map(|&l| (l, l)).collect();
+                    return Err(tag(ambiguous(
+                        &at,
+                        &format!("the @@ scope {a:?}, which places this hunk of added lines,"),
+                        hit.tier,
+                        hit.lines.len(),
+                        &listed,
+                        hk.line_hint,
+                    )
+                    .with("hint", "Add an unchanged line above or below the insertion as context, or an @@ line that names exactly one line.")));
+                }
                 Some(hit) => {
                     if hit.repeated {
                         note(&mut dialect, Dialect::AnchorRepeated);
@@ -470,11 +502,18 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                     tier = tier.max(hit.tier);
                     last_anchor = Some(hit);
                 }
+                None if old.is_empty() => {
+                    let f = not_found(
+                        &h,
+                        a,
+                        &at,
+                        &format!("the @@ scope {a:?}, which places this hunk of added lines,"),
+                    );
+                    return Err(tag(f.with("hint", "A hunk that only adds lines goes right after its @@ scope line: name an existing line exactly, or add unchanged lines around the insertion as context.")));
+                }
                 None => note(&mut dialect, Dialect::AnchorIgnored),
             }
         }
-        let old = hk.old_lines();
-        let new = hk.new_lines();
         let o = LineOpts {
             eof_only: hk.at_eof || hk.old_no_eol || hk.new_no_eol,
             old_no_eol: hk.old_no_eol,
@@ -558,19 +597,9 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 ""
             };
             let what = format!("the hunk's context and removed lines{below}{eof}");
-            let mut scope_ignored = false;
-            let mut locate = |old: &[&str], new: &[&str]| {
-                let found = locate_lines(&pd, &hp, &ix, old, new, o, tol, body_lo);
-                if matches!(found, Err(LineMiss::NotFound)) && body_lo > prev_end {
-                    // Nothing under the scope: the content alone decides, if it is unique.
-                    let anywhere = locate_lines(&pd, &hp, &ix, old, new, o, tol, prev_end);
-                    if !matches!(anywhere, Err(LineMiss::NotFound)) {
-                        scope_ignored = true;
-                        return anywhere;
-                    }
-                }
-                found
-            };
+            // A scope that names a line is a constraint: the body is searched at or below it only.
+            let locate =
+                |old: &[&str], new: &[&str]| locate_lines(&pd, &hp, &ix, old, new, o, tol, body_lo);
             let many_failure = |tier, count, lines: &[(usize, usize)]| {
                 ambiguous(&at, &what, tier, count, lines, hk.line_hint)
             };
@@ -591,10 +620,6 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                     found = again;
                 }
             }
-            if scope_ignored {
-                note(&mut dialect, Dialect::AnchorIgnored);
-                tier = Tier::Exact;
-            }
             match found {
                 Ok(mut r) => {
                     r.tier = r.tier.max(tier);
@@ -602,8 +627,10 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                     (r, lines)
                 }
                 Err(LineMiss::NotFound) => {
-                    let above = match prev_end > 0 {
-                        true => locate_lines(&pd, &hp, &ix, &old, &new, o, tol, 0),
+                    // Above the previous hunk (a patch out of file order), still at or below the
+                    // scope line when there is one.
+                    let above = match body_lo > scope_lo {
+                        true => locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo),
                         false => Err(LineMiss::NotFound),
                     };
                     let above = match above {
@@ -641,6 +668,9 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                             let mut f = not_found(&h, &needle, &at, &what);
                             if let Some(l) = hk.line_hint {
                                 f = f.with("line_hint", l);
+                            }
+                            if let Some(a) = &last_anchor {
+                                f = scope_disagrees(f, &pd, &hp, &ix, &h, (&old, &new), o, tol, a);
                             }
                             return Err(tag(f));
                         }
@@ -713,6 +743,39 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         tier: loosest,
         dialect,
     })
+}
+
+/// A body not found below its scope line: when the content occurs above it, the refusal says where,
+/// so the model can correct or drop the `@@` line rather than re-read the file.
+#[allow(clippy::too_many_arguments)]
+fn scope_disagrees(
+    f: Failure,
+    pd: &Padded,
+    hp: &Haystack,
+    ix: &ExactIndex,
+    h: &Haystack,
+    (old, new): (&[&str], &[&str]),
+    o: LineOpts,
+    tol: Tolerance,
+    scope: &AnchorHit,
+) -> Failure {
+    let place = match locate_lines(pd, hp, ix, old, new, o, tol, 0) {
+        Ok(r) => format!("at line {}", h.line_of(r.start)),
+        Err(LineMiss::Many { lines, .. }) => {
+            let l: Vec<String> = lines.iter().map(|l| l.0.to_string()).collect();
+            format!("at lines {}", l.join(", "))
+        }
+        _ => return f,
+    };
+    let message = format!(
+        "{} The content occurs {place}, above the @@ scope line at line {}: the scope and the content disagree, so nothing was applied.",
+        f.message, scope.line
+    );
+    Failure {
+        message,
+        ..f
+    }
+    .with("hint", format!("Correct the @@ line to name the function or class that encloses the change (or drop it), or re-read the region the @@ line names ({}).", scope.line))
 }
 
 fn not_found(h: &Haystack, needle: &str, at: &str, what: &str) -> Failure {
@@ -1016,7 +1079,7 @@ mod tests {
     }
 
     #[test]
-    fn scopes_narrow_but_never_refuse_unique_content() {
+    fn scopes_narrow_and_prose_scopes_are_ignored() {
         let text = "def f():\n    x = 1\ndef g():\n    x = 1\n    y = 2\n";
         let with = |anchors: &[&str], lines| {
             let mut h = hunk(lines);
@@ -1059,6 +1122,102 @@ mod tests {
         h.anchors = vec!["def f():".into()];
         let f = apply_hunks(text2, &[h], Tolerance::Safe).unwrap_err();
         assert_eq!(f.code, Code::SearchBlockAmbiguous);
+    }
+
+    #[test]
+    fn a_scope_that_names_a_line_is_a_constraint() {
+        // The body occurs once, in gamma, below the line the scope names (beta): it lands.
+        let text = "def alpha(x):\n    return x\n\ndef beta(x):\n    b = 2\n\ndef gamma(x):\n    c = 3\n    log(c)\n";
+        let with = |anchors: &[&str], lines| {
+            let mut h = hunk(lines);
+            h.anchors = anchors.iter().map(|a| a.to_string()).collect();
+            apply_hunks(text, &[h], Tolerance::Safe)
+        };
+        let body = || {
+            vec![
+                ctx("    c = 3"),
+                Remove("    log(c)".into()),
+                Add("    log(c, x)".into()),
+            ]
+        };
+        let out = with(&["def beta(x):"], body()).unwrap();
+        assert_eq!(out.matches[0].start_line, 8);
+        // The content occurs only above the scope line (gamma names the last function, the body is in
+        // beta): refused, and the refusal says where the content is and which line the scope named.
+        let body = || vec![Remove("    b = 2".into()), Add("    b = 3".into())];
+        let f = with(&["def gamma(x):"], body()).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound, "{f:?}");
+        assert!(
+            f.message
+                .contains("at line 5, above the @@ scope line at line 7"),
+            "{}",
+            f.message
+        );
+        // A scope named by the start of a line (`def gamma`) constrains the same way.
+        assert_eq!(
+            with(&["def gamma"], body()).unwrap_err().code,
+            Code::SearchBlockNotFound
+        );
+        // A scope several lines contain (`def ` heads every function) constrains from the first.
+        let out = with(&["def "], body()).unwrap();
+        assert_eq!(out.matches[0].start_line, 5);
+        // Prose (naming no line) is ignored, and said so.
+        let out = with(&["make b bigger"], body()).unwrap();
+        assert_eq!(out.dialect, vec![Dialect::AnchorIgnored]);
+    }
+
+    #[test]
+    fn a_pure_insertion_is_placed_by_a_scope_naming_exactly_one_line() {
+        let text = "class A:\n    def run(self):\n        pass\n\nclass B:\n    def run(self):\n        pass\n";
+        let ins = |anchors: &[&str]| {
+            let mut h = hunk(vec![Add("        print(1)".into())]);
+            h.anchors = anchors.iter().map(|a| a.to_string()).collect();
+            apply_hunks(text, &[h], Tolerance::Safe)
+        };
+        // A repeated scope line: it went to the first copy.
+        let f = ins(&["def run(self):"]).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("match_lines"), Some(&serde_json::json!([2, 6])));
+        // Narrowed by an enclosing scope to one line: it lands there.
+        let out = ins(&["class B:", "def run(self):"]).unwrap();
+        assert!(out
+            .text
+            .ends_with("    def run(self):\n        print(1)\n        pass\n"));
+        assert_eq!(out.matches[0].start_line, 6);
+        // Contained in two lines (and so once ignored, then written at the end of the file): refused.
+        let text2 =
+            "def setup():\n    pass\n\ndef setup_db():\n    pass\n\ndef other():\n    x = 1\n";
+        let mut h = hunk(vec![Add("    log()".into())]);
+        h.anchors = vec!["def setup".into()];
+        let f = apply_hunks(text2, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        // A scope naming no line cannot place anything (it went to the end of the file).
+        let mut h = hunk(vec![Add("    log()".into())]);
+        h.anchors = vec!["add logging to setup".into()];
+        let f = apply_hunks(text2, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound, "{f:?}");
+        // No scope and no context: the documented end-of-file rule.
+        let h = hunk(vec![Add("# end".into())]);
+        let out = apply_hunks(text2, &[h], Tolerance::Safe).unwrap();
+        assert!(out.text.ends_with("    x = 1\n# end\n"));
+    }
+
+    #[test]
+    fn a_hunk_out_of_order_keeps_its_scope() {
+        // Two hunks, the second above the first. Its scope names `def g`, which is below its content:
+        // the reordering search stays below the scope line, so the refusal stands.
+        let text = "def f():\n    x = 1\n\ndef g():\n    y = 2\n\ndef h():\n    z = 3\n";
+        let a = hunk(vec![Remove("    z = 3".into()), Add("    z = 4".into())]);
+        let mut b = hunk(vec![Remove("    x = 1".into()), Add("    x = 5".into())]);
+        b.anchors = vec!["def g():".into()];
+        let f = apply_hunks(text, &[a.clone(), b], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound, "{f:?}");
+        // With a scope that agrees it is reordered, and said so.
+        let mut b = hunk(vec![Remove("    x = 1".into()), Add("    x = 5".into())]);
+        b.anchors = vec!["def f():".into()];
+        let out = apply_hunks(text, &[a, b], Tolerance::Safe).unwrap();
+        assert!(out.dialect.contains(&Dialect::HunksReordered));
+        assert!(out.text.contains("    x = 5\n") && out.text.contains("    z = 4\n"));
     }
 
     #[test]
