@@ -172,10 +172,15 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
         };
         let found = match found {
             Err(Miss::NotFound { .. })
-                if tol == Tolerance::Safe && !e.old.contains('\n') && e.old.contains("\\n") =>
+                if tol == Tolerance::Safe
+                    && !e.old.contains(['\n', '\r'])
+                    && !e.new.contains(['\n', '\r'])
+                    && e.old.contains("\\n") =>
             {
-                // `old` escaped once too often (literal `\n` on one line): the escaped form matched
-                // nowhere, so the unescaped one may, when it is unique.
+                // `old` and `new` escaped once too often (literal `\n`, no real line break on either
+                // side): the escaped form matched nowhere, so the unescaped one may, when it is
+                // unique. A side with a real line break was not escaped as a whole, so its `\n` and
+                // `\t` are the program's own escapes (a string literal's `"\n"`) and stay as written.
                 let (old, new) = (unescape_once(&e.old), unescape_once(&e.new));
                 let again = locate(&h, &old, &new, expected, tol);
                 if again.is_ok() {
@@ -698,6 +703,22 @@ mod tests {
         let a = apply_edits(text, &[Edit::new("\"a\\nb\"", "\"c\"")], Tolerance::Safe).unwrap();
         assert_eq!(a.text, "s = \"c\"\ns = 'a\nb'\n");
         assert!(a.dialect.is_empty());
+        // A `new` with real line breaks was not escaped as a whole: its `\\n` is a string literal's
+        // own escape. Unescaping it split the literal across two lines (a syntax error written).
+        let text = "def f():\n    print(\"a\")\n    return 1\n";
+        let e = Edit::new(
+            "def f():\\n    print(\"a\")",
+            "def f():\n    print(\"a\\n\")",
+        );
+        let f = apply_edits(text, &[e], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound);
+        // The same edit sent with real line breaks on both sides lands, the escape kept.
+        let e = Edit::new(
+            "def f():\n    print(\"a\")",
+            "def f():\n    print(\"a\\n\")",
+        );
+        let a = apply_edits(text, &[e], Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "def f():\n    print(\"a\\n\")\n    return 1\n");
         // Under exact tolerance nothing is unescaped.
         let e = Edit::new("def f():\\n    return 1", "x");
         assert_eq!(
