@@ -394,10 +394,12 @@ struct AnchorHit {
     lines: Vec<usize>,
 }
 
-/// Finds an `@@` scope line at or below original offset `lo`: the first whole line that matches it
-/// (at the first tier that finds any), else the first line that contains it (`@@ def f` names
-/// `def f(x):`), with `repeated` set when it names several lines. `None` when neither exists: the
-/// scope is prose, or names text that is not there (or only above `lo`).
+/// Finds an `@@` scope line at or below original offset `lo`. The lines it names are the whole lines
+/// equal to it apart from indentation, line ending, trailing whitespace and typography (scopes are
+/// written without the line's indentation: `@@ try {` names `  try {` as well as `try {`), else apart
+/// from inline whitespace too, else the lines that contain it (`@@ def f` names `def f(x):`). The
+/// first of them is the anchor, `repeated` when there are several. `None` when it names no line
+/// there: the scope is prose, or names text that is not there (or only above `lo`).
 fn find_anchor(
     pd: &Padded,
     hp: &Haystack,
@@ -416,29 +418,32 @@ fn find_anchor(
             end: lines.end(line - 1),
             tier,
             repeated: all.len() > 1,
-            lines: all,
+            lines: all.into_iter().take(matcher::MAX_LISTED).collect(),
         }
     };
-    match locate_lines(
-        pd,
-        hp,
-        ix,
-        &[anchor],
-        &[anchor],
-        LineOpts::default(),
-        tol,
-        lo,
-    ) {
-        Ok(r) => return Some(hit(vec![h.line_of(r.start)], r.tier)),
-        Err(LineMiss::Many { tier, lines, .. }) => {
-            let mut all: Vec<usize> = lines.iter().map(|l| l.0).collect();
-            all.sort_unstable();
-            all.dedup();
-            return (!all.is_empty()).then(|| hit(all, tier));
-        }
-        Err(_) => {}
+    if tol == Tolerance::Exact {
+        let one = [anchor];
+        return match locate_lines(pd, hp, ix, &one, &one, LineOpts::default(), tol, lo) {
+            Ok(r) => Some(hit(vec![h.line_of(r.start)], r.tier)),
+            Err(LineMiss::Many { tier, lines, .. }) => {
+                Some(hit(lines.iter().map(|l| l.0).collect(), tier))
+            }
+            Err(_) => None,
+        };
     }
-    // Else the line that contains it (`@@ def f` names `def f(x):`); the first of several.
+    for ladder in [Tier::Indentation, Tier::InlineWhitespace] {
+        let found = matcher::whole_lines_at(h, anchor, ladder, lo);
+        if let Some(&first) = found.first() {
+            // The tier of the first line itself, for the receipt.
+            let (s, e) = (lines.start(first), lines.content_end(first));
+            let tier = match matcher::locate_in(h, anchor, anchor, 1, tol, s..e) {
+                Ok(ms) => ms[0].tier,
+                Err(_) => ladder,
+            };
+            return Some(hit(found.iter().map(|i| i + 1).collect(), tier));
+        }
+    }
+    // Else the lines that contain it (`@@ def f` names `def f(x):`); the first of several.
     let needle = anchor.trim();
     if needle.is_empty() {
         return None;
@@ -1164,6 +1169,21 @@ mod tests {
         // Prose (naming no line) is ignored, and said so.
         let out = with(&["make b bigger"], body()).unwrap();
         assert_eq!(out.dialect, vec![Dialect::AnchorIgnored]);
+    }
+
+    #[test]
+    fn a_scope_names_every_line_equal_to_it_apart_from_indentation() {
+        // `@@ try {` names the indented `  try {` at line 2 as well as `try {` at line 7: the body
+        // below the first is below the scope (the exact line alone, 7, would refuse it).
+        let text = "function f() {\n  try {\n    a()\n  } catch (e) {}\n}\nfunction g() { return 1 }\ntry {\n  g()\n} finally {}\n";
+        let mut h = hunk(vec![
+            Remove("function g() { return 1 }".into()),
+            Add("function g() { return 2 }".into()),
+        ]);
+        h.anchors = vec!["try {".into()];
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(out.matches[0].start_line, 6);
+        assert!(out.dialect.contains(&Dialect::AnchorRepeated));
     }
 
     #[test]

@@ -217,6 +217,8 @@ struct Form {
     old: String,
     new: String,
     via: Vec<Tier>,
+    /// The 1-based line the form's first line must start on: the line a view prefix named.
+    line: Option<usize>,
 }
 
 /// Locates `old` and computes its replacement(s). `expected` is how many regions must match (1 unless
@@ -287,40 +289,56 @@ pub fn locate_in(
         old: old.to_string(),
         new: new.to_string(),
         via: vec![],
+        line: None,
     }];
-    // Prefixes that the file's own lines carry (a YAML list `1: a`, numbered prose) are content, not
-    // a view's numbering: when any line of `old` occurs, prefix and all, as a line of the file, they
-    // are not stripped (else a stale `old` could match other lines once they were).
-    let prefixed_in_file = || {
-        let lines: std::collections::HashSet<&str> = split_lines(old)
-            .into_iter()
-            .filter(|l| !is_blank(l))
-            .map(str::trim_end)
-            .collect();
-        h.text.lines().any(|f| lines.contains(f.trim_end()))
-    };
-    if let Some((o, n)) = prefix::strip_view_prefixes(old, new).filter(|_| !prefixed_in_file()) {
-        forms.push(Form {
-            old: o,
-            new: n,
-            via: vec![Tier::LinePrefix],
-        });
+    // Prefixes are a view's numbering only when they read as one (see `prefix`): a prefix of that
+    // kind on any line of the file is content (a YAML list `1: a`, a dict `404: "x",`, a TSV row),
+    // and so is one the file does not hold at the line its number names (checked per match below).
+    if let Some(st) = prefix::strip_view_prefixes(old, new) {
+        let content = h
+            .text
+            .lines()
+            .any(|f| prefix::prefix_kind(f).is_some_and(|(_, k)| k == st.kind));
+        if !content {
+            forms.push(Form {
+                old: st.old,
+                new: st.new,
+                via: vec![Tier::LinePrefix],
+                line: usize::try_from(st.first_line).ok(),
+            });
+        }
     }
     let ends_with_break = h.text.ends_with('\n') || h.text.ends_with('\r');
     for i in 0..forms.len() {
         if let Some((o, n)) = trim_blank_edges(&forms[i].old, &forms[i].new, ends_with_break) {
             let mut via = forms[i].via.clone();
             via.push(Tier::BlankEdges);
+            let lead = split_lines(&forms[i].old)
+                .iter()
+                .take_while(|l| is_blank(l))
+                .count();
+            let line = forms[i].line.map(|l| l + lead);
             forms.push(Form {
                 old: o,
                 new: n,
                 via,
+                line,
             });
         }
     }
+    // A form whose view prefix names another line than the one its text sits on matches nothing
+    // (several matches stay a refusal: a line number never chooses between places).
+    let disagrees = |form: &Form, spans: &[(usize, usize)]| match form.line {
+        Some(l) if spans.len() == 1 => h.line_of(spans[0].0) != l,
+        Some(_) => expected != 1,
+        None => false,
+    };
     for (fi, form) in forms.iter().enumerate() {
         if fi > 0 {
             let (count, spans) = exact(&form.old);
+            if count > 0 && disagrees(form, &spans) {
+                continue;
+            }
             if count > 0 {
                 return decide(
                     h,
@@ -338,6 +356,9 @@ pub fn locate_in(
         let parts = split_lines(&form.old);
         for tier in LINE_TIERS {
             let spans = inside(find_lines(h, &parts, tier));
+            if !spans.is_empty() && disagrees(form, &spans) {
+                break;
+            }
             if !spans.is_empty() {
                 let count = spans.len();
                 return decide(
@@ -436,6 +457,18 @@ fn decide(
 
 fn file_terminator(h: &Haystack) -> &'static str {
     text::dominant_terminator(h.text)
+}
+
+/// The 0-based lines at or below byte offset `lo` that are `line` as a whole once normalized at
+/// `tier` (a line tier: from [`Tier::LineEndings`] to [`Tier::InlineWhitespace`]), in order.
+pub fn whole_lines_at(h: &Haystack, line: &str, tier: Tier, lo: usize) -> Vec<usize> {
+    let lines = h.lines();
+    find_lines(h, &[line, ""], tier)
+        .into_iter()
+        .filter(|&(s, _)| s >= lo)
+        .map(|(s, _)| lines.index_of(s))
+        .filter(|&i| norm(lines.content(i, h.text), tier).text == norm(line, tier).text)
+        .collect()
 }
 
 /// Every occurrence of `needle`, overlapping ones included: the total count and the first spans.

@@ -1,8 +1,12 @@
 //! View prefixes that models copy from a file viewer into `old`: `cat -n` numbering (`    12\t`),
 //! arrows (`    12→`), `12: `, `12 | ` and hashline tags (`12:ab3f|`).
 //!
-//! They are stripped from `old` only when every line carries one of the same kind and the numbers are
-//! consecutive; from `new` only when every line of `new` carries one of that kind too.
+//! They are a view's numbering only when they read as one: every line of `old` carries one of the
+//! same kind and the numbers are consecutive ([`strip_view_prefixes`]); the caller then also requires
+//! that no line of the file carries a prefix of that kind as content (a dict `404: "Not Found",`, a
+//! YAML map `410: x.html`, a TSV row `3\talice`) and that the stripped text sits at the line the first
+//! number names. `new` is stripped only when every line of it carries one of that kind and its first
+//! number is `old`'s: lines of `new` that merely look like `N: ` (dict keys) are content.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
@@ -13,6 +17,14 @@ enum Kind {
     Pipe,
     /// Digits alone (a numbered blank line whose trailing tab or space was trimmed): fits any kind.
     Bare,
+}
+
+/// The line number a view prefix of `line` gives, and the prefix's kind (not [`Kind::Bare`]).
+pub(super) fn prefix_kind(line: &str) -> Option<(u64, u8)> {
+    match parse(line)? {
+        (_, Kind::Bare, _) => None,
+        (n, k, _) => Some((n, k as u8)),
+    }
 }
 
 fn parse(line: &str) -> Option<(u64, Kind, &str)> {
@@ -59,8 +71,13 @@ fn body(s: &str) -> (Vec<&str>, bool) {
     (parts, trailing)
 }
 
-fn strip_all(lines: &[&str], kind: Option<Kind>, consecutive: bool) -> Option<(Vec<String>, Kind)> {
+fn strip_all(
+    lines: &[&str],
+    kind: Option<Kind>,
+    consecutive: bool,
+) -> Option<(Vec<String>, Kind, u64)> {
     let mut kind = kind;
+    let mut first = None;
     let mut prev: Option<u64> = None;
     let mut out = Vec::with_capacity(lines.len());
     for line in lines {
@@ -79,19 +96,31 @@ fn strip_all(lines: &[&str], kind: Option<Kind>, consecutive: bool) -> Option<(V
                 }
             }
         }
+        first.get_or_insert(num);
         prev = Some(num);
         out.push(rest.to_string());
     }
-    Some((out, kind?))
+    Some((out, kind?, first?))
 }
 
-/// `(old, new)` with view prefixes removed, or `None` when `old` does not carry them throughout.
-pub fn strip_view_prefixes(old: &str, new: &str) -> Option<(String, String)> {
+/// `old` and `new` with their view prefixes removed.
+#[derive(Debug)]
+pub struct Stripped {
+    pub old: String,
+    pub new: String,
+    /// The line number the first line of `old` carried.
+    pub first_line: u64,
+    /// The prefix kind, comparable with [`prefix_kind`]'s.
+    pub kind: u8,
+}
+
+/// `old` and `new` with view prefixes removed, or `None` when `old` does not carry them throughout.
+pub fn strip_view_prefixes(old: &str, new: &str) -> Option<Stripped> {
     let (o_lines, o_break) = body(old);
-    let (o, kind) = strip_all(&o_lines, None, true)?;
+    let (o, kind, first) = strip_all(&o_lines, None, true)?;
     let (n_lines, n_break) = body(new);
     let n = match strip_all(&n_lines, Some(kind), false) {
-        Some((n, _)) if !new.is_empty() => n,
+        Some((n, _, n_first)) if !new.is_empty() && n_first == first => n,
         _ => n_lines.iter().map(|s| s.to_string()).collect(),
     };
     let mut old_s = o.join("\n");
@@ -102,7 +131,12 @@ pub fn strip_view_prefixes(old: &str, new: &str) -> Option<(String, String)> {
     if n_break {
         new_s.push('\n');
     }
-    Some((old_s, new_s))
+    Some(Stripped {
+        old: old_s,
+        new: new_s,
+        first_line: first,
+        kind: kind as u8,
+    })
 }
 
 #[cfg(test)]
@@ -120,8 +154,9 @@ mod tests {
             ("    12\tfoo()\n    13\n    14\tbar", "foo()\n\nbar"),
         ];
         for (old, want) in cases {
-            let (o, _) = strip_view_prefixes(old, "").unwrap_or_else(|| panic!("{old:?}"));
-            assert_eq!(o, want, "{old:?}");
+            let o = strip_view_prefixes(old, "").unwrap_or_else(|| panic!("{old:?}"));
+            assert_eq!(o.old, want, "{old:?}");
+            assert_eq!(o.first_line, 12, "{old:?}");
         }
     }
 
@@ -139,9 +174,19 @@ mod tests {
 
     #[test]
     fn new_is_stripped_only_when_fully_prefixed() {
-        let (_, n) = strip_view_prefixes("1\ta\n2\tb\n", "1\ta\n2\tc\n").unwrap();
+        let n = strip_view_prefixes("1\ta\n2\tb\n", "1\ta\n2\tc\n")
+            .unwrap()
+            .new;
         assert_eq!(n, "a\nc\n");
-        let (_, n) = strip_view_prefixes("1\ta\n2\tb\n", "a\n2\tc\n").unwrap();
+        let n = strip_view_prefixes("1\ta\n2\tb\n", "a\n2\tc\n")
+            .unwrap()
+            .new;
         assert_eq!(n, "a\n2\tc\n");
+        // Lines of `new` that look like prefixes but do not continue old's numbering are content
+        // (dict keys): stripping them lost every key.
+        let n = strip_view_prefixes("7: x = {\n", "200: \"OK\",\n404: \"Missing\",\n")
+            .unwrap()
+            .new;
+        assert_eq!(n, "200: \"OK\",\n404: \"Missing\",\n");
     }
 }

@@ -1048,3 +1048,62 @@ fn the_exact_tolerance_never_moves_new() {
     assert_eq!(ms[0].tier, Tier::Exact);
     assert_eq!(ms[0].replacement, "fclose(Temp);\n// TODO\n");
 }
+
+/// A view prefix is a view's numbering only when the stripped text sits at the line its number
+/// names, and no line of the file carries a prefix of that kind as content. Each of these stale
+/// `old`s was stripped and written over another line.
+#[test]
+fn prefixes_are_a_views_numbering_only_when_they_read_as_one() {
+    // A stale dict entry: `401: "Not Found",` rewrote the `404` entry.
+    let dict =
+        "CODES = {\n    200: \"OK\",\n    401: \"Unauthorized\",\n    404: \"Not Found\",\n}\n";
+    let r = apply(dict, "401: \"Not Found\",", "401: \"Gone\",");
+    assert!(matches!(r, Err(Miss::NotFound { .. })), "{r:?}");
+    // A YAML status map: `410: missing.html` rewrote `404: missing.html`.
+    let yaml = "errors:\n  404: missing.html\n  500: error.html\n";
+    let r = apply(yaml, "410: missing.html", "410: gone.html");
+    assert!(matches!(r, Err(Miss::NotFound { .. })), "{r:?}");
+    // A TSV row: `3\talice\t90` edited row 7.
+    let tsv = "id\tname\tscore\n1\tbob\t80\n2\tcarol\t70\n7\talice\t90\n";
+    let r = apply(tsv, "3\talice\t90", "3\talice\t95");
+    assert!(matches!(r, Err(Miss::NotFound { .. })), "{r:?}");
+    // A number that names another line than the one the text is on: the view is stale.
+    let plain = "alpha\nbeta\ngamma\n";
+    let r = apply(plain, "7: beta", "7: BETA");
+    assert!(matches!(r, Err(Miss::NotFound { .. })), "{r:?}");
+    // The right number, on a file without prefix-shaped content: stripped as before.
+    let (out, tier) = apply(plain, "2: beta", "2: BETA").unwrap();
+    assert_eq!(
+        (out.as_str(), tier),
+        ("alpha\nBETA\ngamma\n", Tier::LinePrefix)
+    );
+    let (out, _) = apply(
+        plain,
+        "     2\tbeta\n     3\tgamma\n",
+        "     2\tbeta\n     3\tdelta\n",
+    )
+    .unwrap();
+    assert_eq!(out, "alpha\nbeta\ndelta\n");
+    // A numbered blank first line that the blank-edge form drops still counts from its number.
+    let (out, _) = apply(plain, "     1\n     2\tbeta", "     1\n     2\tBETA")
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(out, "alpha\nBETA\ngamma\n");
+    // Two places and a number naming one of them: still ambiguous.
+    let twins = "x\nbeta\nbeta\n";
+    let r = apply(twins, "2: beta", "2: BETA");
+    assert!(matches!(r, Err(Miss::Count { count: 2, .. })), "{r:?}");
+}
+
+/// `new` is stripped only with old's numbering: lines that look like `N: ` but start at another
+/// number are content (dict keys), kept; with old's numbering they are the view's, stripped.
+#[test]
+fn new_lines_that_only_look_numbered_are_content() {
+    let file = "CODES = {\n    # none yet\n}\n";
+    let (out, tier) = apply(file, "2:     # none yet", "200: \"OK\",\n404: \"Missing\",")
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(tier, Tier::LinePrefix);
+    assert_eq!(out, "CODES = {\n200: \"OK\",\n404: \"Missing\",\n}\n");
+    let (out, _) = apply(file, "2:     # none yet", "2:     # one\n3:     1: 2,")
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(out, "CODES = {\n    # one\n    1: 2,\n}\n");
+}
