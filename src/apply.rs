@@ -15,7 +15,9 @@ use serde::Serialize;
 use crate::error::{Code, Failure};
 use crate::formats::unescape_once;
 use crate::ir::{Dialect, Edit};
-use crate::matcher::{candidates, locate, locate_in, Haystack, Miss, Tier, Tolerance, MAX_LISTED};
+use crate::matcher::{
+    candidates, locate, locate_in, Haystack, IndentMiss, Miss, Tier, Tolerance, MAX_LISTED,
+};
 
 /// Where one edit landed.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -507,27 +509,49 @@ fn miss_failure(h: &Haystack, miss: Miss, i: usize, n_edits: usize) -> Failure {
             .with("tier", tier.as_str())
             .with("hint", "Make old longer so its occurrences do not overlap.")
         }
-        Miss::InconsistentIndent { span } => {
+        Miss::InconsistentIndent { span, why } => {
             let (s, e) = span;
             let (sl, el) = (h.line_of(s), h.end_line_of(s, e));
+            let (difference, message) = indent_miss_words(why, sl, el, "new");
             let c = candidates::Candidate {
                 start_line: sl,
                 end_line: el,
                 similarity: 1.0,
                 snippet: candidates::snippet(h, sl - 1, el),
-                differences: vec![
-                    "indentation differs by different amounts on different lines".into(),
-                ],
+                differences: vec![difference.into()],
             };
-            Failure::new(
-                Code::SearchBlockNotFound,
-                format!("{at}lines {sl}-{el} match apart from indentation, but the indentation differs unevenly, so new cannot be re-indented safely."),
-            )
-            .with("edit_index", i)
-            .with("match_count", 0)
-            .with("candidates", [c])
-            .with("hint", format!("Re-read lines {sl}-{el} and copy their indentation exactly."))
+            Failure::new(Code::SearchBlockNotFound, format!("{at}{message}"))
+                .with("edit_index", i)
+                .with("match_count", 0)
+                .with("candidates", [c])
+                .with(
+                    "hint",
+                    format!("Re-read lines {sl}-{el} and copy their indentation exactly."),
+                )
         }
+    }
+}
+
+/// What a region that matches apart from indentation differs in, and why `new` (`what`) is refused.
+pub(crate) fn indent_miss_words(
+    why: IndentMiss,
+    sl: usize,
+    el: usize,
+    what: &str,
+) -> (&'static str, String) {
+    match why {
+        IndentMiss::Uneven => (
+            "indentation differs by different amounts on different lines",
+            format!("lines {sl}-{el} match apart from indentation, but the indentation differs unevenly, so {what} cannot be re-indented safely."),
+        ),
+        IndentMiss::FramesDisagree => (
+            "indentation differs; the changed lines could be meant at the file's columns or shifted like the rest",
+            format!("lines {sl}-{el} match apart from indentation, but {what} repeats lines at old's columns while a changed line sits at the file's column: the two readings put that line at different depths (in or out of a block), so nothing was applied."),
+        ),
+        IndentMiss::MoveAmbiguous => (
+            "old lacks its line's indentation; the later lines of new could be relative to the first or at the file's columns",
+            format!("line {sl} matches after its indentation, which old leaves out, and the later lines of {what} read both as written at the file's columns and as indented relative to the first line, at different depths; nothing was applied."),
+        ),
     }
 }
 

@@ -200,6 +200,7 @@ enum LineMiss {
     },
     Uneven {
         lines: (usize, usize),
+        why: matcher::IndentMiss,
     },
 }
 
@@ -372,8 +373,9 @@ fn locate_lines(
             count: spans.len(),
             lines: spans.iter().map(|&(s, e)| orig_lines(hp, s, e)).collect(),
         }),
-        Err(Miss::InconsistentIndent { span }) => Err(LineMiss::Uneven {
+        Err(Miss::InconsistentIndent { span, why }) => Err(LineMiss::Uneven {
             lines: orig_lines(hp, span.0, span.1),
+            why,
         }),
         Err(Miss::NotFound { .. }) | Err(Miss::EmptyOld) => Err(LineMiss::NotFound),
     }
@@ -684,23 +686,29 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 Err(LineMiss::Many { tier, count, lines }) => {
                     return Err(tag(many_failure(tier, count, &lines)))
                 }
-                Err(LineMiss::Uneven { lines: (sl, el) }) => {
+                Err(LineMiss::Uneven {
+                    lines: (sl, el),
+                    why,
+                }) => {
+                    let (difference, message) =
+                        crate::apply::indent_miss_words(why, sl, el, "the hunk");
                     let c = candidates::Candidate {
                         start_line: sl,
                         end_line: el,
                         similarity: 1.0,
                         snippet: candidates::snippet(&h, sl - 1, el),
-                        differences: vec![
-                            "indentation differs by different amounts on different lines".into(),
-                        ],
+                        differences: vec![difference.into()],
                     };
                     return Err(tag(Failure::new(
                         Code::SearchBlockNotFound,
-                        format!("{at}lines {sl}-{el} match apart from indentation, but the indentation differs unevenly, so the added lines cannot be re-indented safely."),
+                        format!("{at}{message}"),
                     )
                     .with("match_count", 0)
                     .with("candidates", [c])
-                    .with("hint", format!("Re-read lines {sl}-{el} and copy their indentation exactly."))));
+                    .with(
+                        "hint",
+                        format!("Re-read lines {sl}-{el} and copy their indentation exactly."),
+                    )));
                 }
             }
         };

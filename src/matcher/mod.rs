@@ -206,7 +206,23 @@ pub enum Miss {
         spans: Vec<(usize, usize)>,
     },
     /// One region matched apart from indentation, but its drift is not uniform.
-    InconsistentIndent { span: (usize, usize) },
+    InconsistentIndent {
+        span: (usize, usize),
+        why: IndentMiss,
+    },
+}
+
+/// Why a region that matches apart from indentation cannot be re-indented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndentMiss {
+    /// The lines drifted by different amounts.
+    Uneven,
+    /// `new` repeats lines of `old` at old's columns while a changed line sits at its file line's
+    /// column: read in either frame, some line changes depth (block membership), so neither is taken.
+    FramesDisagree,
+    /// A one-line `old` copied without its line's indentation, and a longer `new` whose later lines
+    /// read well-formed both moved with the first line and at the file's columns, at different depths.
+    MoveAmbiguous,
 }
 
 /// Most spans a refusal lists.
@@ -416,7 +432,12 @@ fn decide(
     for (start, end) in spans {
         // `old` begun after its line's indentation, `new` written at the line's columns: the match
         // takes the whole line, so `new` is not indented twice.
-        let absorbed = rebuild::absorb_indent(h.text, start, old, new, moves);
+        let absorbed = rebuild::absorb_indent(h.text, start, old, new, moves).map_err(|why| {
+            Miss::InconsistentIndent {
+                span: (start, end),
+                why,
+            }
+        })?;
         let (start, old, new) = match &absorbed {
             Some((s, o, n, _)) => (*s, o.as_str(), n.as_str()),
             None => (start, old, new),
@@ -440,8 +461,13 @@ fn decide(
             let parts_old = split_lines(old);
             let parts_new = split_lines(new);
             match rebuild::rebuild(h, start, end, &parts_old, &parts_new, tier) {
-                Some(r) => r,
-                None => return Err(Miss::InconsistentIndent { span: (start, end) }),
+                Ok(r) => r,
+                Err(why) => {
+                    return Err(Miss::InconsistentIndent {
+                        span: (start, end),
+                        why,
+                    })
+                }
             }
         };
         out.push(Match {

@@ -39,7 +39,7 @@ use std::collections::HashMap;
 use unicode_normalization::{is_nfc, UnicodeNormalization};
 
 use super::normalize::{self, columns, indent_of, is_blank, norm, render_indent};
-use super::{file_terminator, Haystack, Tier};
+use super::{file_terminator, Haystack, IndentMiss, Tier};
 use crate::text;
 
 /// Longest line part (in characters, after the common prefix and suffix) diffed character by
@@ -79,36 +79,85 @@ fn opens(line: &str) -> bool {
     t.ends_with(['{', '(', '['])
 }
 
+/// The columns of the lines that enclose the line after `above` (each shallower than every line
+/// between it and that line), the deepest first: the levels a line there may dedent to.
+fn enclosing_columns(above: &str, tab: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut least = usize::MAX;
+    for l in above.lines().rev().take(NEIGHBOUR_REACH * 20) {
+        if is_blank(l) {
+            continue;
+        }
+        let c = columns(indent_of(l), tab);
+        if c < least {
+            out.push(c);
+            least = c;
+            if c == 0 {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// What [`absorb_indent`] widens a match to: `(start, old, new, moved)`.
+pub(super) type Absorbed = (usize, String, String, bool);
+
 /// When a match starts after its line's indentation (`old` copied without it) and `new`'s first line
 /// carries an indentation as wide as that line's, the model wrote `new` at the file's columns: the
 /// match is widened to the line start, and `old` and `new` get the file's indentation in place of
-/// their own first-line indentation. When instead a one-line `old` and the first line of a longer
-/// `new` share their indentation (none, or less than the line's), the model wrote both that much
-/// shallower than the file: every line of `new` is moved right by the indentation `old` lacked, so
-/// the lines it adds sit at the file's columns, not at column 0: a re-indentation, reported as the
-/// indentation tolerance, so only when `moves` (not under `tolerance: "exact"`). `(start, old, new,
-/// moved)` then.
+/// their own first-line indentation.
+///
+/// When instead a one-line `old` and the first line of a longer `new` share their indentation
+/// (none, or less than the line's), the model wrote the first line that much shallower than the
+/// file, and its later lines either the same way (relative to the first: they are moved right by
+/// the indentation `old` lacked) or at the file's columns (left as they are). The later lines decide:
+/// - none indented deeper than the first line: they can only be meant relative to it (at column 0
+///   under an indented line they would leave its block): moved;
+/// - left as they are, they would not be well-formed: the first line opens a block (`:`, `{`, `(`,
+///   `[`) and the next line would not sit deeper than it, or a line would dedent to a column that
+///   no line enclosing the match has: only the moved reading is; moved;
+/// - else both readings are well-formed and put the later lines at different depths (a Makefile
+///   recipe line followed by a new `clean:` rule and its `\trm` recipe reads as a rule at the
+///   file's columns and as two recipe lines moved): refused ([`IndentMiss::MoveAmbiguous`]).
+///
+/// A move is a re-indentation, reported as the indentation tolerance, so only when `moves` (not
+/// under `tolerance: "exact"`).
 pub(super) fn absorb_indent(
     text: &str,
     start: usize,
     old: &str,
     new: &str,
     moves: bool,
-) -> Option<(usize, String, String, bool)> {
+) -> Result<Option<Absorbed>, IndentMiss> {
     let ls = memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..start]).map_or(0, |p| p + 1);
     let prefix = &text[ls..start];
     if prefix.is_empty() || !prefix.chars().all(is_indent) {
-        return None;
+        return Ok(None);
     }
     let first = new.split(['\n', '\r']).next().unwrap_or("");
     let ind = indent_of(first);
     let one_line_old = !old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']);
-    let more_new = new
+    let later: Vec<&str> = new
         .trim_end_matches(['\n', '\r'])
         .split(['\n', '\r'])
         .skip(1)
-        .any(|l| !is_blank(l));
-    if moves && one_line_old && more_new && ind == indent_of(old) && !is_blank(first) {
+        .filter(|l| !is_blank(l))
+        .collect();
+    if moves && one_line_old && !later.is_empty() && ind == indent_of(old) && !is_blank(first) {
+        const TAB: usize = 4;
+        let c0 = columns(ind, TAB);
+        let relative_only = later.iter().all(|l| columns(indent_of(l), TAB) <= c0);
+        let here = columns(prefix, TAB) + c0;
+        let outer = enclosing_columns(&text[..ls], TAB);
+        let at_file_ill_formed = (opens(first) && columns(indent_of(later[0]), TAB) <= here)
+            || later.iter().any(|l| {
+                let c = columns(indent_of(l), TAB);
+                c < here && !outer.contains(&c)
+            });
+        if !relative_only && !at_file_ill_formed {
+            return Err(IndentMiss::MoveAmbiguous);
+        }
         let mut shifted = String::with_capacity(new.len() + 8 * prefix.len());
         let mut rest = new;
         while !rest.is_empty() {
@@ -122,27 +171,27 @@ pub(super) fn absorb_indent(
             shifted.push_str(line);
             rest = &rest[end..];
         }
-        return Some((ls, format!("{prefix}{old}"), shifted, true));
+        return Ok(Some((ls, format!("{prefix}{old}"), shifted, true)));
     }
     if old.starts_with(is_indent) || ind.is_empty() || is_blank(first) {
-        return None;
+        return Ok(None);
     }
     if ![4, 8]
         .iter()
         .any(|&t| columns(ind, t) == columns(prefix, t))
     {
-        return None;
+        return Ok(None);
     }
-    Some((
+    Ok(Some((
         ls,
         format!("{prefix}{old}"),
         format!("{prefix}{}", &new[ind.len()..]),
         false,
-    ))
+    )))
 }
 
-/// Builds the replacement for a line-tier match. `None` when the match needs re-indenting and its
-/// drift is not uniform.
+/// Builds the replacement for a line-tier match. `Err` when the match needs re-indenting and its
+/// drift is not uniform, or the two readings of a run's columns disagree (see [`Frame::Conflict`]).
 pub(super) fn rebuild(
     h: &Haystack,
     start: usize,
@@ -150,7 +199,7 @@ pub(super) fn rebuild(
     old: &[&str],
     new: &[&str],
     tier: Tier,
-) -> Option<String> {
+) -> Result<String, IndentMiss> {
     let text = h.text;
     let lines = h.lines();
     let i = lines.index_of(start);
@@ -172,7 +221,7 @@ pub(super) fn rebuild(
     let full_new = |jn: usize| (jn > 0 || aligned) && !(jn == new.len() - 1 && new[jn].is_empty());
 
     let reindent = if tier >= Tier::Indentation {
-        Some(drift(h, i, old, &seg, &full_old)?)
+        Some(drift(h, i, old, &seg, &full_old).ok_or(IndentMiss::Uneven)?)
     } else {
         None
     };
@@ -229,6 +278,11 @@ pub(super) fn rebuild(
         }
     }
     let unchanged = |jn: usize| partner[jn].is_some_and(|j| new[jn] == old[j]);
+    // Lines of `new` that repeat a whole line of `old` as it is (at old's columns): `new` is written
+    // in the model's own frame there, whatever its changed lines do.
+    let repeats_old = (0..new.len()).any(|jn| {
+        unchanged(jn) && full_new(jn) && !is_blank(new[jn]) && partner[jn].is_some_and(full_old)
+    });
 
     let mut pieces: Vec<Cow<str>> = Vec::with_capacity(new.len());
     let mut jn = 0;
@@ -292,7 +346,11 @@ pub(super) fn rebuild(
                 .filter(|&j| full_old(j))
                 .map(|j| (old[j], seg(j)))
         };
-        let file_frame = ctx.in_file_frame(new, a, b, &full_new, &pair_of);
+        let file_frame = match ctx.frame(new, a, b, &full_new, &pair_of, repeats_old) {
+            Frame::Model => false,
+            Frame::File => true,
+            Frame::Conflict => return Err(IndentMiss::FramesDisagree),
+        };
         for jn in a..b {
             let n = new[jn];
             let full = full_new(jn);
@@ -315,7 +373,7 @@ pub(super) fn rebuild(
         }
         jn = b;
     }
-    Some(pieces.join(term))
+    Ok(pieces.join(term))
 }
 
 /// How `old` drifted from the file at the indentation tiers: `None` when not uniformly.
@@ -419,26 +477,45 @@ struct Run<'t> {
     reindent: Option<Drift>,
 }
 
+/// Which columns a run of changed lines is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// The frame of the model's `old`: shifted by the drift.
+    Model,
+    /// Already the file's columns: written as they are.
+    File,
+    /// The evidence disagrees: `new` repeats lines of `old` at old's columns, and the run's changed
+    /// lines sit at their file lines' columns; the two readings put them at different depths (in or
+    /// out of a block), so neither is taken.
+    Conflict,
+}
+
 impl Run<'_> {
     /// Whether the run of new lines `[a, b)` is already at the file's columns rather than in the
-    /// frame of the model's `old` (which the drift shifts). Ties go to the model's frame.
-    fn in_file_frame<'s>(
+    /// frame of the model's `old` (which the drift shifts). The neighbouring file lines decide first
+    /// (after an opening line the run sits one level deeper; else at its neighbour's column or
+    /// dedented). On a tie, the run's lines paired with old lines tell when they all sit at their file
+    /// lines' columns (not old's) and no added line encloses them: the file's frame, unless other
+    /// lines of `new` repeat old's lines at old's columns (`repeats_old`), which put `new` in the
+    /// model's frame: then the readings conflict and the edit is refused. Else the model's frame.
+    fn frame<'s>(
         &self,
         new: &[&str],
         a: usize,
         b: usize,
         full: &dyn Fn(usize) -> bool,
         pairs: &dyn Fn(usize) -> Option<(&'s str, &'s str)>,
-    ) -> bool {
+        repeats_old: bool,
+    ) -> Frame {
         let Some(r) = self.reindent else {
-            return false;
+            return Frame::Model;
         };
         if r.delta == 0 {
-            return false;
+            return Frame::Model;
         }
         let body: Vec<usize> = (a..b).filter(|&x| full(x) && !is_blank(new[x])).collect();
         let (Some(&first), Some(&last)) = (body.first(), body.last()) else {
-            return false;
+            return Frame::Model;
         };
         let cols = |l: &str| columns(indent_of(l), r.tab) as isize;
         let u = r.unit as isize;
@@ -462,7 +539,11 @@ impl Run<'_> {
         };
         let (file, model) = (cost(0), cost(r.delta));
         if file != model {
-            return file < model;
+            return if file < model {
+                Frame::File
+            } else {
+                Frame::Model
+            };
         }
         // A tie: the lines paired with old lines tell, when they all sit at their file lines' columns
         // (not at their old lines') and no added line encloses them (`if c:` above lines re-indented
@@ -479,7 +560,11 @@ impl Run<'_> {
         let encloses = body
             .iter()
             .any(|&x| pairs(x).is_none() && cols(new[x]) < least);
-        at_file > 0 && at_old == 0 && !encloses
+        match at_file > 0 && at_old == 0 && !encloses {
+            true if repeats_old => Frame::Conflict,
+            true => Frame::File,
+            false => Frame::Model,
+        }
     }
 
     /// The leading whitespace for a line of `cols` columns: `own` (its file line's) when as wide,

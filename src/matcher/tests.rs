@@ -1107,3 +1107,85 @@ fn new_lines_that_only_look_numbered_are_content() {
         .unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(out, "CODES = {\n    # one\n    1: 2,\n}\n");
 }
+
+/// `new` repeats old's lines at old's columns (its own frame) while its changed line sits at its
+/// file line's column: in the model's frame `y(1)` joins the `if` block, at the file's columns it
+/// stays beside it. A tie-break wrote it outside the block; the two readings are refused now.
+#[test]
+fn frames_that_disagree_about_a_changed_line_are_refused() {
+    let file = "def f(a):\n    if a:\n        x()\n    y()\n";
+    let r = apply(file, "if a:\n    x()\ny()", "if a:\n    x()\n    y(1)");
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::FramesDisagree,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    // Written wholly in the model's frame (y(1) beside the if, as y() was), it lands shifted.
+    let (out, _) = apply(file, "if a:\n    x()\ny()", "if a:\n    x()\ny(1)").unwrap();
+    assert_eq!(out, "def f(a):\n    if a:\n        x()\n    y(1)\n");
+    // Written wholly at the file's columns (no line repeats old's): the file's frame, no conflict.
+    let (out, _) = apply(
+        file,
+        "if a:\n    x()\ny()",
+        "    if a:\n        x()\n    y(1)",
+    )
+    .unwrap();
+    assert_eq!(out, "def f(a):\n    if a:\n        x()\n    y(1)\n");
+}
+
+/// A one-line `old` copied without its line's indentation: `new`'s later lines move with the first
+/// only when that is the one well-formed reading. A Makefile recipe line followed by a new rule
+/// (`clean:` and its tab-indented recipe) reads as a rule at the file's columns and as two recipe
+/// lines moved: it became `\tclean:` / `\t\trm` (the rule turned into a recipe). Refused now.
+#[test]
+fn a_one_line_old_moves_new_only_when_that_is_the_one_reading() {
+    let make = "all: build\n\nbuild:\n\tgcc -o app main.c\n";
+    let r = apply(
+        make,
+        "gcc -o app main.c",
+        "gcc -o app main.c\n\nclean:\n\trm -f app",
+    );
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::MoveAmbiguous,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    // Later lines at the first line's column or shallower: only relative to it (moved).
+    let py = "def f():\n        x = 1\n";
+    let (out, _) = apply(py, "x = 1", "x = 1\ny = 2").unwrap();
+    assert_eq!(out, "def f():\n        x = 1\n        y = 2\n");
+    // The first line opens a block and the next is not deeper than its file column: moved.
+    let py = "def f():\n    if a:\n        pass\n";
+    let (out, _) = apply(py, "if a:", "if a:\n    b()").unwrap();
+    assert_eq!(out, "def f():\n    if a:\n        b()\n        pass\n");
+    // A dedent to a column no enclosing line has (4, under a body at 6): moved.
+    let py = "def f():\n      x = 1\n";
+    let (out, _) = apply(py, "x = 1", "x = 1\nif x:\n    y = 2").unwrap();
+    assert_eq!(out, "def f():\n      x = 1\n      if x:\n          y = 2\n");
+    // A new block at an enclosing column (0): both readings are well-formed. Refused.
+    let py = "def f():\n    x = 1\n";
+    let r = apply(py, "x = 1", "x = 1\nif x:\n    y = 2");
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::MoveAmbiguous,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    // The same written with old's indentation lands at the model's columns.
+    let (out, _) = apply(py, "    x = 1", "    x = 1\nif x:\n    y = 2").unwrap();
+    assert_eq!(out, "def f():\n    x = 1\nif x:\n    y = 2\n");
+}
