@@ -16,7 +16,8 @@ use crate::error::{Code, Failure};
 use crate::formats::unescape_once;
 use crate::ir::{Dialect, Edit};
 use crate::matcher::{
-    candidates, locate, locate_in, Haystack, IndentMiss, Miss, Tier, Tolerance, MAX_LISTED,
+    candidates, invisible_twins, locate, locate_in, Haystack, IndentMiss, Miss, Tier, Tolerance,
+    MAX_LISTED,
 };
 
 /// Where one edit landed.
@@ -169,7 +170,12 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
         // The exact tier decides whenever it finds anything: an `old` the index found once is
         // located in its own span.
         let found = match index.once(&e.old).filter(|_| expected == 1) {
-            Some(at) => locate_in(&h, &e.old, &e.new, 1, tol, at..at + e.old.len()),
+            Some(at) => match invisible_twins(&h, &e.old, Tier::Exact, 1, 1, 0..text.len())
+                .filter(|_| tol != Tolerance::Exact)
+            {
+                Some(twins) => Err(twins),
+                None => locate_in(&h, &e.old, &e.new, 1, tol, at..at + e.old.len()),
+            },
             None => locate(&h, &e.old, &e.new, expected, tol),
         };
         let found = match found {
@@ -753,6 +759,25 @@ mod tests {
             )),
             Code::SearchBlockNotFound
         );
+    }
+
+    #[test]
+    fn a_twin_in_unseen_bytes_is_ambiguous_in_a_large_batch_too() {
+        // From 32 edits the batch searches through a one-pass index; a twin that differs only in
+        // trailing whitespace must still make the edit ambiguous there.
+        let mut text = String::new();
+        for i in 0..40 {
+            text.push_str(&format!("v{i} = {i}\n"));
+        }
+        text.push_str("a()\nb()\n--\na() \nb()\n");
+        let mut edits: Vec<Edit> = (0..39)
+            .map(|i| Edit::new(format!("v{i} = {i}\n"), format!("v{i} = x\n")))
+            .collect();
+        edits.push(Edit::new("a()\nb()\n", "a()\nc()\n"));
+        let f = apply_edits(&text, &edits, Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("edit_index"), Some(&39.into()));
+        assert_eq!(f.detail("match_count"), Some(&2.into()));
     }
 
     #[test]

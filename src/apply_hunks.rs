@@ -335,6 +335,15 @@ fn locate_lines(
             .collect();
         match hits.len() {
             0 => {}
+            1 if tol == Tolerance::Safe => {
+                // Twins that differ only in what a view does not show are counted as the matcher
+                // would over the whole range.
+                let range = lo_p..pd.padded.len();
+                match matcher::invisible_twins(hp, &old_s, Tier::Exact, 1, 1, range) {
+                    Some(_) => {}
+                    None => within = hits[0].0..hits[0].1,
+                }
+            }
             1 => within = hits[0].0..hits[0].1,
             count => {
                 return Err(LineMiss::Many {
@@ -1246,6 +1255,26 @@ mod tests {
         let out = apply_hunks(text, &[a, b], Tolerance::Safe).unwrap();
         assert!(out.dialect.contains(&Dialect::HunksReordered));
         assert!(out.text.contains("    x = 5\n") && out.text.contains("    z = 4\n"));
+    }
+
+    #[test]
+    fn a_twin_in_unseen_bytes_is_ambiguous_for_hunks() {
+        let twins = "a()\nb()\n--\na() \nb()\n";
+        let h = hunk(vec![ctx("a()"), Remove("b()".into()), Add("c()".into())]);
+        let f = apply_hunks(twins, std::slice::from_ref(&h), Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        // Through the one-pass index (32 hunks and more) as well.
+        let mut text = String::new();
+        let mut hunks = Vec::new();
+        for i in 0..40 {
+            text.push_str(&format!("v{i}\n"));
+            hunks.push(hunk(vec![Remove(format!("v{i}")), Add(format!("w{i}"))]));
+        }
+        text.push_str(twins);
+        hunks.push(h);
+        let f = apply_hunks(&text, &hunks, Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("hunk_index"), Some(&40.into()));
     }
 
     #[test]

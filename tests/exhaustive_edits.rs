@@ -7,7 +7,9 @@
 //!   file's text, byte for byte; its diff renders;
 //! - an `old` found exactly once (and not overlapping itself) lands exactly there, as
 //!   `str::replacen` would (unless `new` brings line breaks into a file with CR ones: those are
-//!   converted), or is refused as `NO_CHANGES`;
+//!   converted), or is refused as `NO_CHANGES`, or as ambiguous at the trailing-whitespace tier
+//!   (an `old` with a line break) or the typography tier (a non-ASCII `old`): another place differs
+//!   from it only in bytes a view does not show;
 //! - an `old` found twice or more, overlaps included, is refused.
 //!
 //! `SUREPATCH_EXHAUSTIVE=4` raises the file length to four characters (about 1.7 million cases per
@@ -56,6 +58,25 @@ fn check(file: &str, old: &str, new: &str) -> bool {
     if starts == 1 {
         match &res {
             Err(f) if f.code == Code::NoChanges => {}
+            // What the model could not see cannot decide: another place that differs only in line
+            // endings or trailing whitespace (a line break in `old`), or in NFC/NFD (a non-ASCII
+            // `old`), makes a unique exact match ambiguous.
+            Err(f) if f.code == Code::SearchBlockAmbiguous => {
+                let tier = f.detail("tier").and_then(|t| t.as_str()).unwrap_or("");
+                let count = f
+                    .detail("match_count")
+                    .and_then(|c| c.as_u64())
+                    .unwrap_or(0);
+                let unseen = match tier {
+                    "trailing_whitespace" => old.contains(['\n', '\r']),
+                    "typography" => !old.is_ascii(),
+                    _ => false,
+                };
+                assert!(
+                    unseen && count >= 2,
+                    "{case}: a unique exact match was refused: {f:?}"
+                );
+            }
             Err(f) => panic!("{case}: a unique exact match was refused: {f:?}"),
             Ok(a) if !(new.contains('\n') && file.contains('\r')) => {
                 assert_eq!(a.text, file.replacen(old, new, 1), "{case}");

@@ -40,6 +40,7 @@ use std::hash::Hasher;
 use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHasher};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::text::{self, split_lines, LineTable};
 use normalize::{is_blank, norm};
@@ -113,6 +114,8 @@ pub struct Haystack<'a> {
     /// Per tier, a hash of every line's normalized text ([`line_hash`]), built on first use and shared
     /// by every needle form searched at that tier.
     hashes: RefCell<Vec<(Tier, Arc<[u64]>)>>,
+    /// [`Haystack::has_unseen_bytes`], computed on first use.
+    unseen: OnceCell<bool>,
 }
 
 impl<'a> Haystack<'a> {
@@ -122,7 +125,21 @@ impl<'a> Haystack<'a> {
             lines: OnceCell::new(),
             counter: Default::default(),
             hashes: Default::default(),
+            unseen: OnceCell::new(),
         }
+    }
+
+    /// Whether the text holds a carriage return or a line with trailing whitespace: only then can
+    /// two places differ in nothing but bytes a view does not show (see [`invisible_twins`]).
+    fn has_unseen_bytes(&self) -> bool {
+        *self.unseen.get_or_init(|| {
+            let b = self.text.as_bytes();
+            memchr::memchr(b'\r', b).is_some()
+                || [" \n", "\t\n"]
+                    .iter()
+                    .any(|n| memchr::memmem::find(b, n.as_bytes()).is_some())
+                || b.last().is_some_and(|c| *c == b' ' || *c == b'\t')
+        })
     }
 
     pub fn lines(&self) -> &LineTable {
@@ -291,6 +308,11 @@ pub fn locate_in(
         }
     };
     let (count, spans) = exact(old);
+    if count == expected && tol != Tolerance::Exact {
+        if let Some(m) = invisible_twins(h, old, Tier::Exact, count, expected, within.clone()) {
+            return Err(m);
+        }
+    }
     if count > 0 {
         // Under `tolerance: "exact"`, `new` is never re-indented (see `absorb_indent`).
         let moves = tol != Tolerance::Exact;
@@ -355,6 +377,13 @@ pub fn locate_in(
             if count > 0 && disagrees(form, &spans) {
                 continue;
             }
+            if count == expected {
+                let twins =
+                    invisible_twins(h, &form.old, Tier::Exact, count, expected, within.clone());
+                if let Some(m) = twins {
+                    return Err(m);
+                }
+            }
             if count > 0 {
                 return decide(
                     h,
@@ -374,6 +403,12 @@ pub fn locate_in(
             let spans = inside(find_lines(h, &parts, tier));
             if !spans.is_empty() && disagrees(form, &spans) {
                 break;
+            }
+            if spans.len() == expected {
+                let twins = invisible_twins(h, &form.old, tier, expected, expected, within.clone());
+                if let Some(m) = twins {
+                    return Err(m);
+                }
             }
             if !spans.is_empty() {
                 let count = spans.len();
@@ -483,6 +518,76 @@ fn decide(
 
 fn file_terminator(h: &Haystack) -> &'static str {
     text::dominant_terminator(h.text)
+}
+
+/// What the model could not see cannot decide: places in `within` that differ from `old` only in
+/// bytes a view does not show — line endings, trailing whitespace, NFC against NFD — beside the
+/// `found` places a strict tier (below [`Tier::TrailingWhitespace`], or below [`Tier::Typography`]
+/// for the Unicode forms) located. `Some` ambiguity refusal when there are more of them than
+/// `found`: the model cannot have meant one of them rather than another.
+pub fn invisible_twins(
+    h: &Haystack,
+    old: &str,
+    tier: Tier,
+    found: usize,
+    expected: usize,
+    within: std::ops::Range<usize>,
+) -> Option<Miss> {
+    let inside = |spans: Vec<(usize, usize)>| -> Vec<(usize, usize)> {
+        spans
+            .into_iter()
+            .filter(|&(s, e)| s >= within.start && e <= within.end)
+            .collect()
+    };
+    let refuse = |tier: Tier, mut spans: Vec<(usize, usize)>| {
+        let count = spans.len();
+        spans.truncate(MAX_LISTED);
+        Some(Miss::Count {
+            tier,
+            count,
+            spans,
+            expected,
+        })
+    };
+    // A twin holds each line of `old` without its trailing whitespace: when one of them occurs no
+    // more often than `old` itself, there is none (one pass over the text, not a line-tier search).
+    let no_twin = || {
+        split_lines(old)
+            .into_iter()
+            .map(str::trim_end)
+            .filter(|l| !l.is_empty())
+            .max_by_key(|l| l.len())
+            .is_some_and(|l| find_exact(h.text, l).0 <= found)
+    };
+    if tier < Tier::TrailingWhitespace
+        && old.contains(['\n', '\r'])
+        && h.has_unseen_bytes()
+        && !no_twin()
+    {
+        let spans = inside(find_lines(h, &split_lines(old), Tier::TrailingWhitespace));
+        if spans.len() > found {
+            return refuse(Tier::TrailingWhitespace, spans);
+        }
+    }
+    if tier < Tier::Typography && !old.is_ascii() && !h.text.is_ascii() {
+        let mut spans: Vec<(usize, usize)> = Vec::new();
+        let nfc: String = old.nfc().collect();
+        let nfd: String = old.nfd().collect();
+        let mut forms = vec![nfc, nfd];
+        forms.dedup();
+        for f in &forms {
+            spans.extend(inside(find_exact_all(h.text, f).1));
+        }
+        if !forms.iter().any(|f| f == old) {
+            spans.extend(inside(find_exact_all(h.text, old).1));
+        }
+        spans.sort_unstable();
+        spans.dedup();
+        if spans.len() > found {
+            return refuse(Tier::Typography, spans);
+        }
+    }
+    None
 }
 
 /// The 0-based lines at or below byte offset `lo` that are `line` as a whole once normalized at

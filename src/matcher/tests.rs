@@ -1189,3 +1189,33 @@ fn a_one_line_old_moves_new_only_when_that_is_the_one_reading() {
     let (out, _) = apply(py, "    x = 1", "    x = 1\nif x:\n    y = 2").unwrap();
     assert_eq!(out, "def f():\n    x = 1\nif x:\n    y = 2\n");
 }
+
+/// What the model could not see cannot decide: two places that differ only in line endings,
+/// trailing whitespace or NFC/NFD are two matches, even when one of them matches byte for byte.
+#[test]
+fn places_that_differ_only_in_unseen_bytes_are_ambiguous() {
+    let count =
+        |file: &str, old: &str| match locate(&Haystack::new(file), old, "z", 1, Tolerance::Safe) {
+            Err(Miss::Count { count, .. }) => Some(count),
+            Ok(_) => None,
+            Err(other) => panic!("{other:?}"),
+        };
+    // Trailing whitespace: the exact tier found only the first copy.
+    assert_eq!(count("a()\nb()\n\na() \nb()\n", "a()\nb()\n"), Some(2));
+    // Line endings: an LF copy and a CRLF copy.
+    assert_eq!(count("x\ny\n--\nx\r\ny\r\n", "x\ny"), Some(2));
+    // NFC and NFD copies of one line.
+    let nfd: String = "café = 1".nfd().collect();
+    assert_eq!(count(&format!("café = 1\n{nfd}\n"), "café = 1"), Some(2));
+    // A file with unseen bytes elsewhere, and one copy: applied, exactly.
+    assert_eq!(count("a()\nb()\n\nc() \n", "a()\nb()\n"), None);
+    // Visible differences still tell places apart (a quote, a space inside the line).
+    assert_eq!(
+        count("s = 'a'\nt\ns = \u{2018}a\u{2019}\nt\n", "s = 'a'\nt"),
+        None
+    );
+    assert_eq!(count("a = 1\nb\na  = 1\nb\n", "a = 1\nb"), None);
+    // Under tolerance "exact", the bytes decide.
+    let h = Haystack::new("a()\nb()\n\na() \nb()\n");
+    assert!(locate(&h, "a()\nb()\n", "z", 1, Tolerance::Exact).is_ok());
+}
