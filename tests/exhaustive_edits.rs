@@ -55,6 +55,19 @@ fn check(file: &str, old: &str, new: &str) -> bool {
     let starts = (0..file.len())
         .filter(|&i| file.is_char_boundary(i) && file[i..].starts_with(old))
         .count();
+    // A multi-line `old` that splits a word at either end is no match (it matches whole lines
+    // unless it plainly starts or ends inside one).
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let splits = |i: usize| {
+        let e = i + old.len();
+        (word(file[..i].chars().next_back()) && word(old.chars().next()))
+            || (word(old.chars().next_back()) && word(file[e..].chars().next()))
+    };
+    let multi = old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']);
+    let starts = (0..file.len())
+        .filter(|&i| file.is_char_boundary(i) && file[i..].starts_with(old))
+        .filter(|&i| !(multi && splits(i)))
+        .count();
     if starts == 1 {
         match &res {
             Err(f) if f.code == Code::NoChanges => {}

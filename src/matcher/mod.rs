@@ -307,7 +307,20 @@ pub fn locate_in(
             (spans.len(), spans)
         }
     };
-    let (count, spans) = exact(old);
+    // A multi-line `old` matches whole lines unless it plainly starts or ends inside one: a match
+    // that splits a word at either end (`x = 1\ny = 2` inside `max = 1\ny = 2`) is no match.
+    let on_words = |old: &str, (count, spans): (usize, Vec<(usize, usize)>)| {
+        if !old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']) {
+            return (count, spans);
+        }
+        let kept: Vec<(usize, usize)> = spans
+            .iter()
+            .copied()
+            .filter(|&(s, e)| !splits_words(h.text, s, e))
+            .collect();
+        (count - (spans.len() - kept.len()), kept)
+    };
+    let (count, spans) = on_words(old, exact(old));
     if count == expected && tol != Tolerance::Exact {
         if let Some(m) = invisible_twins(h, old, Tier::Exact, count, expected, within.clone()) {
             return Err(m);
@@ -373,7 +386,7 @@ pub fn locate_in(
     };
     for (fi, form) in forms.iter().enumerate() {
         if fi > 0 {
-            let (count, spans) = exact(&form.old);
+            let (count, spans) = on_words(&form.old, exact(&form.old));
             if count > 0 && disagrees(form, &spans) {
                 continue;
             }
@@ -401,6 +414,7 @@ pub fn locate_in(
         let parts = split_lines(&form.old);
         for tier in LINE_TIERS {
             let spans = inside(find_lines(h, &parts, tier));
+            let spans = on_words(&form.old, (spans.len(), spans)).1;
             if !spans.is_empty() && disagrees(form, &spans) {
                 break;
             }
@@ -518,6 +532,14 @@ fn decide(
 
 fn file_terminator(h: &Haystack) -> &'static str {
     text::dominant_terminator(h.text)
+}
+
+/// Whether the span `[s, e)` of `text` starts or ends inside a word: a word character on both sides
+/// of either edge.
+fn splits_words(text: &str, s: usize, e: usize) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    (word(text[..s].chars().next_back()) && word(text[s..].chars().next()))
+        || (word(text[..e].chars().next_back()) && word(text[e..].chars().next()))
 }
 
 /// What the model could not see cannot decide: places in `within` that differ from `old` only in

@@ -575,20 +575,36 @@ impl Run<'_> {
         let r = self.reindent.expect("re-indenting needs a drift");
         let width = |s: &str| columns(indent_of(s), r.tab);
         let last_written = written.iter().rev().find(|l| !is_blank(l)).map(|l| &**l);
-        for c in [own, last_written].into_iter().flatten() {
-            if !is_blank(c) && width(c) == cols {
-                return indent_of(c).to_string();
-            }
+        if let Some(c) = own.filter(|c| !is_blank(c) && width(c) == cols) {
+            return indent_of(c).to_string();
         }
-        if let Some(ind) = self.replaced.get(&cols) {
+        // Tabs or spaces as the line above it in the result has them (the line written before it,
+        // else the file line above the run): a block embedded in the file (a YAML raw string or a
+        // heredoc in a tab-indented file, a Markdown code block) keeps its own indentation
+        // characters, which the region's may not be (YAML forbids tabs). A neighbour as wide but
+        // indented with the other character is passed over.
+        let local_tabs = last_written
+            .or(self.prev)
+            .map(indent_of)
+            .filter(|i| !i.is_empty())
+            .map(|i| i.starts_with('\t'));
+        let fits = |ind: &str| match local_tabs {
+            Some(true) => ind.is_empty() || ind.starts_with('\t'),
+            Some(false) => !ind.contains('\t'),
+            None => true,
+        };
+        if let Some(c) = last_written.filter(|c| width(c) == cols && fits(indent_of(c))) {
+            return indent_of(c).to_string();
+        }
+        if let Some(ind) = self.replaced.get(&cols).filter(|i| fits(i)) {
             return ind.to_string();
         }
         for c in [self.next, self.prev].into_iter().flatten() {
-            if width(c) == cols {
+            if width(c) == cols && fits(indent_of(c)) {
                 return indent_of(c).to_string();
             }
         }
-        render_indent(cols, r.tabs, r.tab)
+        render_indent(cols, local_tabs.unwrap_or(r.tabs), r.tab)
     }
 }
 

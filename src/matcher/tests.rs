@@ -1219,3 +1219,52 @@ fn places_that_differ_only_in_unseen_bytes_are_ambiguous() {
     let h = Haystack::new("a()\nb()\n\na() \nb()\n");
     assert!(locate(&h, "a()\nb()\n", "z", 1, Tolerance::Exact).is_ok());
 }
+
+/// A tolerance never writes bytes the local format forbids: a line added inside a block embedded
+/// in a tab-indented file (a heredoc holding YAML) takes the block's spaces, not the tab of an
+/// equally wide line of the host file around it.
+#[test]
+fn an_added_line_in_an_embedded_block_keeps_its_indentation_characters() {
+    let file = "main() {\n\tcat <<EOF\nservices:\n  web:\nEOF\n}\n";
+    // The model wrote the tab as four spaces (the indentation tier).
+    let (out, tier) = apply(
+        file,
+        "    cat <<EOF\nservices:\n  web:\n",
+        "    cat <<EOF\nservices:\n  web:\n    image: nginx\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "main() {\n\tcat <<EOF\nservices:\n  web:\n    image: nginx\nEOF\n}\n"
+    );
+    // In the host's own code, a line added under a tab-indented line still takes tabs.
+    let (out, _) = apply(
+        "main() {\n\tif x; then\n\t\ty\n\tfi\n}\n",
+        "    if x; then\n        y\n",
+        "    if x; then\n        y\n        z\n",
+    )
+    .unwrap();
+    assert_eq!(out, "main() {\n\tif x; then\n\t\ty\n\t\tz\n\tfi\n}\n");
+}
+
+/// A multi-line `old` matches whole lines unless it plainly starts or ends inside one: a stale
+/// `x = 1` / `y = 2` (the file now says `max = 1`) matched the tail of `max` and was written there.
+#[test]
+fn a_multi_line_old_never_splits_a_word() {
+    let file = "max = 1\ny = 2\n";
+    let r = apply(file, "x = 1\ny = 2", "x = 5\ny = 2");
+    assert!(matches!(r, Err(Miss::NotFound { .. })), "{r:?}");
+    // The same at a whitespace tier (the model dropped a trailing space).
+    let r = apply("max = 1 \ny = 2\n", "x = 1\ny = 2", "x = 5\ny = 2");
+    assert!(matches!(r, Err(Miss::NotFound { .. })), "{r:?}");
+    // Ends inside a word: `y = 2` is the start of `y = 20`.
+    let r = apply("x = 1\ny = 20\n", "x = 1\ny = 2", "x = 1\ny = 3");
+    assert!(matches!(r, Err(Miss::NotFound { .. })), "{r:?}");
+    // Starting or ending inside a line at a word boundary is plain: it lands.
+    let (out, _) = apply("v = f(a,\n  b)\n", "f(a,\n  b)", "g(a,\n  b)").unwrap();
+    assert_eq!(out, "v = g(a,\n  b)\n");
+    // A one-line old keeps substring semantics (renaming inside a word is asked for plainly).
+    let (out, _) = apply("max = 1\n", "x = 1", "x = 2").unwrap();
+    assert_eq!(out, "max = 2\n");
+}
