@@ -6,7 +6,7 @@
 //! - an applied edit's change spans lie on character boundaries and everything outside them is the
 //!   file's text, byte for byte; its diff renders;
 //! - an `old` found exactly once (and not overlapping itself) lands exactly there, as
-//!   `str::replacen` would (unless `new` brings line breaks into a file with CR ones: those are
+//!   a replacement of that place would (unless `new` brings line breaks into a file with CR ones: those are
 //!   converted), or is refused as `NO_CHANGES`, or as ambiguous at the trailing-whitespace tier
 //!   (an `old` with a line break) or the typography tier (a non-ASCII `old`): another place differs
 //!   from it only in bytes a view does not show;
@@ -52,9 +52,6 @@ fn check(file: &str, old: &str, new: &str) -> bool {
         assert_eq!(&file[pos..], &a.text[npos..], "{case}: after the last span");
         let _ = surepatch::diff::unified("p", file, &a.text, &a.changes);
     }
-    let starts = (0..file.len())
-        .filter(|&i| file.is_char_boundary(i) && file[i..].starts_with(old))
-        .count();
     // A multi-line `old` that splits a word at either end is no match (it matches whole lines
     // unless it plainly starts or ends inside one).
     let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
@@ -64,10 +61,11 @@ fn check(file: &str, old: &str, new: &str) -> bool {
             || (word(old.chars().next_back()) && word(file[e..].chars().next()))
     };
     let multi = old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']);
-    let starts = (0..file.len())
+    let places: Vec<usize> = (0..file.len())
         .filter(|&i| file.is_char_boundary(i) && file[i..].starts_with(old))
         .filter(|&i| !(multi && splits(i)))
-        .count();
+        .collect();
+    let starts = places.len();
     if starts == 1 {
         match &res {
             Err(f) if f.code == Code::NoChanges => {}
@@ -92,7 +90,9 @@ fn check(file: &str, old: &str, new: &str) -> bool {
             }
             Err(f) => panic!("{case}: a unique exact match was refused: {f:?}"),
             Ok(a) if !(new.contains('\n') && file.contains('\r')) => {
-                assert_eq!(a.text, file.replacen(old, new, 1), "{case}");
+                let at = places[0];
+                let want = format!("{}{new}{}", &file[..at], &file[at + old.len()..]);
+                assert_eq!(a.text, want, "{case}");
             }
             Ok(_) => {}
         }
