@@ -99,12 +99,13 @@ pub enum Change {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileOp {
     /// Create a file with this content (LF line endings; the writer applies none of its own).
-    Add {
-        path: String,
-        content: String,
-    },
+    Add { path: String, content: String },
     Delete {
         path: String,
+        /// The content the patch shows being deleted (the `-` lines of a unified diff to
+        /// `/dev/null`, LF-joined), checked against the file before it is deleted; `None` when the
+        /// patch shows none (`*** Delete File`, a git `deleted file mode` header alone).
+        expect: Option<String>,
     },
     Update {
         path: String,
@@ -116,9 +117,9 @@ pub enum FileOp {
 impl FileOp {
     pub fn path(&self) -> &str {
         match self {
-            FileOp::Add { path, .. } | FileOp::Delete { path } | FileOp::Update { path, .. } => {
-                path
-            }
+            FileOp::Add { path, .. }
+            | FileOp::Delete { path, .. }
+            | FileOp::Update { path, .. } => path,
         }
     }
 

@@ -704,3 +704,26 @@ fn patch_receipts_carry_edit_ids() {
         (Value::Null, json!(false))
     );
 }
+
+/// A deletion whose diff shows the content it deletes checks it: a diff written against another
+/// version of the file is refused (`STALE_FILE`), the file kept; the right content deletes it.
+#[test]
+fn a_deletion_checks_the_content_its_diff_shows() {
+    let w = Ws::new();
+    w.write("gone.txt", "a\r\nb  \r\nc\r\n");
+    let stale = "--- a/gone.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-a\n-B\n-c\n";
+    let r = run("apply_unified_diff", json!([stale, w.opts(json!({}))]));
+    assert_eq!(code(&r), "STALE_FILE", "{r}");
+    assert!(r["message"].as_str().unwrap().contains("at line 2"), "{r}");
+    assert_eq!(w.read("gone.txt"), b"a\r\nb  \r\nc\r\n");
+    // Fewer lines than the file has: refused too.
+    let short = "--- a/gone.txt\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-a\n-b\n";
+    let r = run("apply_unified_diff", json!([short, w.opts(json!({}))]));
+    assert_eq!(code(&r), "STALE_FILE", "{r}");
+    assert_eq!(w.read("gone.txt"), b"a\r\nb  \r\nc\r\n");
+    // The file's content (line endings and trailing whitespace aside): deleted.
+    let right = "--- a/gone.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-a\n-b\n-c\n";
+    let r = run("apply_unified_diff", json!([right, w.opts(json!({}))]));
+    assert_eq!(r["ok"], true, "{r}");
+    assert!(!w.exists("gone.txt"));
+}

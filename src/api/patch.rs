@@ -487,7 +487,7 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Result<Ran> {
         if chosen != op.path() {
             match op {
                 FileOp::Add { path, .. }
-                | FileOp::Delete { path }
+                | FileOp::Delete { path, .. }
                 | FileOp::Update { path, .. } => *path = chosen,
             }
         }
@@ -752,11 +752,14 @@ fn plan(
                 delete: None,
             })
         }
-        FileOp::Delete { .. } => {
+        FileOp::Delete { expect, .. } => {
             let old_text = before
                 .and_then(|b| codec::decode(b).ok())
                 .map(|d| d.text)
                 .unwrap_or_default();
+            if let Some(shown) = expect {
+                check_deleted_content(display, &old_text, shown)?;
+            }
             let d = diff::unified(display, &old_text, "", &whole(&old_text, ""));
             Ok(Planned {
                 entry: entry(0, Matches::None, d, None, None),
@@ -838,4 +841,39 @@ fn plan(
             })
         }
     }
+}
+
+/// A deletion whose patch shows the content it deletes (a unified diff to `/dev/null`) deletes the
+/// file only when that content is the file's, line for line (line endings and trailing whitespace
+/// aside): a diff written against another version of the file is refused, nothing deleted.
+fn check_deleted_content(display: &str, text: &str, shown: &str) -> Result<(), Failure> {
+    let lines = |s: &str| -> Vec<String> {
+        let mut v: Vec<String> = text::split_lines(s)
+            .into_iter()
+            .map(|l| l.trim_end().to_string())
+            .collect();
+        while v.last().is_some_and(String::is_empty) {
+            v.pop();
+        }
+        v
+    };
+    let (file, patch) = (lines(text), lines(shown));
+    if file == patch {
+        return Ok(());
+    }
+    let at = file
+        .iter()
+        .zip(&patch)
+        .position(|(a, b)| a != b)
+        .unwrap_or(file.len().min(patch.len()));
+    Err(Failure::new(
+        Code::StaleFile,
+        format!(
+            "the diff deletes {display} and shows its content ({} lines), but the file ({} lines) differs from it at line {}; nothing was deleted. Re-read the file: it may have changed since the diff was written.",
+            patch.len(),
+            file.len(),
+            at + 1
+        ),
+    )
+    .with("file_path", display))
 }

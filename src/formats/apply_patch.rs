@@ -393,7 +393,7 @@ impl<'a> Parser<'a> {
                 Some(Header::Delete(p)) => {
                     let path = self.claim(p, no, "*** Delete File:")?;
                     self.i += 1;
-                    ops.push(FileOp::Delete { path });
+                    ops.push(FileOp::Delete { path, expect: None });
                 }
                 Some(Header::Update(p)) => {
                     // A second section for a file an earlier section updates (neither moving it):
@@ -853,7 +853,13 @@ mod tests {
         assert_eq!(h[0].lines, vec![rm("b"), add("c")]);
         // An explicit ` ` context line is kept; only completely empty lines are dropped.
         assert_eq!(h[1].lines, vec![rm("d"), ctx("")]);
-        assert_eq!(ops[1], FileOp::Delete { path: "z".into() });
+        assert_eq!(
+            ops[1],
+            FileOp::Delete {
+                path: "z".into(),
+                expect: None
+            }
+        );
     }
 
     #[test]
@@ -917,9 +923,13 @@ mod tests {
             ops,
             vec![
                 FileOp::Delete {
-                    path: "old.txt".into()
+                    path: "old.txt".into(),
+                    expect: None
                 },
-                FileOp::Delete { path: "b".into() }
+                FileOp::Delete {
+                    path: "b".into(),
+                    expect: None
+                }
             ]
         );
     }
@@ -1116,7 +1126,13 @@ mod tests {
         let p =
             parse_patch_dialect("apply_patch <<EOF\n*** Begin Patch\n*** Delete File: a\nEOF\n")
                 .unwrap();
-        assert_eq!(p.ops, vec![FileOp::Delete { path: "a".into() }]);
+        assert_eq!(
+            p.ops,
+            vec![FileOp::Delete {
+                path: "a".into(),
+                expect: None
+            }]
+        );
         // With no operation at all it is still an error.
         let e = err("*** Begin Patch\n\n");
         assert!(e.message.contains("expected `*** End Patch`"), "{e}");

@@ -425,7 +425,10 @@ fn git_only(s: &Section) -> Result<Option<FileOp>, ParseError> {
             content: String::new(),
         }
     } else {
-        FileOp::Delete { path: old.clone() }
+        FileOp::Delete {
+            path: old.clone(),
+            expect: None,
+        }
     }))
 }
 
@@ -518,9 +521,20 @@ fn with_headers(
                 ));
             }
         }
+        // What it shows is checked against the file before it is deleted.
+        let mut shown = String::new();
+        for hunk in &hunks {
+            for l in &hunk.lines {
+                if let HunkLine::Remove(t) = l {
+                    shown.push_str(t);
+                    shown.push('\n');
+                }
+            }
+        }
         return Ok((
             FileOp::Delete {
                 path: old.to_string(),
+                expect: (!hunks.is_empty()).then_some(shown),
             },
             Vec::new(),
         ));
@@ -1045,7 +1059,8 @@ index 3b18e51..a7c2d1f 100644\n\
         assert_eq!(
             ok(t),
             vec![FileOp::Delete {
-                path: "old.txt".into()
+                path: "old.txt".into(),
+                expect: Some("a\nb\n".into())
             }]
         );
     }
@@ -1062,7 +1077,8 @@ index 3b18e51..a7c2d1f 100644\n\
                     content: String::new()
                 },
                 FileOp::Delete {
-                    path: "gone".into()
+                    path: "gone".into(),
+                    expect: None
                 }
             ]
         );
