@@ -640,6 +640,9 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 Ok(mut r) => {
                     r.tier = r.tier.max(tier);
                     let lines = (h.line_of(r.start), h.end_line_of(r.start, r.end));
+                    if let Some(f) = hint_points_at_a_twin(&h, hk.line_hint, &old, lines) {
+                        return Err(tag(f));
+                    }
                     (r, lines)
                 }
                 Err(LineMiss::NotFound) => {
@@ -765,6 +768,70 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         tier: loosest,
         dialect,
     })
+}
+
+/// Lines around a line hint searched for a region like the hunk's.
+const HINT_REACH: usize = 3;
+/// How alike a region at the line numbers must be to the hunk to count as the place it was written
+/// against.
+const TWIN_LIKENESS: f64 = 0.9;
+
+/// Every piece of evidence must agree: a hunk whose content landed at `found` (1-based lines) while
+/// its line numbers point at another region that resembles it (a near-twin, at least
+/// [`TWIN_LIKENESS`] alike, within [`HINT_REACH`] lines of the hint, not overlapping the match; the
+/// match itself further than that from the hint) may
+/// have been written against that region: refused as ambiguous. Line numbers that point at nothing
+/// like the hunk are wrong numbers, and are ignored as before.
+fn hint_points_at_a_twin(
+    h: &Haystack,
+    hint: Option<usize>,
+    old: &[&str],
+    found: (usize, usize),
+) -> Option<Failure> {
+    let hint = hint?;
+    if found.0.abs_diff(hint) <= HINT_REACH {
+        // The numbers agree with the match.
+        return None;
+    }
+    let n = old.len();
+    let total = h.lines().len();
+    if n == 0 || total < n || old.iter().all(|l| l.trim().is_empty()) {
+        return None;
+    }
+    let body: String = old.iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n");
+    let lines = h.lines();
+    let mut best: Option<(usize, f64)> = None;
+    for start in hint.saturating_sub(HINT_REACH).max(1)..=(hint + HINT_REACH).min(total + 1 - n) {
+        let end = start + n - 1;
+        if start <= found.1 && found.0 <= end {
+            continue;
+        }
+        let region: String = (start - 1..end)
+            .map(|i| lines.content(i, h.text).trim())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let like = candidates::likeness(&body, &region, TWIN_LIKENESS);
+        if like >= TWIN_LIKENESS && best.is_none_or(|(_, b)| like > b) {
+            best = Some((start, like));
+        }
+    }
+    let (at, like) = best?;
+    Some(
+        Failure::new(
+            Code::SearchBlockAmbiguous,
+            format!(
+                "the hunk's content is at lines {}-{}, but its line numbers point at lines {}-{}, which read almost the same (likeness {like:.2}): the patch may have been written against those lines. Refusing to guess.",
+                found.0,
+                found.1,
+                at,
+                at + n - 1
+            ),
+        )
+        .with("match_count", 2)
+        .with("match_lines", [found.0, at])
+        .with("line_hint", hint)
+        .with("hint", "Re-read both regions and send the hunk with context lines that only the intended one has (or correct the @@ line numbers)."),
+    )
 }
 
 /// A body not found below its scope line: when the content occurs above it, the refusal says where,
@@ -1275,6 +1342,32 @@ mod tests {
         let f = apply_hunks(&text, &hunks, Tolerance::Safe).unwrap_err();
         assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
         assert_eq!(f.detail("hunk_index"), Some(&40.into()));
+    }
+
+    #[test]
+    fn line_numbers_pointing_at_a_near_twin_are_refused() {
+        // Two near-identical functions; the hunk's content is the second's, its line numbers the
+        // first's: written against the first (stale), or meant for it. Refused.
+        let text = "def load(path):\n    with open(path) as f:\n        return f.read()\n\ndef save(path):\n    with open(path, 'w') as f:\n        return f.read()\n";
+        let body = || {
+            vec![
+                ctx("    with open(path, 'w') as f:"),
+                Remove("        return f.read()".into()),
+                Add("        return f.write(data)".into()),
+            ]
+        };
+        let mut h = hunk(body());
+        h.line_hint = Some(2);
+        let f = apply_hunks(text, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("match_lines"), Some(&serde_json::json!([6, 2])));
+        // Numbers pointing at the match (or near it), or at nothing like it: applied.
+        for hint in [6, 5, 100] {
+            let mut h = hunk(body());
+            h.line_hint = Some(hint);
+            let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+            assert_eq!(out.matches[0].start_line, 6, "{hint}");
+        }
     }
 
     #[test]

@@ -402,6 +402,12 @@ fn similarity_above(a: &str, b: &str, floor: f64) -> f64 {
     similarity(a, b)
 }
 
+/// How alike two regions are (0 to 1, the share of characters a shortest edit script keeps), or a
+/// number below `floor` when they cannot reach it.
+pub fn likeness(a: &str, b: &str, floor: f64) -> f64 {
+    similarity_above(a, b, floor)
+}
+
 /// Bytes of each side [`similarity`] compares.
 const CAP: usize = 8000;
 
