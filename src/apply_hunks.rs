@@ -778,7 +778,7 @@ const TWIN_LIKENESS: f64 = 0.9;
 
 /// Every piece of evidence must agree: a hunk whose content landed at `found` (1-based lines) while
 /// its line numbers point at another region that resembles it (a near-twin, at least
-/// [`TWIN_LIKENESS`] alike, within [`HINT_REACH`] lines of the hint, not overlapping the match; the
+/// [`TWIN_LIKENESS`] alike with at least half its lines the hunk's own, within [`HINT_REACH`] lines of the hint, not overlapping the match; the
 /// match itself further than that from the hint) may
 /// have been written against that region: refused as ambiguous. Line numbers that point at nothing
 /// like the hunk are wrong numbers, and are ignored as before.
@@ -806,11 +806,21 @@ fn hint_points_at_a_twin(
         if start <= found.1 && found.0 <= end {
             continue;
         }
-        let region: String = (start - 1..end)
+        let rows: Vec<&str> = (start - 1..end)
             .map(|i| lines.content(i, h.text).trim())
-            .collect::<Vec<_>>()
-            .join("\n");
-        let like = candidates::likeness(&body, &region, TWIN_LIKENESS);
+            .collect();
+        // A twin shares most of its lines with the hunk as they are (`line 1` is not a twin of
+        // `line 11`, however alike the characters).
+        let same = old
+            .iter()
+            .zip(&rows)
+            .filter(|(o, r)| !o.trim().is_empty() && o.trim() == **r)
+            .count();
+        let solid = old.iter().filter(|o| !o.trim().is_empty()).count();
+        if 2 * same < solid {
+            continue;
+        }
+        let like = candidates::likeness(&body, &rows.join("\n"), TWIN_LIKENESS);
         if like >= TWIN_LIKENESS && best.is_none_or(|(_, b)| like > b) {
             best = Some((start, like));
         }
