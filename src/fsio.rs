@@ -386,6 +386,65 @@ impl SmallRefusal {
     }
 }
 
+/// The small regular file `name` of the directory `dir` (a handle from [`Sandbox::open_dir`]),
+/// read only when it is one: see [`SmallFile`]. Nothing can make this block or read without
+/// bound: the entry is looked at without following a link (a symlink is refused, whatever it
+/// points to), opened with `O_NOFOLLOW | O_NONBLOCK` (a FIFO swapped in after the look does not
+/// block the open) and looked at again through the open descriptor (`fstat`: a regular file, at
+/// most `cap` bytes), and at most `cap + 1` bytes are read (a file that grew past `cap` is
+/// refused).
+pub fn read_small_regular(dir: &Dir, name: &OsStr, cap: u64) -> SmallFile {
+    let missing = |e: &io::Error| {
+        matches!(
+            e.kind(),
+            io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+        )
+    };
+    let meta = match dir.symlink_metadata(name) {
+        Ok(m) => m,
+        Err(e) if missing(&e) => return SmallFile::Missing,
+        Err(_) => return SmallFile::Refused(SmallRefusal::Unreadable),
+    };
+    if meta.file_type().is_symlink() {
+        return SmallFile::Refused(SmallRefusal::Symlink);
+    }
+    if !meta.is_file() {
+        return SmallFile::Refused(SmallRefusal::NotRegularFile);
+    }
+    if meta.len() > cap {
+        return SmallFile::Refused(SmallRefusal::TooLarge);
+    }
+    let file = match dir.open_with(name, &read_options()) {
+        Ok(f) => f.into_std(),
+        Err(e) if is_loop(&e) => return SmallFile::Refused(SmallRefusal::Symlink),
+        Err(e) if missing(&e) => return SmallFile::Missing,
+        Err(_) => return SmallFile::Refused(SmallRefusal::Unreadable),
+    };
+    // Swapped between the look and the open: what was opened is what counts.
+    let meta = match file.metadata() {
+        Ok(m) => m,
+        Err(_) => return SmallFile::Refused(SmallRefusal::Unreadable),
+    };
+    if !meta.is_file() {
+        return SmallFile::Refused(SmallRefusal::NotRegularFile);
+    }
+    if meta.len() > cap {
+        return SmallFile::Refused(SmallRefusal::TooLarge);
+    }
+    let mut buf = Vec::with_capacity(meta.len() as usize);
+    if (&file)
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut buf)
+        .is_err()
+    {
+        return SmallFile::Refused(SmallRefusal::Unreadable);
+    }
+    if buf.len() as u64 > cap {
+        return SmallFile::Refused(SmallRefusal::TooLarge);
+    }
+    SmallFile::Read(buf)
+}
+
 /// How [`Sandbox::write`] puts the new file in place.
 #[derive(Debug, Clone, Copy)]
 pub enum Put<'a> {
@@ -525,19 +584,21 @@ impl Sandbox {
 
     /// The bytes of the regular file `real`; `None` if missing, not a regular file, or unreadable.
     pub fn read_regular(&self, real: &Path) -> Option<Vec<u8>> {
-        let file = self.open_regular(real)?;
+        let (file, _) = self.open_regular(real)?;
         let mut buf = Vec::new();
         (&file).read_to_end(&mut buf).ok()?;
         Some(buf)
     }
 
     /// The regular file `real` opened for reading through the root's handle, never following a
-    /// symlink on the way (a parent swapped for a link to elsewhere fails to open); `None` if
-    /// missing, not a regular file, or unreadable.
-    pub fn open_regular(&self, real: &Path) -> Option<std::fs::File> {
+    /// symlink on the way (a parent swapped for a link to elsewhere fails to open), and its size;
+    /// `None` if missing, not a regular file, or unreadable. The open does not block on a FIFO
+    /// (`O_NONBLOCK`), which the `fstat` after it then refuses.
+    pub fn open_regular(&self, real: &Path) -> Option<(std::fs::File, u64)> {
         let (dir, name) = self.parent(real).ok()?;
         let file = dir.open_with(&name, &read_options()).ok()?.into_std();
-        file.metadata().ok()?.is_file().then_some(file)
+        let meta = file.metadata().ok()?;
+        meta.is_file().then_some((file, meta.len()))
     }
 
     /// Names of the entries of `real_dir` with whether each is a directory (not following links).
