@@ -13,7 +13,7 @@ import { sp, workspace } from './helpers.mjs'
 const WRITER = fileURLToPath(new URL('./fixtures/safety-crash-writer.mjs', import.meta.url))
 const BODY = Buffer.from(Array.from({ length: 120_000 }, (_, i) => `body line ${String(i).padStart(6, '0')} ${'x'.repeat(52)}\n`).join(''))
 const content = (k) => Buffer.concat([Buffer.from(`gen ${k}\n`), BODY, Buffer.from(`end ${k}\n`)])
-const TEMP = /^\.big\.txt\.surepatch-\d+-[0-9a-f]+\.tmp$/
+const TEMP = /^\.big\.txt\.surepatch-[1-9]\d{0,9}-[0-9a-f]{16}\.tmp$/
 
 function genOf(buf) {
   const m = /^gen (\d+)\n/.exec(buf.subarray(0, 32).toString('latin1'))
@@ -56,10 +56,15 @@ test('SIGKILL in a loop while writing an 8 MB file: never torn; orphaned temps s
 
   // A young orphan (another writer may still be using it) is kept; a stale one, for any target, is
   // swept by the next write in the directory (the first this process makes there); look-alikes are
-  // never touched.
-  const young = '.big.txt.surepatch-1-00ff.tmp'
-  const decoys = ['.big.txt.surepatch-x1-00ff.tmp', '.big.txt.surepatch-1-zz.tmp', 'big.txt.surepatch-1-00ff.tmp', '.other.txt.surepatch-1.tmp']
-  const staleSynthetic = ['.big.txt.surepatch-99999-abcdef.tmp', '.other.txt.surepatch-1-00ff.tmp']
+  // never touched: only the exact shape of our names (16 lowercase hex digits) is ours, so a user's
+  // `.notes.surepatch-2024-01.tmp` stays.
+  const young = '.big.txt.surepatch-1-00000000000000ff.tmp'
+  const decoys = [
+    '.big.txt.surepatch-x1-00000000000000ff.tmp', '.big.txt.surepatch-1-zz.tmp', 'big.txt.surepatch-1-00000000000000ff.tmp',
+    '.other.txt.surepatch-1.tmp', '.notes.surepatch-2024-01.tmp', '.big.txt.surepatch-99999-abcdef.tmp',
+    '.big.txt.surepatch-1-00000000000000FF.tmp',
+  ]
+  const staleSynthetic = ['.big.txt.surepatch-99999-00000000deadbeef.tmp', '.other.txt.surepatch-1-00000000000000ff.tmp']
   for (const f of [young, ...staleSynthetic, ...decoys]) writeFileSync(w.path(f), 'leftover')
   const old = new Date(Date.now() - 11 * 60 * 1000)
   for (const f of [...orphans, ...staleSynthetic, ...decoys]) utimesSync(w.path(f), old, old)

@@ -43,7 +43,8 @@ use crate::error::{Code, Failure, Result};
 const LOCK_RETRIES: usize = 1000;
 /// Temp files of ours older than this are a crash leftover and are swept.
 const STALE_TEMP_AGE: Duration = Duration::from_secs(10 * 60);
-/// Marker in temp file names: `.<name>.surepatch-<pid>-<random>.tmp`.
+/// Marker in temp file names: `.<name>.surepatch-<pid>-<16 lowercase hex>.tmp` (see [`temp_name`]; the
+/// sweep takes only that exact shape for its own, see [`is_our_temp`]).
 const TEMP_MARK: &str = ".surepatch-";
 /// Longest file name (bytes) the common file systems take (ext4, xfs, btrfs, APFS; NTFS: 255 UTF-16
 /// units, which is more).
@@ -349,6 +350,101 @@ impl Beneath<'_> {
     }
 }
 
+/// What [`Sandbox::read_small_regular`] found.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SmallFile {
+    /// Nothing by that name (or a directory on the way is missing or a file).
+    Missing,
+    /// The whole file.
+    Read(Vec<u8>),
+    /// There is something by that name, and it was not read.
+    Refused(SmallRefusal),
+}
+
+/// Why [`Sandbox::read_small_regular`] did not read an entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SmallRefusal {
+    /// A symbolic link (never followed, wherever it points).
+    Symlink,
+    /// A FIFO, socket, device or directory.
+    NotRegularFile,
+    /// Larger than the cap.
+    TooLarge,
+    /// It could not be opened or read.
+    Unreadable,
+}
+
+impl SmallRefusal {
+    /// The stable string form used in receipts.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SmallRefusal::Symlink => "symlink",
+            SmallRefusal::NotRegularFile => "not_regular_file",
+            SmallRefusal::TooLarge => "too_large",
+            SmallRefusal::Unreadable => "unreadable",
+        }
+    }
+}
+
+/// The small regular file `name` of the directory `dir` (a handle from [`Sandbox::open_dir`]),
+/// read only when it is one: see [`SmallFile`]. Nothing can make this block or read without
+/// bound: the entry is looked at without following a link (a symlink is refused, whatever it
+/// points to), opened with `O_NOFOLLOW | O_NONBLOCK` (a FIFO swapped in after the look does not
+/// block the open) and looked at again through the open descriptor (`fstat`: a regular file, at
+/// most `cap` bytes), and at most `cap + 1` bytes are read (a file that grew past `cap` is
+/// refused).
+pub fn read_small_regular(dir: &Dir, name: &OsStr, cap: u64) -> SmallFile {
+    let missing = |e: &io::Error| {
+        matches!(
+            e.kind(),
+            io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+        )
+    };
+    let meta = match dir.symlink_metadata(name) {
+        Ok(m) => m,
+        Err(e) if missing(&e) => return SmallFile::Missing,
+        Err(_) => return SmallFile::Refused(SmallRefusal::Unreadable),
+    };
+    if meta.file_type().is_symlink() {
+        return SmallFile::Refused(SmallRefusal::Symlink);
+    }
+    if !meta.is_file() {
+        return SmallFile::Refused(SmallRefusal::NotRegularFile);
+    }
+    if meta.len() > cap {
+        return SmallFile::Refused(SmallRefusal::TooLarge);
+    }
+    let file = match dir.open_with(name, &read_options()) {
+        Ok(f) => f.into_std(),
+        Err(e) if is_loop(&e) => return SmallFile::Refused(SmallRefusal::Symlink),
+        Err(e) if missing(&e) => return SmallFile::Missing,
+        Err(_) => return SmallFile::Refused(SmallRefusal::Unreadable),
+    };
+    // Swapped between the look and the open: what was opened is what counts.
+    let meta = match file.metadata() {
+        Ok(m) => m,
+        Err(_) => return SmallFile::Refused(SmallRefusal::Unreadable),
+    };
+    if !meta.is_file() {
+        return SmallFile::Refused(SmallRefusal::NotRegularFile);
+    }
+    if meta.len() > cap {
+        return SmallFile::Refused(SmallRefusal::TooLarge);
+    }
+    let mut buf = Vec::with_capacity(meta.len() as usize);
+    if (&file)
+        .take(cap.saturating_add(1))
+        .read_to_end(&mut buf)
+        .is_err()
+    {
+        return SmallFile::Refused(SmallRefusal::Unreadable);
+    }
+    if buf.len() as u64 > cap {
+        return SmallFile::Refused(SmallRefusal::TooLarge);
+    }
+    SmallFile::Read(buf)
+}
+
 /// How [`Sandbox::write`] puts the new file in place.
 #[derive(Debug, Clone, Copy)]
 pub enum Put<'a> {
@@ -488,19 +584,21 @@ impl Sandbox {
 
     /// The bytes of the regular file `real`; `None` if missing, not a regular file, or unreadable.
     pub fn read_regular(&self, real: &Path) -> Option<Vec<u8>> {
-        let file = self.open_regular(real)?;
+        let (file, _) = self.open_regular(real)?;
         let mut buf = Vec::new();
         (&file).read_to_end(&mut buf).ok()?;
         Some(buf)
     }
 
     /// The regular file `real` opened for reading through the root's handle, never following a
-    /// symlink on the way (a parent swapped for a link to elsewhere fails to open); `None` if
-    /// missing, not a regular file, or unreadable.
-    pub fn open_regular(&self, real: &Path) -> Option<std::fs::File> {
+    /// symlink on the way (a parent swapped for a link to elsewhere fails to open), and its size;
+    /// `None` if missing, not a regular file, or unreadable. The open does not block on a FIFO
+    /// (`O_NONBLOCK`), which the `fstat` after it then refuses.
+    pub fn open_regular(&self, real: &Path) -> Option<(std::fs::File, u64)> {
         let (dir, name) = self.parent(real).ok()?;
         let file = dir.open_with(&name, &read_options()).ok()?.into_std();
-        file.metadata().ok()?.is_file().then_some(file)
+        let meta = file.metadata().ok()?;
+        meta.is_file().then_some((file, meta.len()))
     }
 
     /// Names of the entries of `real_dir` with whether each is a directory (not following links).
@@ -1394,8 +1492,10 @@ impl Pinned {
         }
     }
 
-    /// Removes crash leftovers: our temp files (for any target) older than 10 minutes. Best effort:
-    /// errors are ignored. Nothing else is touched. Listing a directory costs its size (1.5 ms for
+    /// Removes crash leftovers: our temp files (for any target) older than 10 minutes, owned by the
+    /// user this process runs as. A name counts as ours only if it has the exact shape
+    /// [`temp_name`] gives ([`is_our_temp`]). Best effort: errors are ignored. Nothing else is
+    /// touched. Listing a directory costs its size (1.5 ms for
     /// 5,000 names), so a process sweeps each directory at most once per [`STALE_TEMP_AGE`]: a temp
     /// that turns stale later is removed by a later sweep.
     fn sweep_stale_temps(&self) {
@@ -1408,7 +1508,7 @@ impl Pinned {
         let now = SystemTime::now();
         for entry in entries.flatten() {
             let file_name = entry.file_name();
-            if !is_our_temp(&file_name, b".") {
+            if !is_our_temp(&file_name, None) {
                 continue;
             }
             let Ok(m) = self.dir.symlink_metadata(&file_name) else {
@@ -1419,7 +1519,7 @@ impl Pinned {
                 .ok()
                 .and_then(|t| now.duration_since(t.into_std()).ok())
                 .is_some_and(|age| age > STALE_TEMP_AGE);
-            if m.is_file() && old {
+            if m.is_file() && old && owned_by_us(&m) {
                 let _ = self.remove(&file_name);
             }
         }
@@ -1493,15 +1593,6 @@ fn temp_stem(name: &OsStr) -> OsString {
     ))
 }
 
-/// `.<stem>.surepatch-`, the start of every temp file name for target `name`.
-#[cfg(test)]
-fn temp_prefix(name: &OsStr) -> Vec<u8> {
-    let mut p = b".".to_vec();
-    p.extend_from_slice(temp_stem(name).as_encoded_bytes());
-    p.extend_from_slice(TEMP_MARK.as_bytes());
-    p
-}
-
 #[cfg(test)]
 thread_local! {
     /// Tests: every write on this thread sweeps (a new temp directory may reuse the inode of one
@@ -1550,35 +1641,62 @@ fn sweep_due(dir: &Dir) -> bool {
     }
 }
 
-/// Whether `file_name` is one of our temp files: `<prefix><stem>.surepatch-<decimal pid>-<hex>.tmp`
-/// (`prefix` is `.` for any target, or a target's [`temp_prefix`]).
-fn is_our_temp(file_name: &OsStr, prefix: &[u8]) -> bool {
-    let Some(rest) = file_name.as_encoded_bytes().strip_prefix(prefix) else {
+/// Whether `file_name` has the exact shape [`temp_name`] gives: `.<stem>.surepatch-<pid>-<r>.tmp`,
+/// where `<stem>` is not empty (for `target: Some(name)`, it is `name`'s [`temp_stem`]), `<pid>` is
+/// a process id in decimal (1 to 10 digits, no leading zero) and `<r>` exactly 16 lowercase hex
+/// digits. A name of another shape is never ours, however close (`.notes.surepatch-2024-01.tmp`).
+fn is_our_temp(file_name: &OsStr, target: Option<&OsStr>) -> bool {
+    let b = file_name.as_encoded_bytes();
+    let Some(rest) = b.strip_suffix(b".tmp") else {
         return false;
     };
-    let rest = if prefix == b"." {
-        // Any stem: after the last marker.
-        let Some(at) = rest
-            .windows(TEMP_MARK.len())
-            .rposition(|w| w == TEMP_MARK.as_bytes())
-        else {
-            return false;
-        };
-        &rest[at + TEMP_MARK.len()..]
-    } else {
-        rest
-    };
-    let Some(rest) = rest.strip_suffix(b".tmp") else {
+    let Some(split) = rest.len().checked_sub(16) else {
         return false;
     };
-    let mut parts = rest.splitn(2, |&b| b == b'-');
-    let (Some(pid), Some(rand)) = (parts.next(), parts.next()) else {
+    let (rest, random) = rest.split_at(split);
+    if !random
+        .iter()
+        .all(|c| matches!(c, b'0'..=b'9' | b'a'..=b'f'))
+    {
+        return false;
+    }
+    let Some(rest) = rest.strip_suffix(b"-") else {
         return false;
     };
-    !pid.is_empty()
-        && pid.iter().all(u8::is_ascii_digit)
-        && !rand.is_empty()
-        && rand.iter().all(u8::is_ascii_hexdigit)
+    let digits = rest.iter().rev().take_while(|c| c.is_ascii_digit()).count();
+    if !(1..=10).contains(&digits) {
+        return false;
+    }
+    let (rest, pid) = rest.split_at(rest.len() - digits);
+    if pid[0] == b'0' {
+        return false;
+    }
+    let Some(head) = rest.strip_suffix(TEMP_MARK.as_bytes()) else {
+        return false;
+    };
+    let Some(stem) = head.strip_prefix(b".") else {
+        return false;
+    };
+    match target {
+        Some(name) => stem == temp_stem(name).as_encoded_bytes(),
+        None => !stem.is_empty(),
+    }
+}
+
+/// Whether the file described by `m` belongs to the user this process runs as (unix: its owner is
+/// the effective uid); elsewhere there is no owner to compare, and every file is.
+fn owned_by_us(m: &cap_std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use cap_std::fs::MetadataExt;
+        // SAFETY: geteuid has no preconditions and cannot fail.
+        m.uid() == unsafe { libc::geteuid() }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        true
+    }
 }
 
 #[cfg(test)]
@@ -2074,17 +2192,56 @@ mod tests {
 
     #[test]
     fn temp_names_are_recognised_strictly() {
-        let prefix = temp_prefix(OsStr::new("a.txt"));
-        let ok = |n: &str| is_our_temp(OsStr::new(n), &prefix);
-        assert!(ok(".a.txt.surepatch-123-00ff.tmp"));
-        assert!(!ok(".a.txt.surepatch-123-00ff.tmp.bak"));
-        assert!(!ok(".a.txt.surepatch-x-00ff.tmp"));
-        assert!(!ok(".a.txt.surepatch-123-.tmp"));
-        assert!(!ok(".a.txt.surepatch--00ff.tmp"));
-        assert!(!ok(".a.txt.surepatch-123-zz.tmp"));
-        assert!(!ok(".b.txt.surepatch-123-00ff.tmp"));
-        assert!(!ok(".aa.txt.surepatch-123-00ff.tmp"));
-        assert!(!ok("a.txt"));
+        let r = "0123456789abcdef";
+        let ok = |n: &str| is_our_temp(OsStr::new(n), Some(OsStr::new("a.txt")));
+        let any = |n: &str| is_our_temp(OsStr::new(n), None);
+        assert!(ok(&format!(".a.txt.surepatch-123-{r}.tmp")));
+        assert!(ok(&format!(".a.txt.surepatch-4294967295-{r}.tmp")));
+        assert!(any(&format!(".b.txt.surepatch-123-{r}.tmp")));
+        for bad in [
+            // The user's file the sweep used to delete: a short random part.
+            ".notes.surepatch-2024-01.tmp".to_string(),
+            ".a.txt.surepatch-123-00ff.tmp".to_string(),
+            format!(".a.txt.surepatch-123-{r}0.tmp"),
+            format!(".a.txt.surepatch-123-{}.tmp", &r[1..]),
+            format!(".a.txt.surepatch-123-{}.tmp", r.to_uppercase()),
+            format!(".a.txt.surepatch-123-{r}.tmp.bak"),
+            format!(".a.txt.surepatch-x-{r}.tmp"),
+            format!(".a.txt.surepatch--{r}.tmp"),
+            format!(".a.txt.surepatch-0123-{r}.tmp"),
+            format!(".a.txt.surepatch-12345678901-{r}.tmp"),
+            format!(".a.txt.surepatch-123{r}.tmp"),
+            format!(".a.txt-123-{r}.tmp"),
+            format!("a.txt.surepatch-123-{r}.tmp"),
+            format!("..surepatch-123-{r}.tmp"),
+            format!(".surepatch-123-{r}.tmp"),
+            "a.txt".to_string(),
+        ] {
+            assert!(!any(&bad), "{bad} is not ours");
+        }
+        assert!(!ok(&format!(".b.txt.surepatch-123-{r}.tmp")));
+        assert!(!ok(&format!(".aa.txt.surepatch-123-{r}.tmp")));
+    }
+
+    /// Every name [`temp_name`] makes has the shape the sweep takes, for short names and for names
+    /// long enough to be shortened to a stem with a hash.
+    #[test]
+    fn generated_temp_names_have_the_swept_shape() {
+        for target in [
+            "a.txt",
+            "x",
+            ".hidden",
+            "dir.surepatch-1-2",
+            &"é".repeat(127),
+            &"n".repeat(255),
+        ] {
+            for _ in 0..50 {
+                let t = temp_name(Path::new(target));
+                assert!(t.len() <= NAME_MAX, "{t:?}");
+                assert!(is_our_temp(&t, Some(OsStr::new(target))), "{t:?}");
+                assert!(is_our_temp(&t, None), "{t:?}");
+            }
+        }
     }
 
     #[test]
@@ -2097,15 +2254,17 @@ mod tests {
             f.set_modified(mtime).unwrap();
         };
         make(".a.txt.surepatch-4242-deadbeef00000000.tmp", old); // swept
-        make(".a.txt.surepatch-1-ff.tmp", old); // swept
+        make(".a.txt.surepatch-1-00000000000000ff.tmp", old); // swept
         make(".a.txt.surepatch-4242-0123456789abcdef.tmp", recent); // too young
         make(".b.txt.surepatch-4242-deadbeef00000000.tmp", old); // another target's: swept
+        make(".notes.surepatch-2024-01.tmp", old); // a user's file: a short random part
+        make(".a.txt.surepatch-1-ff.tmp", old); // the same
         make(".a.txt.surepatch-notapid.tmp", old); // not our pattern
         make(".c.surepatch-x.surepatch-12-zz.tmp", old); // not hex
-        make("b.txt.surepatch-1-ab.tmp", old); // no leading dot
+        make("b.txt.surepatch-1-00000000000000ab.tmp", old); // no leading dot
         make("a.txt.bak", old);
         make(".a.txt.swp", old);
-        fs::create_dir(dir.join(".a.txt.surepatch-7-ab.tmp")).unwrap(); // a directory: kept
+        fs::create_dir(dir.join(".a.txt.surepatch-7-00000000000000ab.tmp")).unwrap(); // a directory: kept
         fs::write(dir.join("a.txt"), "x").unwrap();
 
         SWEEP_ALWAYS.with(|a| a.set(true));
@@ -2114,17 +2273,46 @@ mod tests {
         assert_eq!(
             names(&dir),
             [
+                ".a.txt.surepatch-1-ff.tmp",
                 ".a.txt.surepatch-4242-0123456789abcdef.tmp",
-                ".a.txt.surepatch-7-ab.tmp",
+                ".a.txt.surepatch-7-00000000000000ab.tmp",
                 ".a.txt.surepatch-notapid.tmp",
                 ".a.txt.swp",
                 ".c.surepatch-x.surepatch-12-zz.tmp",
+                ".notes.surepatch-2024-01.tmp",
                 "a.txt",
                 "a.txt.bak",
-                "b.txt.surepatch-1-ab.tmp",
+                "b.txt.surepatch-1-00000000000000ab.tmp",
             ]
         );
         assert_eq!(fs::read(dir.join("a.txt")).unwrap(), b"y");
+    }
+
+    /// A stale temp of the right shape that another user owns is theirs to clean up: kept. Needs
+    /// root (to give the file away); skipped otherwise.
+    #[cfg(unix)]
+    #[test]
+    fn sweep_keeps_other_users_temps() {
+        if unsafe { libc::geteuid() } != 0 {
+            eprintln!("skipped: giving a file to another user needs root");
+            return;
+        }
+        let (_t, dir, sb) = setup();
+        let old = SystemTime::now() - Duration::from_secs(20 * 60);
+        let theirs = ".a.txt.surepatch-4242-deadbeef00000000.tmp";
+        let ours = ".a.txt.surepatch-4243-deadbeef00000000.tmp";
+        for n in [theirs, ours] {
+            File::create(dir.join(n))
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        std::os::unix::fs::chown(dir.join(theirs), Some(65534), Some(65534)).unwrap();
+        fs::write(dir.join("a.txt"), "x").unwrap();
+        SWEEP_ALWAYS.with(|a| a.set(true));
+        sb.write(&dir.join("a.txt"), &[b"y"], Put::Any).unwrap();
+        SWEEP_ALWAYS.with(|a| a.set(false));
+        assert_eq!(names(&dir), [theirs, "a.txt"]);
     }
 
     /// A directory is listed for leftovers at most once per [`STALE_TEMP_AGE`] by a process: a write

@@ -240,6 +240,24 @@ impl Workspace {
         }
     }
 
+    /// Where `user_path` names a symbolic link itself (its last component is one, its directories
+    /// resolved as [`Workspace::resolve`] resolves them): the link's workspace-relative path. `None`
+    /// when the last component is not a link, or the path cannot be resolved (`resolve` says why).
+    pub fn final_symlink(&self, user_path: &str) -> Option<String> {
+        let p = Path::new(user_path);
+        let Some(Component::Normal(name)) = p.components().next_back() else {
+            return None;
+        };
+        let parent = p.parent().and_then(Path::to_str).filter(|d| !d.is_empty());
+        let (dir, meta) = self.walk(parent.unwrap_or(".")).ok()?;
+        if !meta.is_some_and(|m| m.is_dir()) || !self.contains(&dir) {
+            return None;
+        }
+        let link = dir.join(name);
+        let m = fs::symlink_metadata(&link).ok()?;
+        m.file_type().is_symlink().then(|| self.display(&link))
+    }
+
     /// Resolves `user_path` component by component, following every symlink (dangling ones to where
     /// their target would be). Returns the real path and its metadata, `None` if it does not exist.
     fn walk(&self, user_path: &str) -> Result<(PathBuf, Option<fs::Metadata>)> {

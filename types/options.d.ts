@@ -511,6 +511,13 @@ export interface SearchFilesOptions {
   include_hidden?: boolean | null
   /** Another spelling of `include_hidden`. */
   includeHidden?: boolean | null
+  /**
+   * Files larger than this many bytes are not searched (counted in `files_too_large`; default
+   * 256 MiB).
+   */
+  max_file_bytes?: number | null
+  /** Another spelling of `max_file_bytes`. */
+  maxFileBytes?: number | null
 }
 
 /** Options of getStats. */

@@ -306,7 +306,7 @@ export interface Failure {
   changed_ranges_truncated?: boolean
   /** The path as the caller wrote it (path errors). */
   path?: string
-  /** What the path resolved to (TARGET_IS_DIRECTORY). */
+  /** What the path resolved to (TARGET_IS_DIRECTORY; a symlink moveFile refused; a path in `.git`). */
   resolved?: string
   /** For ENCODING_UNSUPPORTED / BINARY_FILE_REJECTED: where the offending byte is. */
   byte_offset?: number
@@ -318,7 +318,10 @@ export interface Failure {
   limit?: number
   /** For an invalid workspace root. */
   root?: string
-  /** Why a path was refused (e.g. `"symlink"`: a link swapped in after resolution). */
+  /**
+   * Why a path was refused (e.g. `"symlink"`: a link swapped in after resolution, or a link
+   * moveFile does not move; `"git_dir"`: a path in a `.git` directory, never listed or searched).
+   */
   reason?: string
   /** For LOCK_TIMEOUT: the wait that ran out. */
   lock_timeout_ms?: number
@@ -358,6 +361,11 @@ export interface FindFilesSuccess {
   truncated: boolean
   /** When truncated: how to see more. */
   hint?: string
+  /**
+   * Ignore files not read (a symlink, FIFO, device, or above 1 MiB), whose rules were therefore
+   * not applied; absent when every ignore file met was read.
+   */
+  skipped_ignore_files?: SkippedIgnoreFile[]
 }
 
 /** One file of an `applyPatch` / `applyUnifiedDiff` receipt. */
@@ -392,6 +400,12 @@ export interface HunkMatch {
   tier: Tier
 }
 
+/**
+ * Why an ignore file was not read: `"symlink"` (a link, wherever it points), `"not_regular_file"`
+ * (a FIFO, socket, device or directory), `"too_large"` (above 1 MiB), `"unreadable"`.
+ */
+export type IgnoreFileSkip = 'symlink' | 'not_regular_file' | 'too_large' | 'unreadable'
+
 /** Fields every write receipt carries. */
 export interface JournalFields {
   /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
@@ -425,6 +439,11 @@ export interface ListDirectorySuccess {
   truncated: boolean
   /** When truncated: how to see more. */
   hint?: string
+  /**
+   * Ignore files not read (a symlink, FIFO, device, or above 1 MiB), whose rules were therefore
+   * not applied; absent when every ignore file met was read.
+   */
+  skipped_ignore_files?: SkippedIgnoreFile[]
 }
 
 /** Where one edit landed. */
@@ -587,6 +606,20 @@ export interface SearchFilesSuccess {
   /** Set when a line longer than 500 bytes was cut. */
   long_lines_cut?: true
   long_lines_hint?: string
+  /** Files not searched because they are larger than `max_file_bytes`; absent when 0. */
+  files_too_large?: number
+  /**
+   * Files whose search stopped at a line longer than the line cap (4 MiB; matches before it are
+   * shown); absent when 0.
+   */
+  files_with_overlong_lines?: number
+  /** With `files_too_large` or `files_with_overlong_lines`: what was left out and how to see it. */
+  skipped_hint?: string
+  /**
+   * Ignore files not read (a symlink, FIFO, device, or above 1 MiB), whose rules were therefore
+   * not applied; absent when every ignore file met was read.
+   */
+  skipped_ignore_files?: SkippedIgnoreFile[]
 }
 
 /** One matching line of `searchFiles`. */
@@ -608,6 +641,16 @@ export interface SetEventLogSuccess {
 
 /** Why the syntax gate did not check a file. */
 export type SkipReason = 'unknown_language' | 'too_large' | 'timeout'
+
+/**
+ * An ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`) a walk did not read: its rules were
+ * not applied, so files it would exclude are listed.
+ */
+export interface SkippedIgnoreFile {
+  /** Workspace-relative. */
+  path: string
+  reason: IgnoreFileSkip
+}
 
 /** An anchor whose line changed (`actual_tag` null: the line no longer exists). */
 export interface StaleAnchor {

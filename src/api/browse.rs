@@ -8,7 +8,11 @@
 //!
 //! `.gitignore` (and ripgrep's `.ignore`) files are honoured whether or not the root is a git
 //! repository: the ones in the walked directories and those of its ancestors up to the workspace root
-//! (never above it; the user's global git excludes are not read either). The `.git` directory itself is never listed.
+//! (never above it; the user's global git excludes are not read either), and the root's
+//! `.git/info/exclude`. They are read by [`super::ignore_files`], never through a symlink and never
+//! from a FIFO or device; one that is not read is named in the result (`skipped_ignore_files`).
+//! `.git` is never listed or searched: the walks skip every entry named `.git`, and a path in a
+//! `.git` directory is refused, as written or as resolved through a symlink.
 //! `include_ignored: true` lists ignored files too. Hidden files (a name starting with `.`) are listed
 //! by `listDirectory` and skipped by `findFiles` and `searchFiles` unless `include_hidden: true`.
 //!
@@ -16,17 +20,22 @@
 //! (`max_entries`, `max_results`); a cut result says `truncated: true` with a `hint` on how to get
 //! the rest.
 
-use std::path::{Path, PathBuf};
+use std::ffi::OsStr;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
 use globset::{GlobBuilder, GlobMatcher};
-use ignore::{DirEntry, WalkBuilder};
+use ignore::overrides::Override;
+use ignore::{DirEntry, Match, WalkBuilder};
 use serde_json::Value;
 
 use super::args::{bad, str_arg, Obj};
+use super::ignore_files::IgnoreRules;
 use super::options::read_root;
 use super::{arg, Res};
 use crate::contract::receipts::{
-    to_value, CreateDirectorySuccess, DirectoryEntry, FindFilesSuccess, ListDirectorySuccess, True,
+    to_value, CreateDirectorySuccess, DirectoryEntry, FindFilesSuccess, ListDirectorySuccess,
+    SkippedIgnoreFile, True,
 };
 use crate::error::{Code, Failure, Result};
 use crate::fsio::{self, Sandbox};
@@ -47,8 +56,14 @@ pub struct Dir {
 }
 
 /// Resolves `user_path` (default: the root) to an existing directory inside the workspace.
+///
+/// A path in a `.git` directory is refused (`INVALID_INPUT`, `reason: "git_dir"`), as written or as
+/// resolved: `.git` is never listed or searched, whether the walk meets it or the caller names it.
 pub fn resolve_dir(ws: &Workspace, user_path: Option<&str>) -> Result<Dir> {
     let p = user_path.unwrap_or(".");
+    if in_git_dir(p) {
+        return Err(git_dir_refused(p, p));
+    }
     let trimmed = p.trim_end_matches('/');
     let p = if trimmed.is_empty() && !p.is_empty() {
         "/"
@@ -58,6 +73,7 @@ pub fn resolve_dir(ws: &Workspace, user_path: Option<&str>) -> Result<Dir> {
         trimmed
     };
     match ws.resolve(p, Resolve::Existing) {
+        Ok(r) if in_git_dir(&r.display) => Err(git_dir_refused(p, &r.display)),
         Ok(r) => Err(Failure::new(
             Code::InvalidInput,
             format!(
@@ -77,7 +93,9 @@ pub fn resolve_dir(ws: &Workspace, user_path: Option<&str>) -> Result<Dir> {
             } else {
                 ws.root().join(&display)
             };
-            if real.is_dir() {
+            if in_git_dir(&display) {
+                Err(git_dir_refused(p, &display))
+            } else if real.is_dir() {
                 Ok(Dir { real, display })
             } else {
                 Err(missing_dir(p, &display))
@@ -112,37 +130,114 @@ pub struct WalkOpts {
     pub max_depth: Option<usize>,
 }
 
+/// A walk to run (`builder`), and what it learns about ignore files on the way.
+pub struct Walk {
+    pub builder: WalkBuilder,
+    rules: Option<Arc<IgnoreRules>>,
+}
+
+impl Walk {
+    /// The ignore files the walk met and did not read (after it ran).
+    pub fn skipped_ignore_files(&self) -> Option<Vec<SkippedIgnoreFile>> {
+        self.rules.as_ref().and_then(|r| r.skipped())
+    }
+}
+
 /// A sorted, gitignore-aware walk of `dir` that never follows symlinks and never enters `.git`.
-pub fn walker(ws: &Workspace, dir: &Dir, o: WalkOpts) -> WalkBuilder {
+/// The crate's own ignore-file reading is off: the rules come from [`IgnoreRules`], which reads
+/// only regular files (see [`super::ignore_files`]). `glob` (searchFiles' option) takes precedence
+/// over the ignore rules, as in ripgrep.
+pub fn walker(ws: &Workspace, dir: &Dir, o: WalkOpts, glob: Option<Override>) -> Result<Walk> {
+    let rules = match o.include_ignored {
+        true => None,
+        false => Some(Arc::new(IgnoreRules::new(ws)?)),
+    };
     let mut b = WalkBuilder::new(&dir.real);
-    b.standard_filters(!o.include_ignored)
-        .hidden(!o.include_hidden)
-        .parents(false)
-        .git_global(false)
-        .require_git(false)
+    b.standard_filters(false)
         .follow_links(false)
         .max_depth(o.max_depth)
-        .sort_by_file_name(|a, b| a.cmp(b))
-        .filter_entry(|e| e.depth() == 0 || e.file_name() != ".git");
-    if !o.include_ignored {
-        // The ignore files of the ancestors between the root and `dir` (the walk reads `dir`'s own).
-        let mut anc: Vec<&Path> = dir
-            .real
-            .ancestors()
-            .skip(1)
-            .take_while(|a| ws.contains(a))
-            .collect();
-        anc.reverse();
-        for a in anc {
-            for name in [".gitignore", ".ignore"] {
-                let f = a.join(name);
-                if f.is_file() {
-                    let _ = b.add_ignore(f);
-                }
-            }
+        .sort_by_file_name(|a, b| a.cmp(b));
+    let (r, skip_hidden) = (rules.clone(), !o.include_hidden);
+    b.filter_entry(move |e| keep(e, r.as_deref(), glob.as_ref(), skip_hidden));
+    Ok(Walk { builder: b, rules })
+}
+
+/// Whether the walk keeps `e` (and, for a directory, enters it). The order is the crate's: the
+/// glob decides first, then the ignore files; an entry neither of them names is hidden when its
+/// name starts with `.` (on Windows also when it has the hidden attribute).
+fn keep(
+    e: &DirEntry,
+    rules: Option<&IgnoreRules>,
+    glob: Option<&Override>,
+    skip_hidden: bool,
+) -> bool {
+    if e.depth() == 0 {
+        return true;
+    }
+    if is_git_name(e.file_name()) {
+        return false;
+    }
+    let is_dir = e.file_type().is_some_and(|t| t.is_dir());
+    let mut m = glob.map_or(Match::None, |g| g.matched(e.path(), is_dir).map(|_| ()));
+    if m.is_none() {
+        if let Some(r) = rules {
+            m = r.matched(e.path(), is_dir);
         }
     }
-    b
+    match m {
+        Match::Ignore(()) => false,
+        Match::Whitelist(()) => true,
+        Match::None => !(skip_hidden && is_hidden(e)),
+    }
+}
+
+fn is_hidden(e: &DirEntry) -> bool {
+    if e.file_name().as_encoded_bytes().first() == Some(&b'.') {
+        return true;
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::MetadataExt;
+        const FILE_ATTRIBUTE_HIDDEN: u32 = 0x2;
+        if let Ok(m) = e.metadata() {
+            return m.file_attributes() & FILE_ATTRIBUTE_HIDDEN != 0;
+        }
+    }
+    false
+}
+
+/// Whether a name is `.git` (in any ASCII case: case-insensitive file systems take `.GIT` for it).
+fn is_git_name(name: &OsStr) -> bool {
+    name.as_encoded_bytes().eq_ignore_ascii_case(b".git")
+}
+
+/// Whether `path` (as written, or workspace-relative) names a `.git` directory or anything in one.
+pub fn in_git_dir(path: &str) -> bool {
+    Path::new(path)
+        .components()
+        .any(|c| matches!(c, Component::Normal(n) if is_git_name(n)))
+}
+
+/// The refusal of a path in a `.git` directory, which is never listed or searched.
+pub fn git_dir_refused(path: &str, resolved: &str) -> Failure {
+    let through = !in_git_dir(path);
+    let f = Failure::new(
+        Code::InvalidInput,
+        format!(
+            "{path} is in a .git directory{}, which is never listed or searched; \
+             list or search the working tree (or ask git itself).",
+            match through {
+                true => format!(" (it resolves to {resolved})"),
+                false => String::new(),
+            }
+        ),
+    )
+    .with("path", path)
+    .with("reason", "git_dir");
+    match through {
+        true => f.with("resolved", resolved),
+        false => f,
+    }
 }
 
 /// The kind of a walked entry, without following a symlink.
@@ -217,7 +312,8 @@ pub fn list_directory(args: &[Value]) -> Res {
     let mut beneath = sb.beneath();
     let mut entries = Vec::new();
     let mut truncated = false;
-    for e in walker(&ws, &dir, opts).build() {
+    let walk = walker(&ws, &dir, opts, None)?;
+    for e in walk.builder.build() {
         let e = match e {
             Ok(e) => e,
             Err(err) => match walk_error(&err, &dir) {
@@ -253,6 +349,7 @@ pub fn list_directory(args: &[Value]) -> Res {
         entries,
         truncated,
         hint,
+        skipped_ignore_files: walk.skipped_ignore_files(),
     }))
 }
 
@@ -320,7 +417,8 @@ pub fn find_files(args: &[Value]) -> Res {
     let mut beneath = sb.beneath();
     let mut files = Vec::new();
     let mut truncated = false;
-    for e in walker(&ws, &dir, opts).build() {
+    let walk = walker(&ws, &dir, opts, None)?;
+    for e in walk.builder.build() {
         let e = match e {
             Ok(e) => e,
             Err(err) => match walk_error(&err, &dir) {
@@ -351,6 +449,7 @@ pub fn find_files(args: &[Value]) -> Res {
         files,
         truncated,
         hint,
+        skipped_ignore_files: walk.skipped_ignore_files(),
     }))
 }
 

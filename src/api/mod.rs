@@ -13,6 +13,7 @@ mod args;
 mod browse;
 mod commit;
 mod edit;
+mod ignore_files;
 mod lines;
 mod moves;
 mod observe;

@@ -10,7 +10,11 @@
 //! so `undoEdit` puts the file back (and restores a file it replaced).
 //! Missing parent directories of the new path are created. An existing file at the new path is
 //! refused with `FILE_EXISTS` unless `overwrite: true`. Only files move; a directory is refused with
-//! `TARGET_IS_DIRECTORY`.
+//! `TARGET_IS_DIRECTORY`, and a symbolic link (`fromPath`'s last component is one) with
+//! `INVALID_INPUT` (`reason: "symlink"`): the path would resolve to the link's target, which would
+//! move in its place and leave the link dangling. Directories on the way may be links (the file
+//! they lead to moves, and the receipt names it by its real path). A `toPath` through a link names
+//! the link's target, which `overwrite: true` replaces.
 
 use serde_json::Value;
 
@@ -36,6 +40,21 @@ pub fn move_file(args: &[Value]) -> Res {
     o.finish()?;
     let ws = Workspace::new(&opts.root)?;
     let src = ws.resolve(from, Resolve::Existing)?;
+    if let Some(link) = ws.final_symlink(from) {
+        // Renaming the resolved path would move the link's target and leave the link dangling.
+        return Err(Failure::new(
+            Code::InvalidInput,
+            format!(
+                "{link} is a symbolic link (to {}); moveFile moves files, not links, and nothing was moved. \
+                 Move the file itself ({}), or rename the link with your shell.",
+                src.display, src.display
+            ),
+        )
+        .with("file_path", &link)
+        .with("path", from)
+        .with("resolved", &src.display)
+        .with("reason", "symlink"));
+    }
     let dst = ws.resolve(to, Resolve::MayCreate)?;
     if src.real == dst.real {
         return Err(bad(format!(
@@ -281,6 +300,40 @@ mod tests {
         undo(&r);
         assert_eq!(ws.read_string("keep.txt"), "k\n");
         assert_eq!(mode(&p("keep.txt")), 0o604);
+    }
+
+    /// `moveFile` of a symlink refuses (the path resolves to the link's target, which used to move
+    /// in its place, leaving the link dangling): the link, its target and the new path are as they
+    /// were. A file reached through a linked directory moves, and the receipt names its real path.
+    #[test]
+    fn a_symlink_is_not_moved_and_its_target_stays() {
+        let ws = Ws::with(&[("real.txt", "real\n"), ("d/f.txt", "f\n")]);
+        std::os::unix::fs::symlink("real.txt", ws.path().join("link.txt")).unwrap();
+        std::os::unix::fs::symlink("d", ws.path().join("dl")).unwrap();
+        for to in ["moved.txt", "sub/moved.txt"] {
+            let r = run("move_file", json!(["link.txt", to, ws.opts(json!({}))]));
+            assert_eq!(r["code"], "INVALID_INPUT", "{r}");
+            assert_eq!(r["reason"], "symlink");
+            assert_eq!(r["file_path"], "link.txt");
+            assert_eq!(r["resolved"], "real.txt");
+            assert_eq!(ws.read_string("real.txt"), "real\n");
+            assert_eq!(
+                fs::read_link(ws.path().join("link.txt")).unwrap(),
+                Path::new("real.txt")
+            );
+            assert!(!ws.exists("moved.txt") && !ws.exists("sub"));
+        }
+        let r = run(
+            "move_file",
+            json!(["dl/f.txt", "g.txt", ws.opts(json!({}))]),
+        );
+        assert_eq!(r["ok"], true, "{r}");
+        assert_eq!(
+            (r["file_path"].as_str(), r["moved_to"].as_str()),
+            (Some("d/f.txt"), Some("g.txt"))
+        );
+        assert_eq!(ws.read_string("g.txt"), "f\n");
+        assert!(!ws.exists("d/f.txt"));
     }
 
     /// `*** Move to:` in a patch writes the new path and deletes the old one; the file keeps its

@@ -8,7 +8,13 @@
 //! component after the walk saw it.
 //!
 //! A file that cannot be opened or read is skipped and counted in `files_unreadable` (present when
-//! not 0).
+//! not 0). A file larger than `max_file_bytes` (default 256 MiB, as for the edit tools) is not
+//! searched (`files_too_large`), and no line may hold more than [`MAX_SEARCH_LINE_BYTES`] in memory:
+//! the search of a file stops at such a line (`files_with_overlong_lines`; the matches before it are
+//! kept). A file is opened through the root's handle with `O_NOFOLLOW | O_NONBLOCK` and searched only
+//! if the open descriptor is a regular file, so a FIFO or a link to a device (swapped in after the
+//! walk saw a file) is never read. A path naming a file searches it alone; a symlink met by the walk
+//! is never searched, one named as `path` is resolved like any path (inside the root only).
 //!
 //! Matches are grouped by file, sorted by path then line. At most `max_results` matching lines are
 //! returned (default [`DEFAULT_MAX`]); a cut result says `truncated: true` with a `hint`. A shown
@@ -18,6 +24,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use std::io::Read;
 use std::path::Path;
 
 use grep_regex::{RegexMatcher, RegexMatcherBuilder};
@@ -29,8 +36,8 @@ use ignore::WalkState;
 use serde_json::Value;
 
 use super::args::{bad, str_arg, Obj};
-use super::browse::{resolve_dir, walker, WalkOpts, HARD_MAX};
-use super::options::read_root;
+use super::browse::{git_dir_refused, in_git_dir, resolve_dir, walker, WalkOpts, HARD_MAX};
+use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, Res};
 use crate::contract::receipts::{
     to_value, SearchFileResult, SearchFilesSuccess, SearchMatch, True,
@@ -45,6 +52,8 @@ pub const DEFAULT_MAX: u64 = 200;
 pub const MAX_CONTEXT: u64 = 20;
 /// Longest line shown in a result, in bytes.
 pub const MAX_LINE_BYTES: usize = 500;
+/// Longest line a search holds in memory (4 MiB): the search of a file stops at a longer one.
+pub const MAX_SEARCH_LINE_BYTES: usize = 4 * 1024 * 1024;
 
 struct Hit {
     line: u64,
@@ -133,8 +142,25 @@ struct Shared {
     cut: AtomicBool,
     files_searched: AtomicUsize,
     unreadable: AtomicUsize,
+    too_large: AtomicUsize,
+    overlong: AtomicUsize,
     max: usize,
     context: usize,
+    max_file_bytes: u64,
+}
+
+/// A reader that remembers whether a read failed, to tell a read error from the searcher's line cap.
+struct Watched<R> {
+    inner: R,
+    failed: bool,
+}
+
+impl<R: std::io::Read> std::io::Read for Watched<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let r = self.inner.read(buf);
+        self.failed |= r.is_err();
+        r
+    }
 }
 
 impl Shared {
@@ -144,6 +170,7 @@ impl Shared {
             .line_number(true)
             .before_context(self.context)
             .after_context(self.context)
+            .heap_limit(Some(MAX_SEARCH_LINE_BYTES))
             .build()
     }
 
@@ -158,10 +185,14 @@ impl Shared {
     ) {
         // Through the root's directory handle: a parent swapped for a symlink while the walk runs
         // cannot make the search read a file outside the workspace.
-        let Some(file) = sb.open_regular(real) else {
+        let Some((file, size)) = sb.open_regular(real) else {
             self.unreadable.fetch_add(1, Ordering::Relaxed);
             return;
         };
+        if size > self.max_file_bytes {
+            self.too_large.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
         self.files_searched.fetch_add(1, Ordering::Relaxed);
         let mut sink = Collect {
             hits: Vec::new(),
@@ -172,8 +203,21 @@ impl Shared {
             stop: &self.stop,
             cut: false,
         };
-        if searcher.search_file(matcher, &file, &mut sink).is_err() {
-            self.unreadable.fetch_add(1, Ordering::Relaxed);
+        // At most max_file_bytes, also of a file that grows while it is searched.
+        let mut from = Watched {
+            inner: (&file).take(self.max_file_bytes),
+            failed: false,
+        };
+        if searcher
+            .search_reader(matcher, &mut from, &mut sink)
+            .is_err()
+        {
+            // The sink never fails: a failed read, or else a line above the searcher's heap limit.
+            let counter = match from.failed {
+                true => &self.unreadable,
+                false => &self.overlong,
+            };
+            counter.fetch_add(1, Ordering::Relaxed);
         }
         if sink.cut {
             self.cut.store(true, Ordering::Relaxed);
@@ -188,7 +232,7 @@ impl Shared {
 }
 
 /// `searchFiles(query, {regex, path, glob, case_sensitive, context_lines, max_results,
-/// include_ignored, include_hidden, workspace_root})`.
+/// include_ignored, include_hidden, max_file_bytes, workspace_root})`.
 pub fn search_files(args: &[Value]) -> Res {
     let query = str_arg(args, 0, "query")?;
     let mut o = Obj::new("options", arg(args, 1), true)?;
@@ -209,6 +253,9 @@ pub fn search_files(args: &[Value]) -> Res {
     let include_hidden = o
         .boolean(&["include_hidden", "includeHidden"])?
         .unwrap_or(false);
+    let max_file_bytes = o
+        .uint(&["max_file_bytes", "maxFileBytes"])?
+        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
     o.finish()?;
     if query.is_empty() {
         return Err(bad(
@@ -246,12 +293,17 @@ pub fn search_files(args: &[Value]) -> Res {
         cut: AtomicBool::new(false),
         files_searched: AtomicUsize::new(0),
         unreadable: AtomicUsize::new(0),
+        too_large: AtomicUsize::new(0),
+        overlong: AtomicUsize::new(0),
         max: max as usize,
         context: context_lines as usize,
+        max_file_bytes,
     };
     // A path naming a file searches that file alone.
     let single = match path {
+        Some(p) if in_git_dir(p) => return Err(git_dir_refused(p, p)),
         Some(p) if !p.ends_with('/') => match ws.resolve(p, Resolve::Existing) {
+            Ok(r) if in_git_dir(&r.display) => return Err(git_dir_refused(p, &r.display)),
             Ok(r) => Some(r),
             Err(f) if f.code == Code::TargetIsDirectory => None,
             Err(f) if f.code == Code::FileNotFound => None, // reported as a missing directory below
@@ -259,12 +311,31 @@ pub fn search_files(args: &[Value]) -> Res {
         },
         _ => None,
     };
-    let shown_path = if let Some(r) = &single {
+    let (shown_path, skipped_ignore_files) = if let Some(r) = &single {
         shared.search_one(&mut shared.searcher(), &matcher, &r.real, &ws, &sb);
-        r.display.clone()
+        (r.display.clone(), None)
     } else {
         let dir = resolve_dir(&ws, path)?;
-        let mut b = walker(
+        let glob = match glob {
+            Some(g) => {
+                // The glob matches like findFiles' pattern: without '/', a file name at any depth.
+                let g = g.strip_prefix("./").unwrap_or(g);
+                let g = if g.contains('/') {
+                    format!("/{g}")
+                } else {
+                    g.to_string()
+                };
+                let mut ob = OverrideBuilder::new(&dir.real);
+                ob.add(&g)
+                    .map_err(|e| bad(format!("glob {g:?} is not a valid glob: {e}")))?;
+                Some(
+                    ob.build()
+                        .map_err(|e| bad(format!("glob {g:?} is not a valid glob: {e}")))?,
+                )
+            }
+            None => None,
+        };
+        let walk = walker(
             &ws,
             &dir,
             WalkOpts {
@@ -272,24 +343,9 @@ pub fn search_files(args: &[Value]) -> Res {
                 include_hidden,
                 max_depth: None,
             },
-        );
-        if let Some(g) = glob {
-            // The glob matches like findFiles' pattern: without '/', a file name at any depth.
-            let g = g.strip_prefix("./").unwrap_or(g);
-            let g = if g.contains('/') {
-                format!("/{g}")
-            } else {
-                g.to_string()
-            };
-            let mut ob = OverrideBuilder::new(&dir.real);
-            ob.add(&g)
-                .map_err(|e| bad(format!("glob {g:?} is not a valid glob: {e}")))?;
-            let ov = ob
-                .build()
-                .map_err(|e| bad(format!("glob {g:?} is not a valid glob: {e}")))?;
-            b.overrides(ov);
-        }
-        b.build_parallel().run(|| {
+            glob,
+        )?;
+        walk.builder.build_parallel().run(|| {
             let matcher = matcher.clone();
             let mut searcher = shared.searcher();
             let (ws, shared, sb) = (&ws, &shared, &sb);
@@ -311,7 +367,7 @@ pub fn search_files(args: &[Value]) -> Res {
                 }
             })
         });
-        dir.display
+        (dir.display, walk.skipped_ignore_files())
     };
     let Shared {
         total: _,
@@ -320,6 +376,8 @@ pub fn search_files(args: &[Value]) -> Res {
         cut,
         files_searched,
         unreadable,
+        too_large,
+        overlong,
         ..
     } = shared;
     let mut found = found.into_inner().unwrap_or_else(|p| p.into_inner());
@@ -354,6 +412,14 @@ pub fn search_files(args: &[Value]) -> Res {
         .collect();
     let unreadable = unreadable.load(Ordering::Relaxed);
     let long_lines_cut = cut.load(Ordering::Relaxed);
+    let (too_large, overlong) = (
+        too_large.load(Ordering::Relaxed),
+        overlong.load(Ordering::Relaxed),
+    );
+    let skipped_hint = match (too_large, overlong) {
+        (0, 0) => None,
+        (t, o) => Some(skipped_hint(t, o, max_file_bytes)),
+    };
     Ok(to_value(&SearchFilesSuccess {
         ok: True,
         path: shown_path,
@@ -370,5 +436,25 @@ pub fn search_files(args: &[Value]) -> Res {
         long_lines_hint: long_lines_cut.then(|| format!(
             "lines longer than {MAX_LINE_BYTES} bytes are cut and end with '…'; read them with view_file."
         )),
+        files_too_large: (too_large > 0).then_some(too_large),
+        files_with_overlong_lines: (overlong > 0).then_some(overlong),
+        skipped_hint,
+        skipped_ignore_files,
     }))
+}
+
+/// What `files_too_large` and `files_with_overlong_lines` left out, and how to see it.
+fn skipped_hint(too_large: usize, overlong: usize, max_file_bytes: u64) -> String {
+    let mut parts = Vec::new();
+    if too_large > 0 {
+        parts.push(format!(
+            "{too_large} file(s) larger than max_file_bytes ({max_file_bytes} bytes) were not searched (raise max_file_bytes to search them)"
+        ));
+    }
+    if overlong > 0 {
+        parts.push(format!(
+            "{overlong} file(s) hold a line longer than {MAX_SEARCH_LINE_BYTES} bytes, where their search stopped (matches before it are shown; read the rest with view_file)"
+        ));
+    }
+    format!("{}.", parts.join("; "))
 }

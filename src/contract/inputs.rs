@@ -266,6 +266,9 @@ pub struct SearchFilesOptions {
     pub include_ignored: Option<bool>,
     /// Include hidden files and directories (default false).
     pub include_hidden: Option<bool>,
+    /// Files larger than this many bytes are not searched (counted in `files_too_large`; default
+    /// 256 MiB).
+    pub max_file_bytes: Option<u64>,
 }
 
 /// Options of readManyFiles.

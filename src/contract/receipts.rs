@@ -786,7 +786,7 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     path: Option<String>,
-    /// What the path resolved to (TARGET_IS_DIRECTORY).
+    /// What the path resolved to (TARGET_IS_DIRECTORY; a symlink moveFile refused; a path in `.git`).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     resolved: Option<String>,
@@ -810,7 +810,8 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     root: Option<String>,
-    /// Why a path was refused (e.g. `"symlink"`: a link swapped in after resolution).
+    /// Why a path was refused (e.g. `"symlink"`: a link swapped in after resolution, or a link
+    /// moveFile does not move; `"git_dir"`: a path in a `.git` directory, never listed or searched).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     reason: Option<String>,
@@ -916,6 +917,28 @@ pub struct DirectoryEntry {
     pub size: Option<u64>,
 }
 
+/// Why an ignore file was not read: `"symlink"` (a link, wherever it points), `"not_regular_file"`
+/// (a FIFO, socket, device or directory), `"too_large"` (above 1 MiB), `"unreadable"`.
+#[derive(JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[allow(dead_code)]
+pub enum IgnoreFileSkip {
+    Symlink,
+    NotRegularFile,
+    TooLarge,
+    Unreadable,
+}
+
+/// An ignore file (`.gitignore`, `.ignore`, `.git/info/exclude`) a walk did not read: its rules were
+/// not applied, so files it would exclude are listed.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct SkippedIgnoreFile {
+    /// Workspace-relative.
+    pub path: String,
+    #[schemars(with = "IgnoreFileSkip")]
+    pub reason: &'static str,
+}
+
 /// `listDirectory`.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ListDirectorySuccess {
@@ -930,6 +953,11 @@ pub struct ListDirectorySuccess {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub hint: Option<String>,
+    /// Ignore files not read (a symlink, FIFO, device, or above 1 MiB), whose rules were therefore
+    /// not applied; absent when every ignore file met was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<SkippedIgnoreFile>")]
+    pub skipped_ignore_files: Option<Vec<SkippedIgnoreFile>>,
 }
 
 /// `findFiles`.
@@ -948,6 +976,11 @@ pub struct FindFilesSuccess {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub hint: Option<String>,
+    /// Ignore files not read (a symlink, FIFO, device, or above 1 MiB), whose rules were therefore
+    /// not applied; absent when every ignore file met was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<SkippedIgnoreFile>")]
+    pub skipped_ignore_files: Option<Vec<SkippedIgnoreFile>>,
 }
 
 /// One matching line of `searchFiles`.
@@ -1004,6 +1037,24 @@ pub struct SearchFilesSuccess {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub long_lines_hint: Option<String>,
+    /// Files not searched because they are larger than `max_file_bytes`; absent when 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "usize")]
+    pub files_too_large: Option<usize>,
+    /// Files whose search stopped at a line longer than the line cap (4 MiB; matches before it are
+    /// shown); absent when 0.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "usize")]
+    pub files_with_overlong_lines: Option<usize>,
+    /// With `files_too_large` or `files_with_overlong_lines`: what was left out and how to see it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    pub skipped_hint: Option<String>,
+    /// Ignore files not read (a symlink, FIFO, device, or above 1 MiB), whose rules were therefore
+    /// not applied; absent when every ignore file met was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<SkippedIgnoreFile>")]
+    pub skipped_ignore_files: Option<Vec<SkippedIgnoreFile>>,
 }
 
 /// One file of `readManyFiles`: its view, or its own failure (with its `file_path`).
