@@ -309,14 +309,15 @@ pub fn locate_in(
     };
     // A multi-line `old` matches whole lines unless it plainly starts or ends inside one: a match
     // that splits a word at either end (`x = 1\ny = 2` inside `max = 1\ny = 2`) is no match.
+    // No match starts or ends between the CR and the LF of a line break (a lone CR would be left).
     let on_words = |old: &str, (count, spans): (usize, Vec<(usize, usize)>)| {
-        if !old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']) {
-            return (count, spans);
-        }
+        let multi = old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']);
+        let b = h.text.as_bytes();
+        let in_crlf = |i: usize| i > 0 && i < b.len() && b[i - 1] == b'\r' && b[i] == b'\n';
         let kept: Vec<(usize, usize)> = spans
             .iter()
             .copied()
-            .filter(|&(s, e)| !splits_words(h.text, s, e))
+            .filter(|&(s, e)| !(multi && splits_words(h.text, s, e)) && !in_crlf(s) && !in_crlf(e))
             .collect();
         (count - (spans.len() - kept.len()), kept)
     };

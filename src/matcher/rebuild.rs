@@ -285,10 +285,20 @@ pub(super) fn rebuild(
     });
 
     let mut pieces: Vec<Cow<str>> = Vec::with_capacity(new.len());
+    // The line break after each piece: a file line kept or changed keeps its own (a file with mixed
+    // line endings keeps them); a line written anew takes the span's.
+    let mut breaks: Vec<Option<&str>> = Vec::with_capacity(new.len());
+    let own_break = |j: usize| -> Option<&str> {
+        let l = i + j;
+        (l < lines.len())
+            .then(|| &text[lines.content_end(l)..lines.end(l)])
+            .filter(|t| !t.is_empty())
+    };
     let mut jn = 0;
     while jn < new.len() {
         if unchanged(jn) {
             pieces.push(seg(partner[jn].unwrap()).into());
+            breaks.push(own_break(partner[jn].unwrap()));
             jn += 1;
             continue;
         }
@@ -370,10 +380,18 @@ pub(super) fn rebuild(
                 None => render_added(n, full, shift, &ctx, &pieces, &fix),
             };
             pieces.push(piece.into());
+            breaks.push(partner[jn].and_then(own_break));
         }
         jn = b;
     }
-    Ok(pieces.join(term))
+    let mut out = String::with_capacity(pieces.iter().map(|p| p.len() + 2).sum());
+    for (x, p) in pieces.iter().enumerate() {
+        if x > 0 {
+            out.push_str(breaks[x - 1].unwrap_or(term));
+        }
+        out.push_str(p);
+    }
+    Ok(out)
 }
 
 /// How `old` drifted from the file at the indentation tiers: `None` when not uniformly.

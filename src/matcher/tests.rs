@@ -1268,3 +1268,23 @@ fn a_multi_line_old_never_splits_a_word() {
     let (out, _) = apply("max = 1\n", "x = 1", "x = 2").unwrap();
     assert_eq!(out, "max = 2\n");
 }
+
+/// Bytes kept: a kept line keeps its own line break in a file with mixed endings (every line of
+/// the span took the dominant one), and no match starts or ends between a CR and its LF (a lone
+/// CR was left).
+#[test]
+fn kept_lines_keep_their_own_line_breaks() {
+    let (out, _) = apply("a\nb\r\nc\n", "a\nb\nc", "a\nb\nC").unwrap();
+    assert_eq!(out, "a\nb\r\nC\n");
+    let file = "x = 1\r\n\r\ndef f():\r\n    pass\r\n";
+    match apply(file, "\ndef f():", "") {
+        Ok((out, _)) => assert!(
+            !out.contains("\r\r") && !out.replace("\r\n", "").contains('\r'),
+            "{out:?}"
+        ),
+        Err(e) => assert!(
+            matches!(e, Miss::NotFound { .. } | Miss::Count { .. }),
+            "{e:?}"
+        ),
+    }
+}
