@@ -375,7 +375,12 @@ fn drop_undone_elsewhere(disk: &DiskJournal) {
 /// are ordered by clock and a per-process counter, which cannot order writes made in one
 /// millisecond by two processes). With none such, the newest that touched it (undo then reports
 /// `STALE_FILE`).
-fn find_latest(real: &Path, now: Option<&str>, disk: Option<&DiskJournal>) -> Option<Entry> {
+fn find_latest(
+    real: &Path,
+    now: Option<&str>,
+    disk: Option<&DiskJournal>,
+    scope: Scope<'_>,
+) -> Option<Entry> {
     if let Some(d) = disk {
         drop_undone_elsewhere(d);
     }
@@ -390,6 +395,7 @@ fn find_latest(real: &Path, now: Option<&str>, disk: Option<&DiskJournal>) -> Op
     if let Some(d) = disk {
         candidates.extend(d.candidates(real, now));
     }
+    candidates.retain(|(id, _)| scope.reaches(id));
     let best = candidates
         .iter()
         .filter(|c| c.1)
@@ -413,6 +419,24 @@ fn forget(edit_id: &str, disk: Option<&DiskJournal>) {
 #[cfg(test)]
 pub(crate) fn forget_in_memory(edit_id: &str) {
     global().remove(edit_id);
+}
+
+/// Which journaled edits an undo may reach.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope<'a> {
+    /// Every edit in the journal (this process's memory, and the journal directory given).
+    All,
+    /// Only these edit ids (an MCP session's own edits): any other is `EDIT_NOT_FOUND`, as if absent.
+    Only(&'a [String]),
+}
+
+impl Scope<'_> {
+    fn reaches(&self, edit_id: &str) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Only(ids) => ids.iter().any(|i| i == edit_id),
+        }
+    }
 }
 
 /// What to undo.
@@ -452,29 +476,19 @@ pub fn undo(
     disk: Option<&DiskJournal>,
     max_bytes: u64,
 ) -> Result<Undone> {
-    let entry = match target {
-        Target::Id(id) => find_by_id(id, disk).ok_or_else(|| {
-            Failure::new(
-                Code::EditNotFound,
-                format!("no journaled edit has the id {id:?}: it was already undone, evicted from the journal (it keeps the last {MAX_ENTRIES} edits, {} MiB), or made by another process; re-read the file and edit it directly.", MAX_BYTES >> 20),
-            )
-            .with("edit_id", id)
-        })?,
-        Target::Path(p) => {
-            let r = ws.resolve(p, Resolve::MayCreate)?;
-            let now = fsio::Sandbox::open(ws.root())
-                .ok()
-                .and_then(|sb| sb.read_regular(&r.real))
-                .map(|b| file_hash(&b));
-            find_latest(&r.real, now.as_deref(), disk).ok_or_else(|| {
-                Failure::new(
-                    Code::EditNotFound,
-                    format!("the undo journal holds no edit of {}; re-read the file and edit it directly.", r.display),
-                )
-                .with("file_path", &r.display)
-            })?
-        }
-    };
+    undo_in(ws, target, disk, max_bytes, Scope::All)
+}
+
+/// The journaled edit `target` names among those `scope` reaches, as [`undo`] would pick it; writes
+/// nothing. Unknown, evicted, out of scope, or no such edit of the file → `EDIT_NOT_FOUND`; an edit
+/// that touched a file outside `ws` → `PATH_OUTSIDE_WORKSPACE`.
+pub fn find(
+    ws: &Workspace,
+    target: Target<'_>,
+    disk: Option<&DiskJournal>,
+    scope: Scope<'_>,
+) -> Result<Entry> {
+    let entry = find_entry(ws, target, disk, scope)?;
     for f in &entry.files {
         if !ws.contains(&f.real) {
             return Err(Failure::new(
@@ -489,6 +503,53 @@ pub fn undo(
             .with("edit_id", &entry.edit_id));
         }
     }
+    Ok(entry)
+}
+
+fn find_entry(
+    ws: &Workspace,
+    target: Target<'_>,
+    disk: Option<&DiskJournal>,
+    scope: Scope<'_>,
+) -> Result<Entry> {
+    match target {
+        Target::Id(id) => scope
+            .reaches(id)
+            .then(|| find_by_id(id, disk))
+            .flatten()
+            .ok_or_else(|| {
+                Failure::new(
+                    Code::EditNotFound,
+                    format!("no journaled edit has the id {id:?}: it was already undone, evicted from the journal (it keeps the last {MAX_ENTRIES} edits, {} MiB), or made by another process or session; re-read the file and edit it directly.", MAX_BYTES >> 20),
+                )
+                .with("edit_id", id)
+            }),
+        Target::Path(p) => {
+            let r = ws.resolve(p, Resolve::MayCreate)?;
+            let now = fsio::Sandbox::open(ws.root())
+                .ok()
+                .and_then(|sb| sb.read_regular(&r.real))
+                .map(|b| file_hash(&b));
+            find_latest(&r.real, now.as_deref(), disk, scope).ok_or_else(|| {
+                Failure::new(
+                    Code::EditNotFound,
+                    format!("the undo journal holds no edit of {}; re-read the file and edit it directly.", r.display),
+                )
+                .with("file_path", &r.display)
+            })
+        }
+    }
+}
+
+/// [`undo`] of an edit `scope` reaches: another edit is `EDIT_NOT_FOUND`, exactly as an unknown one.
+pub fn undo_in(
+    ws: &Workspace,
+    target: Target<'_>,
+    disk: Option<&DiskJournal>,
+    max_bytes: u64,
+    scope: Scope<'_>,
+) -> Result<Undone> {
+    let entry = find(ws, target, disk, scope)?;
     let paths: Vec<(String, Resolve)> = entry
         .files
         .iter()
