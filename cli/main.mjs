@@ -41,6 +41,8 @@ const COMMANDS = {
       validate: { ...VALIDATE, help: `${VALIDATE.help} (default: $SUREPATCH_VALIDATE, else report)` },
       http: { type: 'string', value: '[HOST:]PORT', help: 'serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST default 127.0.0.1; every request needs "Authorization: Bearer $SUREPATCH_HTTP_TOKEN", or the token printed on stderr at start)' },
       'allow-host': { type: 'string', multiple: true, value: 'NAME', help: 'with --http: a further hostname the Host header may name (DNS-rebinding protection; repeatable)' },
+      'allow-origin': { type: 'string', multiple: true, value: 'ORIGIN', help: 'with --http: a further Origin (scheme://host[:port]) a browser request may come from; others get 403 (repeatable; the server\'s own origins and requests without Origin are allowed)' },
+      'max-sessions': { type: 'string', value: 'N', help: 'with --http: most sessions open at once (default 64; 1 to 100000); a new one closes the session idle longest' },
       'max-message-bytes': { type: 'string', value: 'N', help: 'largest JSON-RPC message read, in bytes (default 402653184 = 384 MiB: a 256 MiB file sent whole, JSON-escaped)' },
       'session-idle': { type: 'string', value: 'SECONDS', help: 'with --http: end a session after this many seconds without a request (default 1800; 1 to 604800)' },
       version: VERSION,
