@@ -5,8 +5,9 @@
 // them, one per entry of schemas/ops.json; a test (__test__/exports.test.mjs) checks each against that
 // table, and `tsc` (__test__/types) checks that real calls type-check.
 //
-// Every function that touches files is asynchronous: it runs on Node's libuv thread pool and never
-// blocks the event loop. It resolves to a result object and never rejects for a user error.
+// Every function that touches files is asynchronous: it runs on a thread of the addon's own (not on
+// libuv's thread pool) and never blocks the event loop. It resolves to a result object and never
+// rejects for a user error.
 
 import type {
   ApplyBlocksResult,
