@@ -10,8 +10,8 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
- * Runs engine operation `op` with `payload` (a JSON array of arguments) off the event loop and
- * resolves to the JSON result text.
+ * Runs engine operation `op` with `payload` (a JSON array of arguments) on a thread of the addon's
+ * own, never on libuv's pool, and resolves to the JSON result text.
  */
 export declare function call(op: string, payload: string): Promise<string>
 

@@ -5,8 +5,9 @@
 // them, one per entry of schemas/ops.json; a test (__test__/exports.test.mjs) checks each against that
 // table, and `tsc` (__test__/types) checks that real calls type-check.
 //
-// Every function that touches files is asynchronous: it runs on Node's libuv thread pool and never
-// blocks the event loop. It resolves to a result object and never rejects for a user error.
+// Every function that touches files is asynchronous: it runs on a thread of the addon's own (not on
+// libuv's thread pool) and never blocks the event loop. It resolves to a result object and never
+// rejects for a user error.
 
 import type {
   ApplyBlocksResult,
@@ -224,12 +225,20 @@ export interface ToolRunnerOptions {
   require_read?: boolean
   /** The syntax gate mode passed to every editing tool (default `"report"`); tool calls cannot change it. */
   validate?: ValidateMode
+  /**
+   * `undo_edit` reaches only the edits this runner's own calls made (its last 256): another runner's
+   * edit is `EDIT_NOT_FOUND`, by id or by path. For hosts that serve several agents from one process
+   * (the MCP server's HTTP sessions); default false (any edit in the process's journal).
+   */
+  isolateUndo?: boolean
+  isolate_undo?: boolean
 }
 
 /** Calls the agent tools by name with a model's arguments, as the MCP server does. */
 export interface ToolRunner {
   readonly root: string
   readonly requireRead: boolean
+  readonly isolateUndo: boolean
   readonly validate: ValidateMode
   /** The tools available in this build. */
   readonly tools: ToolName[]

@@ -162,57 +162,10 @@ function decode(text) {
   }
 }
 
-// Lock waits happen off libuv's thread pool: the engine is asked to wait at most LOCK_SLICE_MS for a
-// lock, and between tries this door waits on a timer, so a file held by another program never pins
-// the pool threads that fs calls of the same process need. The caller's `lock_timeout_ms` (default
-// 10 s) bounds the whole wait. A LOCK_TIMEOUT means nothing was written, so a retry is always safe.
-const LOCK_SLICE_MS = 10
-const DEFAULT_LOCK_TIMEOUT_MS = 10000
-
-function lockedCall(op, names, args) {
-  const at = names.lastIndexOf('options')
-  const given = at >= 0 ? args[at] : undefined
-  let total = DEFAULT_LOCK_TIMEOUT_MS
-  let base
-  try {
-    if (given !== undefined && given !== null) {
-      if (typeof given !== 'object' || Array.isArray(given)) return callAsync(op, names, args)
-      const t = given.lock_timeout_ms !== undefined && given.lock_timeout_ms !== null ? given.lock_timeout_ms : given.lockTimeoutMs
-      if (t !== undefined && t !== null) {
-        // Anything but a whole number goes to the engine as given, which refuses it.
-        if (!Number.isSafeInteger(t) || t < 0) return callAsync(op, names, args)
-        total = t
-      }
-    }
-    base = Object.assign({}, given || {})
-  } catch (_e) {
-    return callAsync(op, names, args)
-  }
-  if (at < 0) return callAsync(op, names, args)
-  delete base.lockTimeoutMs
-  const started = Date.now()
-  let pause = 10
-  const attempt = async () => {
-    for (;;) {
-      const left = total - (Date.now() - started)
-      const slice = Math.max(0, Math.min(LOCK_SLICE_MS, left))
-      const a = args.slice()
-      a[at] = Object.assign({}, base, { lock_timeout_ms: slice })
-      const r = await callAsync(op, names, a)
-      if (!r || r.ok !== false || r.code !== 'LOCK_TIMEOUT' || left <= slice) {
-        if (r && r.code === 'LOCK_TIMEOUT' && typeof r.message === 'string') {
-          r.message = r.message.replace(/gave up after \d+ ms/, `gave up after ${total} ms`)
-          if ('lock_timeout_ms' in r) r.lock_timeout_ms = total
-        }
-        return r
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(1, left - slice))))
-      pause = Math.min(pause * 2, 100)
-    }
-  }
-  return attempt()
-}
-
+// Every call runs on a thread of the addon's own (src/binding.rs), never on libuv's pool: a call that
+// waits for a file lock another program holds (up to `lock_timeout_ms`, default 10 s) keeps only its
+// own thread, and the host's fs calls, DNS lookups and zlib jobs go on. The event loop only encodes the
+// arguments and decodes the answer.
 function callAsync(op, names, args) {
   if (!recorder) return engineAsync(op, names, args)
   // The payload as sent (the arguments are read once: a getter must not see a second read).
@@ -252,17 +205,17 @@ function engineSync(op, names, args, seen) {
 
 /** Replace the one occurrence of `search_block` in a file. */
 function patchFile(input, options) {
-  return lockedCall('patch_file', ['input', 'options'], [input, options])
+  return callAsync('patch_file', ['input', 'options'], [input, options])
 }
 
 /** Apply a batch of `{old, new}` edits to one file, all or nothing. */
 function applyEdits(filePath, edits, options) {
-  return lockedCall('apply_edits', ['file_path', 'edits', 'options'], [filePath, edits, options])
+  return callAsync('apply_edits', ['file_path', 'edits', 'options'], [filePath, edits, options])
 }
 
 /** `applyEdits` as a dry run: the full receipt, nothing written. */
 function previewEdits(filePath, edits, options) {
-  return lockedCall('preview_edits', ['file_path', 'edits', 'options'], [filePath, edits, options])
+  return callAsync('preview_edits', ['file_path', 'edits', 'options'], [filePath, edits, options])
 }
 
 /**
@@ -294,77 +247,77 @@ function setEventLog(path) {
 
 /** Read a file (or a line range): plain, `cat -n` numbered, or hashline (`N:tag|text`) for editLines. */
 function viewFile(filePath, options) {
-  return lockedCall('view_file', ['file_path', 'options'], [filePath, options])
+  return callAsync('view_file', ['file_path', 'options'], [filePath, options])
 }
 
 /** A directory's entries (`{path, type, size}`), `.gitignore`-aware; `depth` levels deep (default 1). */
 function listDirectory(path, options) {
-  return lockedCall('list_directory', ['path', 'options'], [path, options])
+  return callAsync('list_directory', ['path', 'options'], [path, options])
 }
 
 /** Files whose name (or, with a `/` in the pattern, relative path) matches a glob; `.gitignore`-aware. */
 function findFiles(pattern, options) {
-  return lockedCall('find_files', ['pattern', 'options'], [pattern, options])
+  return callAsync('find_files', ['pattern', 'options'], [pattern, options])
 }
 
 /** Literal (or `regex: true`) search over the workspace: matching lines with line numbers and context. */
 function searchFiles(query, options) {
-  return lockedCall('search_files', ['query', 'options'], [query, options])
+  return callAsync('search_files', ['query', 'options'], [query, options])
 }
 
 /** Several files or line ranges (`path | {file_path, start_line, end_line}`) in one call; one failure does not fail the others. */
 function readManyFiles(files, options) {
-  return lockedCall('read_many_files', ['files', 'options'], [files, options])
+  return callAsync('read_many_files', ['files', 'options'], [files, options])
 }
 
 /** Rename a file inside the workspace: locked, atomic, undoable; FILE_EXISTS onto a file unless `overwrite`. */
 function moveFile(fromPath, toPath, options) {
-  return lockedCall('move_file', ['fromPath', 'toPath', 'options'], [fromPath, toPath, options])
+  return callAsync('move_file', ['fromPath', 'toPath', 'options'], [fromPath, toPath, options])
 }
 
 /** Create a directory and its missing parents (`created: false` when it already exists). */
 function createDirectory(path, options) {
-  return lockedCall('create_directory', ['path', 'options'], [path, options])
+  return callAsync('create_directory', ['path', 'options'], [path, options])
 }
 
 /** Line-anchored edits (`{op, start: "12:tag", end?, lines?|text?}`), all anchors checked first. */
 function editLines(filePath, ops, options) {
-  return lockedCall('edit_lines', ['file_path', 'ops', 'options'], [filePath, ops, options])
+  return callAsync('edit_lines', ['file_path', 'ops', 'options'], [filePath, ops, options])
 }
 
 /** Create a file (refused with FILE_EXISTS unless `overwrite`); parent directories are created. */
 function createFile(filePath, content, options) {
-  return lockedCall('create_file', ['file_path', 'content', 'options'], [filePath, content, options])
+  return callAsync('create_file', ['file_path', 'content', 'options'], [filePath, content, options])
 }
 
 /** Rewrite an existing file whole, keeping its encoding and line endings. */
 function writeFile(filePath, content, options) {
-  return lockedCall('write_file', ['file_path', 'content', 'options'], [filePath, content, options])
+  return callAsync('write_file', ['file_path', 'content', 'options'], [filePath, content, options])
 }
 
 /** Delete a file (undoable). */
 function deleteFile(filePath, options) {
-  return lockedCall('delete_file', ['file_path', 'options'], [filePath, options])
+  return callAsync('delete_file', ['file_path', 'options'], [filePath, options])
 }
 
 /** Undo a journaled edit by its `edit_id`, or the newest journaled edit of a file path. */
 function undoEdit(editIdOrPath, options) {
-  return lockedCall('undo_edit', ['edit_id', 'options'], [editIdOrPath, options])
+  return callAsync('undo_edit', ['edit_id', 'options'], [editIdOrPath, options])
 }
 
 /** Apply an `apply_patch` envelope (`*** Begin Patch` … `*** End Patch`) to the workspace, all files or none. */
 function applyPatch(patchText, options) {
-  return lockedCall('apply_patch', ['patch', 'options'], [patchText, options])
+  return callAsync('apply_patch', ['patch', 'options'], [patchText, options])
 }
 
 /** Apply SEARCH/REPLACE blocks (each under its file path, or all to `options.file_path`), all files or none. */
 function applyBlocks(text, options) {
-  return lockedCall('apply_blocks', ['text', 'options'], [text, options])
+  return callAsync('apply_blocks', ['text', 'options'], [text, options])
 }
 
 /** Apply a unified diff (plain or git), all files or none; line numbers are hints only. */
 function applyUnifiedDiff(diffText, options) {
-  return lockedCall('apply_unified_diff', ['diff', 'options'], [diffText, options])
+  return callAsync('apply_unified_diff', ['diff', 'options'], [diffText, options])
 }
 
 /** Parse SEARCH/REPLACE blocks into `{old, new}` edits, ignoring paths (synchronous; touches no files). */

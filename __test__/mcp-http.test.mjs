@@ -3,83 +3,15 @@
 // sessions isolated (read-before-edit state per client). Every wait is bounded.
 import test from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { request } from 'node:http'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { BIN, populate, tempDir } from './mcp-helpers.mjs'
-
-// stderr arrives on its own pipe, possibly after the answer that followed the log line: wait for it (bounded).
-async function stderrMatches(stderr, re, ms = 10_000) {
-  const until = Date.now() + ms
-  while (!re.test(stderr()) && Date.now() < until) await new Promise((r) => setTimeout(r, 20))
-  assert.match(stderr(), re)
-}
-
-const TOKEN = 'test-token-0123456789abcdef'
-
-// Starts `surepatch --http 127.0.0.1:0` and waits (at most 20 s) for the URL on stderr.
-async function start(t, { root, cwd, args = [], env = { SUREPATCH_HTTP_TOKEN: TOKEN } }) {
-  const child = spawn(process.execPath, [BIN, '--http', '127.0.0.1:0', ...(root ? ['--root', root] : []), ...args], {
-    cwd,
-    env: { ...process.env, SUREPATCH_HTTP_TOKEN: '', SUREPATCH_WORKSPACE_ROOT: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  t.after(() => child.kill('SIGTERM'))
-  let stderr = ''
-  let stdout = ''
-  child.stdout.on('data', (d) => (stdout += d))
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 20 s; stderr:\n${stderr}`)), 20_000)
-    child.stderr.on('data', (d) => {
-      stderr += d
-      const m = /over HTTP at (http:\/\/\S+\/mcp)/.exec(stderr)
-      if (m) {
-        clearTimeout(timer)
-        resolve(m[1])
-      }
-    })
-    child.on('exit', (code) => reject(new Error(`exited with ${code}; stderr:\n${stderr}`)))
-  })
-  return { url, child, stderr: () => stderr, stdout: () => stdout }
-}
-
-async function client(t, url, token, roots) {
-  const headers = token === undefined ? {} : { Authorization: `Bearer ${token}` }
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } })
-  const c = new Client({ name: 'http-test', version: '0' }, roots ? { capabilities: { roots: {} } } : {})
-  if (roots) c.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((d) => ({ uri: pathToFileURL(d).href })) }))
-  await c.connect(transport)
-  t.after(() => c.close())
-  await c.listTools()
-  return { client: c, call: (name, args) => c.callTool({ name, arguments: args }) }
-}
-
-// One raw POST; resolves to {status, headers, body}.
-function post(url, { headers = {}, body }) {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, timeout: 10_000 }, (res) => {
-      let data = ''
-      res.on('data', (d) => (data += d))
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body: data }))
-    })
-    req.on('error', reject)
-    req.on('timeout', () => req.destroy(new Error('timeout')))
-    req.end(body)
-  })
-}
-
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } })
+import { BIN, INIT, TOKEN, httpClient, populate, post, startHttpServer, stderrMatches, tempDir } from './mcp-helpers.mjs'
 
 test('--http: the SDK client with the bearer token lists the tools and edits a file', async (t) => {
   const root = populate(tempDir(t), { 'a.txt': 'one\ntwo\n' })
-  const s = await start(t, { root })
+  const s = await startHttpServer(t, { root })
   assert.match(s.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
-  const c = await client(t, s.url, TOKEN)
+  const c = await httpClient(t, s.url, TOKEN)
   const r = await c.call('patch_file', { file_path: 'a.txt', search_block: 'two', replace_block: 'TWO' })
   assert.equal(r.structuredContent.ok, true, r.content[0].text)
   assert.match(r.content[0].text, /^a\.txt: changed \+1 −1/)
@@ -90,7 +22,7 @@ test('--http: the SDK client with the bearer token lists the tools and edits a f
 
 test('--http: no token, a wrong token, or a foreign Host header is refused; nothing is written', async (t) => {
   const root = populate(tempDir(t), { 'a.txt': 'one\n' })
-  const s = await start(t, { root })
+  const s = await startHttpServer(t, { root })
   const none = await post(s.url, { body: INIT })
   assert.equal(none.status, 401)
   assert.match(none.headers['www-authenticate'], /^Bearer/)
@@ -99,8 +31,8 @@ test('--http: no token, a wrong token, or a foreign Host header is refused; noth
   assert.equal(wrong.status, 401)
   assert.match(JSON.parse(wrong.body).error.message, /wrong bearer token/)
   // The SDK client too: connecting fails.
-  await assert.rejects(client(t, s.url, 'wrong-token-0000000000000'), /401|Unauthorized/)
-  await assert.rejects(client(t, s.url, undefined), /401|Unauthorized/)
+  await assert.rejects(httpClient(t, s.url, 'wrong-token-0000000000000'), /401|Unauthorized/)
+  await assert.rejects(httpClient(t, s.url, undefined), /401|Unauthorized/)
   // A tools/call without the token never reaches the engine.
   const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'write_file', arguments: { file_path: 'a.txt', content: 'pwned\n' } } })
   assert.equal((await post(s.url, { headers: { 'mcp-session-id': 'x' }, body: call })).status, 401)
@@ -117,19 +49,19 @@ test('--http: no token, a wrong token, or a foreign Host header is refused; noth
 
 test('--http without SUREPATCH_HTTP_TOKEN: a token is generated and printed once on stderr', async (t) => {
   const root = populate(tempDir(t), { 'a.txt': 'one\n' })
-  const s = await start(t, { root, env: {} })
+  const s = await startHttpServer(t, { root, env: {} })
   const m = /HTTP bearer token \(shown once[^)]*\): (\S+)/.exec(s.stderr())
   assert.ok(m, s.stderr())
   assert.equal(s.stderr().split(m[1]).length, 2, 'printed once')
-  const c = await client(t, s.url, m[1])
+  const c = await httpClient(t, s.url, m[1])
   assert.equal((await c.call('view_file', { file_path: 'a.txt' })).structuredContent.content, 'one\n')
 })
 
 test('--http sessions are isolated: read-before-edit state is per client', async (t) => {
   const root = populate(tempDir(t), { 'a.txt': 'one\n' })
-  const s = await start(t, { root, args: ['--require-read'] })
-  const a = await client(t, s.url, TOKEN)
-  const b = await client(t, s.url, TOKEN)
+  const s = await startHttpServer(t, { root, args: ['--require-read'] })
+  const a = await httpClient(t, s.url, TOKEN)
+  const b = await httpClient(t, s.url, TOKEN)
   assert.equal((await a.call('view_file', { file_path: 'a.txt' })).structuredContent.ok, true)
   // B has not viewed the file: refused, nothing written.
   const refused = await b.call('patch_file', { file_path: 'a.txt', search_block: 'one', replace_block: 'uno' })
@@ -145,20 +77,20 @@ test('--http sessions are isolated: read-before-edit state is per client', async
 test('--http without --root: client roots that exist here are served; roots of another machine fall back to the cwd', async (t) => {
   const cwd = populate(tempDir(t), { 'f.txt': 'cwd\n' })
   const other = populate(tempDir(t), { 'f.txt': 'other\n' })
-  const s = await start(t, { cwd })
-  const local = await client(t, s.url, TOKEN, [other])
+  const s = await startHttpServer(t, { cwd })
+  const local = await httpClient(t, s.url, TOKEN, [other])
   assert.equal((await local.call('view_file', { file_path: 'f.txt' })).structuredContent.content, 'other\n')
   const refused = await local.call('patch_file', { file_path: join(cwd, 'f.txt'), search_block: 'cwd', replace_block: 'x' })
   assert.equal(refused.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
   assert.equal(readFileSync(join(cwd, 'f.txt'), 'utf8'), 'cwd\n')
-  const remote = await client(t, s.url, TOKEN, ['/nonexistent/home/me/project'])
+  const remote = await httpClient(t, s.url, TOKEN, ['/nonexistent/home/me/project'])
   assert.equal((await remote.call('view_file', { file_path: 'f.txt' })).structuredContent.content, 'cwd\n')
   await stderrMatches(s.stderr, /none of the client's roots is a directory on this machine/)
 })
 
 test('--http --session-idle: a session without requests is closed, its id then gets 404; a busy one stays', async (t) => {
   const root = populate(tempDir(t), { 'a.txt': 'one\n' })
-  const s = await start(t, { root, args: ['--session-idle', '1'] })
+  const s = await startHttpServer(t, { root, args: ['--session-idle', '1'] })
   const auth = { authorization: `Bearer ${TOKEN}` }
   const open = async () => {
     const r = await post(s.url, { headers: auth, body: INIT })

@@ -3,10 +3,14 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
+import { fileURLToPath } from 'node:url'
 import { sp, workspace } from './helpers.mjs'
+
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..')
 
 const hasFlock = process.platform === 'linux' && spawnSync('flock', ['--version']).status === 0
 const skip = hasFlock ? false : `${process.platform}: needs flock(1) from util-linux (Linux only) to hold a lock from another process`
@@ -151,4 +155,114 @@ test('lock waits happen off the thread pool: fs calls of the process are not sta
   const worst = Math.max(...stalls)
   assert.ok(worst < 1000, `fs.readFile stalled ${worst} ms`)
   t.diagnostic(`8 calls waiting on a held lock: 10 fs.readFile calls, worst ${worst} ms, median ${stalls.sort((a, b) => a - b)[5]} ms`)
+})
+
+// Issue #26 §5: each call runs on a thread of the addon's own, never on libuv's pool, so calls waiting
+// on locks stall nothing else of the host: not its fs calls (on the pool), nor its event loop.
+test('calls run on threads of their own: 64 calls waiting on a held lock stall neither fs calls nor the event loop; idle threads are reused, then end', { skip, timeout: 60_000 }, async (t) => {
+  const ws = workspace(t)
+  ws.write('a.txt', 'one\n')
+  writeFileSync(ws.path('other.txt'), 'other\n')
+  // The addon's call threads (Linux: by name).
+  const tasks = () => {
+    let n = 0
+    for (const id of readdirSync('/proc/self/task')) {
+      try {
+        if (readFileSync(`/proc/self/task/${id}/comm`, 'utf8').trim() === 'surepatch-call') n++
+      } catch {}
+    }
+    return n
+  }
+  // Reads of an unrelated file, 20 ms apart, for `ms`: their times, and the event loop's delays.
+  const probe = async (ms) => {
+    const h = monitorEventLoopDelay({ resolution: 1 })
+    h.enable()
+    const reads = []
+    const until = Date.now() + ms
+    while (Date.now() < until) {
+      const started = performance.now()
+      assert.equal(await readFile(ws.path('other.txt'), 'utf8'), 'other\n')
+      reads.push(performance.now() - started)
+      await new Promise((r) => setTimeout(r, 20))
+    }
+    h.disable()
+    reads.sort((a, b) => a - b)
+    const q = (p) => reads[Math.min(reads.length - 1, Math.floor(p * reads.length))]
+    return { n: reads.length, median: q(0.5), p90: q(0.9), max: reads.at(-1), lagMean: h.mean / 1e6, lagP99: h.percentile(99) / 1e6, lagMax: h.max / 1e6 }
+  }
+  const show = (r) => `fs.readFile median ${r.median.toFixed(2)} ms, p90 ${r.p90.toFixed(2)}, max ${r.max.toFixed(2)} (${r.n} reads); event loop lag mean ${r.lagMean.toFixed(2)} ms, p99 ${r.lagP99.toFixed(2)}, max ${r.lagMax.toFixed(2)}`
+  const quiet = await probe(500)
+  await holdLock(t, ws.path('a.txt'))
+  const started = Date.now()
+  const blocked = Array.from({ length: 64 }, () =>
+    sp.patchFile({ file_path: 'a.txt', search_block: 'one', replace_block: 'two' }, ws.opts({ lock_timeout_ms: 2500 })),
+  )
+  await new Promise((r) => setTimeout(r, 100))
+  const during = tasks()
+  const busy = await probe(1500)
+  const results = await Promise.all(blocked)
+  const waited = Date.now() - started
+  for (const r of results) {
+    assert.equal(r.code, 'LOCK_TIMEOUT', JSON.stringify(r))
+    assert.match(r.message, /gave up after 2500 ms/)
+  }
+  assert.equal(ws.text('a.txt'), 'one\n')
+  assert.ok(waited >= 2400 && waited < 10_000, `the calls waited ${waited} ms`)
+  t.diagnostic(`no calls: ${show(quiet)}`)
+  t.diagnostic(`64 calls waiting on a held lock: ${show(busy)}; ${during} call threads`)
+  // On libuv's pool (4 threads) the reads queued behind the waits: 250 ms median, 540 ms at worst.
+  // Bounds are loose against a loaded machine; the quiet figures say how loaded it was.
+  assert.ok(busy.median < Math.max(20, 4 * quiet.median), `fs.readFile median ${busy.median} ms`)
+  assert.ok(busy.p90 < Math.max(100, 4 * quiet.p90), `fs.readFile p90 ${busy.p90} ms`)
+  assert.ok(busy.lagMean < 5, `event loop lag mean ${busy.lagMean} ms`)
+  // One thread per waiting call; once idle they take the next calls (64 more at once start none),
+  // and a thread idle for 3 s ends.
+  assert.ok(during >= 64, `${during} call threads while 64 calls wait`)
+  const again = await Promise.all(Array.from({ length: 64 }, () => sp.viewFile('other.txt', ws.opts())))
+  for (const r of again) assert.equal(r.content, 'other\n')
+  assert.ok(tasks() <= during, `${tasks()} call threads after 64 more calls, ${during} before`)
+  const until = Date.now() + 8000
+  while (tasks() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 100))
+  assert.equal(tasks(), 0, 'idle call threads end')
+})
+
+test('a process whose calls are done exits at once; one with a call in progress waits for it', { timeout: 60_000 }, async (t) => {
+  const ws = workspace(t)
+  ws.write('a.txt', 'one\n')
+  // The child edits (and, if `hold`, starts a call on a file the parent keeps locked, not awaited),
+  // prints when its last call settled, and ends its script: Node exits when nothing keeps it.
+  const script = `
+    const sp = require(${JSON.stringify(join(REPO, 'index.js'))})
+    const opts = { workspace_root: ${JSON.stringify(ws.root)}, lock_timeout_ms: 700 }
+    sp.patchFile({ file_path: 'a.txt', search_block: 'one', replace_block: 'two' }, opts).then((r) => {
+      console.log(JSON.stringify({ first: r.ok, at: Date.now() }))
+      if (process.argv[1] === 'hold') sp.patchFile({ file_path: 'b.txt', search_block: 'x', replace_block: 'y' }, opts).then((r) => console.log(JSON.stringify({ second: r.code, at: Date.now() })))
+    })`
+  const run = (arg) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', script, arg], { stdio: ['ignore', 'pipe', 'inherit'] })
+      let out = ''
+      child.stdout.on('data', (d) => (out += d))
+      const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('the child did not exit within 20 s'))), 20_000)
+      child.on('exit', (code) => {
+        clearTimeout(timer)
+        resolve({ code, exited: Date.now(), lines: out.trim().split('\n').map((l) => JSON.parse(l)) })
+      })
+    })
+  const idle = await run('idle')
+  assert.equal(idle.code, 0)
+  assert.deepEqual(idle.lines.map((l) => l.first), [true])
+  const lag = idle.exited - idle.lines[0].at
+  assert.ok(lag < 1000, `exited ${lag} ms after its last call`)
+  t.diagnostic(`idle after its call: exited ${lag} ms later`)
+  if (!hasFlock) return
+  ws.write('a.txt', 'one\n')
+  ws.write('b.txt', 'x\n')
+  await holdLock(t, ws.path('b.txt'))
+  const held = await run('hold')
+  assert.equal(held.code, 0)
+  assert.equal(held.lines[1].second, 'LOCK_TIMEOUT', 'the pending call kept the process alive until it settled')
+  assert.ok(held.lines[1].at - held.lines[0].at >= 650, 'it waited its lock_timeout_ms')
+  assert.ok(held.exited - held.lines[1].at < 1000, `exited ${held.exited - held.lines[1].at} ms after its last call`)
+  assert.equal(ws.text('b.txt'), 'x\n')
 })

@@ -14,7 +14,7 @@
 // ~/.local/state; %LOCALAPPDATA% on Windows), or under --journal-dir DIR instead of the state home, so
 // `surepatch undo` works from a later process.
 import { createHash } from 'node:crypto'
-import { readFileSync, realpathSync, statSync } from 'node:fs'
+import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { basename, isAbsolute, join, resolve } from 'node:path'
@@ -41,6 +41,8 @@ const COMMANDS = {
       validate: { ...VALIDATE, help: `${VALIDATE.help} (default: $SUREPATCH_VALIDATE, else report)` },
       http: { type: 'string', value: '[HOST:]PORT', help: 'serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST default 127.0.0.1; every request needs "Authorization: Bearer $SUREPATCH_HTTP_TOKEN", or the token printed on stderr at start)' },
       'allow-host': { type: 'string', multiple: true, value: 'NAME', help: 'with --http: a further hostname the Host header may name (DNS-rebinding protection; repeatable)' },
+      'allow-origin': { type: 'string', multiple: true, value: 'ORIGIN', help: 'with --http: a further Origin (scheme://host[:port]) a browser request may come from; others get 403 (repeatable; the server\'s own origins and requests without Origin are allowed)' },
+      'max-sessions': { type: 'string', value: 'N', help: 'with --http: most sessions open at once (default 64; 1 to 100000); a new one closes the session idle longest' },
       'max-message-bytes': { type: 'string', value: 'N', help: 'largest JSON-RPC message read, in bytes (default 402653184 = 384 MiB: a 256 MiB file sent whole, JSON-escaped)' },
       'session-idle': { type: 'string', value: 'SECONDS', help: 'with --http: end a session after this many seconds without a request (default 1800; 1 to 604800)' },
       version: VERSION,
@@ -112,20 +114,38 @@ function workspaceRoot(values) {
   return root
 }
 
+// The state directory's surepatch/ and surepatch/journal/ (default ~/.local/state).
+function stateJournalBase() {
+  const xdg = process.env.XDG_STATE_HOME
+  const state =
+    xdg && isAbsolute(xdg)
+      ? xdg
+      : process.platform === 'win32' && process.env.LOCALAPPDATA
+        ? process.env.LOCALAPPDATA
+        : join(homedir(), '.local', 'state')
+  return [join(state, 'surepatch'), join(state, 'surepatch', 'journal')]
+}
+
+/**
+ * The journals hold files' previous content, so they are private (owner only): the engine makes each
+ * journal directory 0700 and its files 0600, narrows a journal directory made before that, and
+ * makes missing parents 0700. This narrows the two state directories above the per-root journals
+ * (which name the roots) when an older version made them 0755: only when they are this user's
+ * directories (not symlinks), and never a --journal-dir, which the user chose.
+ */
+function narrowStateDirs(override) {
+  if (override || process.platform === 'win32' || typeof process.getuid !== 'function') return
+  for (const dir of stateJournalBase()) {
+    try {
+      const st = lstatSync(dir)
+      if (st.isDirectory() && st.uid === process.getuid() && st.mode & 0o077) chmodSync(dir, st.mode & 0o700)
+    } catch {}
+  }
+}
+
 /** The on-disk undo journal of `root` (see the module comment). */
 export function journalDir(root, override) {
-  let base
-  if (override) base = resolve(override)
-  else {
-    const xdg = process.env.XDG_STATE_HOME
-    const state =
-      xdg && isAbsolute(xdg)
-        ? xdg
-        : process.platform === 'win32' && process.env.LOCALAPPDATA
-          ? process.env.LOCALAPPDATA
-          : join(homedir(), '.local', 'state')
-    base = join(state, 'surepatch', 'journal')
-  }
+  const base = override ? resolve(override) : stateJournalBase()[1]
   let real = root
   try {
     real = realpathSync(root)
@@ -142,18 +162,91 @@ export function detectFormat(text) {
   return null
 }
 
-function readPatch(arg, { inline }) {
+// The offset of the first byte of `bytes` that does not start (or continue) a well-formed UTF-8
+// sequence (RFC 3629: no overlongs, no surrogates, nothing above U+10FFFF), or -1. Only called once the
+// native decoder has refused the bytes, to say where.
+export function firstInvalidUtf8(bytes) {
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]
+    if (b < 0x80) {
+      i++
+      continue
+    }
+    const need = b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : 0
+    if (need === 0) return i
+    const lo = b === 0xe0 ? 0xa0 : b === 0xf0 ? 0x90 : 0x80
+    const hi = b === 0xed ? 0x9f : b === 0xf4 ? 0x8f : 0xbf
+    if (i + 1 >= bytes.length || bytes[i + 1] < lo || bytes[i + 1] > hi) return i
+    for (let k = 2; k <= need; k++) if (i + k >= bytes.length || (bytes[i + k] & 0xc0) !== 0x80) return i
+    i += need + 1
+  }
+  return -1
+}
+
+// A patch's bytes as text. Bytes that are not UTF-8 are refused (exit 2), never replaced by U+FFFD:
+// a Latin-1 "é" in an added line would otherwise be written as "\uFFFD", silently. A BOM is kept
+// as the text's first character, as before.
+export function decodePatch(bytes, what) {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes)
+  } catch {
+    const at = firstInvalidUtf8(bytes)
+    let line = 1
+    for (let i = 0; i < at; i++) if (bytes[i] === 0x0a) line++
+    const byte = bytes[at] === undefined ? '' : `byte 0x${bytes[at].toString(16).toUpperCase().padStart(2, '0')} `
+    throw new UsageError(
+      `${what} is not UTF-8: ${byte}at offset ${at} (line ${line}) is not part of a valid UTF-8 character; nothing was written. Convert the patch to UTF-8 (e.g. iconv -f latin1 -t utf-8)`,
+    )
+  }
+}
+
+// Whether the raw command line of this process holds an argument that is not UTF-8 (Linux: Node
+// decodes argv with U+FFFD for such bytes, so a patch given as an argument is checked here).
+function argvHasInvalidUtf8() {
+  let raw
+  try {
+    raw = readFileSync('/proc/self/cmdline')
+  } catch {
+    return false // not Linux: nothing to compare with
+  }
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(raw)
+    return false
+  } catch {
+    return true
+  }
+}
+
+// Standard input to its end, whatever it is (pipe, file, socket, FIFO), through the stream API: a
+// pipe whose writer starts late is waited for (a synchronous read of fd 0 fails with EAGAIN once
+// Node has made it non-blocking).
+async function readStdin() {
+  const chunks = []
+  for await (const c of process.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : c)
+  return Buffer.concat(chunks)
+}
+
+async function readPatch(arg, { inline }) {
   if (arg !== undefined && arg !== '-') {
     // apply_patch 'PATCH' (the patch as the argument, as Codex sends it) reads the text itself.
-    if (inline && (arg.includes('\n') || /^\s*\*\*\*\s*Begin Patch/.test(arg))) return arg
+    if (inline && (arg.includes('\n') || /^\s*\*\*\*\s*Begin Patch/.test(arg))) {
+      if (arg.includes('\uFFFD') && argvHasInvalidUtf8()) {
+        throw new UsageError('the patch argument is not UTF-8 (it holds a byte that is not part of a valid UTF-8 character); nothing was written. Convert the patch to UTF-8, or pass it on stdin')
+      }
+      return arg
+    }
+    let bytes
     try {
-      return readFileSync(arg, 'utf8')
+      bytes = readFileSync(arg)
     } catch (e) {
       throw new UsageError(`cannot read the patch file ${arg}: ${e.code || e.message}`)
     }
+    return decodePatch(bytes, `the patch file ${arg}`)
   }
+  // A terminal is refused rather than waited on: a harness that runs the command under a pseudo-
+  // terminal without input would wait forever.
   if (process.stdin.isTTY) throw new UsageError('no patch: give FILE, or pipe the patch on stdin')
-  return readFileSync(0, 'utf8')
+  return decodePatch(await readStdin(), 'the patch on stdin')
 }
 
 // "path: update +3 −1" for each file of a receipt.
@@ -173,7 +266,7 @@ async function apply(values, positionals, { inline }) {
   const validate = choice(values.validate, ['off', 'report', 'enforce'], '--validate') || 'report'
   const root = workspaceRoot(values)
   if (values['file-path'] !== undefined && format === 'apply_patch') throw new UsageError('--file-path is for --format unified or blocks (an apply_patch envelope names its files)')
-  const text = readPatch(positionals[0], { inline })
+  const text = await readPatch(positionals[0], { inline })
   const sp = require('../index.js')
   const { summarize, diffCounts } = require('../mcp/summary.cjs')
   const kind = format === 'auto' ? detectFormat(text) : format
@@ -186,7 +279,10 @@ async function apply(values, positionals, { inline }) {
     }
   } else {
     const opts = { workspace_root: root, dry_run: Boolean(values['dry-run']), validate }
-    if (!values['dry-run']) opts.host_journal_dir = journalDir(root, values['journal-dir'])
+    if (!values['dry-run']) {
+      opts.host_journal_dir = journalDir(root, values['journal-dir'])
+      narrowStateDirs(values['journal-dir'])
+    }
     if (values['file-path'] !== undefined) opts.file_path = values['file-path']
     r = kind === 'apply_patch' ? await sp.applyPatch(text, opts) : kind === 'unified' ? await sp.applyUnifiedDiff(text, opts) : await sp.applyBlocks(text, opts)
   }
@@ -237,10 +333,11 @@ async function view(values, positionals) {
 }
 
 async function undo(values, positionals) {
-  if (positionals.length !== 1) throw new UsageError('undo needs EDIT_ID (printed by surepatch apply)')
+  if (positionals.length !== 1 || positionals[0] === '') throw new UsageError('undo needs EDIT_ID (printed by surepatch apply)')
   const root = workspaceRoot(values)
   const sp = require('../index.js')
   const { summarize } = require('../mcp/summary.cjs')
+  narrowStateDirs(values['journal-dir'])
   const r = await sp.undoEdit(positionals[0], { workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']) })
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
   else (r.ok === true ? out : err)(summarize('undo_edit', r))

@@ -43,16 +43,27 @@ export async function serve(values) {
     if (values.http === undefined) throw new UsageError('--session-idle is for --http')
     sessionIdleMs = Number(idle) * 1000
   }
+  let maxSessions
+  const ms = values['max-sessions']
+  if (ms !== undefined) {
+    if (!/^[0-9]+$/.test(ms) || Number(ms) < 1 || Number(ms) > 100000) {
+      throw new UsageError(`--max-sessions must be a whole number from 1 to 100000; got ${JSON.stringify(ms)}`)
+    }
+    maxSessions = Number(ms)
+  }
   let listen = null
   if (values.http !== undefined) {
-    const { parseListen } = await import('../mcp/http.mjs')
+    const { normalizeOrigin, parseListen } = await import('../mcp/http.mjs')
     try {
       listen = parseListen(values.http)
     } catch (e) {
       throw new UsageError(e.message)
     }
-  } else if (values['allow-host']) {
-    throw new UsageError('--allow-host is for --http')
+    for (const o of values['allow-origin'] || []) {
+      if (!normalizeOrigin(o)) throw new UsageError(`--allow-origin takes an origin, scheme://host[:port] (http or https, no path); got ${JSON.stringify(o)}`)
+    }
+  } else {
+    for (const flag of ['allow-host', 'allow-origin', 'max-sessions']) if (values[flag] !== undefined) throw new UsageError(`--${flag} is for --http`)
   }
   const token = process.env.SUREPATCH_HTTP_TOKEN || undefined
   if (listen && token !== undefined && token.length < 16) throw new UsageError('SUREPATCH_HTTP_TOKEN must be at least 16 characters')
@@ -83,7 +94,17 @@ export async function serve(values) {
   if (listen) {
     const { startHttp } = await import('../mcp/http.mjs')
     const secret = token || randomBytes(24).toString('base64url')
-    const h = await startHttp({ ...listen, token: secret, allowHosts: values['allow-host'] || [], maxMessageBytes, sessionIdleMs, log, makeServer: () => createServer({ ...config, foreignRoots: 'default' }) })
+    const h = await startHttp({
+      ...listen,
+      token: secret,
+      allowHosts: values['allow-host'] || [],
+      allowOrigins: values['allow-origin'] || [],
+      maxMessageBytes,
+      sessionIdleMs,
+      maxSessions,
+      log,
+      makeServer: () => createServer({ ...config, foreignRoots: 'default', isolateUndo: true }),
+    })
     if (!token) log(`HTTP bearer token (shown once; set SUREPATCH_HTTP_TOKEN to choose it): ${secret}`)
     log(`${pkg.version} serving ${createServer({ ...config, log: () => {} }).tools.length} tools over HTTP at ${h.url} ${what}`)
     return 0

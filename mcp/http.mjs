@@ -6,9 +6,14 @@
 // - DNS-rebinding protection: the SDK's Host header validation (port-agnostic hostnames), always on:
 //   loopback names, plus the bound host, plus (bound to every interface) this machine's hostname and
 //   interface addresses, plus `allowHosts`.
+// - Origin validation (the MCP Streamable HTTP specification requires it): a request with an Origin
+//   header is refused with 403 unless the Origin is this server's own (http://NAME:PORT for each name
+//   the Host header may name) or one of `allowOrigins`. Browsers send Origin; other clients need not.
 // - Sessions are isolated: each initialize request gets its own MCP server and tool runner (so the
-//   read-before-edit ledger and the client's roots are per client), until the client ends it (DELETE)
-//   or the connection's transport closes.
+//   read-before-edit ledger, the client's roots and the edits undo_edit can reach are per client),
+//   until the client ends it (DELETE), it is idle too long, or it is evicted to make room: at most
+//   `maxSessions` are open; a new one then closes the session idle longest (not one in a request),
+//   or is refused with 503 when every session is in a request.
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto'
 import { once } from 'node:events'
 import { hostname, networkInterfaces } from 'node:os'
@@ -37,6 +42,29 @@ export function allowedHostnames(host, extra = []) {
 }
 
 /**
+ * An Origin header value as `scheme://host[:port]` (lower case, default port left out), or null for
+ * anything that is not an http(s) origin (`null`, a path, garbage).
+ */
+export function normalizeOrigin(value) {
+  if (typeof value !== 'string') return null
+  let u
+  try {
+    u = new URL(value)
+  } catch {
+    return null
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null
+  // An origin is a scheme, a host and a port: nothing else.
+  if (u.pathname !== '/' || u.search || u.hash || u.username || u.password) return null
+  return u.origin
+}
+
+/** The origins a browser page served by this server itself would send: http://NAME:PORT for each allowed host name. */
+export function ownOrigins(host, port, allowHosts = []) {
+  return allowedHostnames(host, allowHosts).map((name) => normalizeOrigin(`http://${name}:${port}`)).filter(Boolean)
+}
+
+/**
  * Parses `--http [HOST:]PORT`: `{host, port}` (host 127.0.0.1 unless given), or throws with the reason.
  */
 export function parseListen(value) {
@@ -55,16 +83,46 @@ export function parseListen(value) {
  * @returns {Promise<{url: string, port: number, close: () => Promise<void>, sessions: Map<string, object>}>}
  */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000
+/** Sessions open at once, by default (`--max-sessions`). */
+export const DEFAULT_MAX_SESSIONS = 64
 
-export async function startHttp({ host, port, token, allowHosts = [], makeServer, log, maxMessageBytes, sessionIdleMs = DEFAULT_SESSION_IDLE_MS }) {
+export async function startHttp({
+  host,
+  port,
+  token,
+  allowHosts = [],
+  allowOrigins = [],
+  makeServer,
+  log,
+  maxMessageBytes,
+  sessionIdleMs = DEFAULT_SESSION_IDLE_MS,
+  maxSessions = DEFAULT_MAX_SESSIONS,
+}) {
   if (typeof token !== 'string' || token.length < 16) throw new Error('the HTTP token must be a string of at least 16 characters')
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1) throw new Error('maxSessions must be a whole number of at least 1')
+  const extraOrigins = allowOrigins.map((o) => {
+    const n = normalizeOrigin(o)
+    if (!n) throw new Error(`not an origin (scheme://host[:port]): ${JSON.stringify(o)}`)
+    return n
+  })
   const digest = (s) => createHash('sha256').update(s).digest()
   const expected = digest(token)
+  // id -> {transport, server, last: time of the last request, busy: requests in progress}
   const sessions = new Map()
+  // initialize requests whose session is not in `sessions` yet (they count against the cap).
+  let opening = 0
+  let origins = null // set once the port is known
 
   const app = express()
   app.disable('x-powered-by')
   app.use(hostHeaderValidation(allowedHostnames(host, allowHosts)))
+  app.use((req, res, next) => {
+    const origin = req.headers.origin
+    if (origin === undefined) return next()
+    const n = normalizeOrigin(origin)
+    if (n && origins.has(n)) return next()
+    res.status(403).json(rpcError(-32000, `Forbidden: Origin ${JSON.stringify(origin)} is not allowed (only this server's own origins, and those given with --allow-origin, may call it); nothing was done`))
+  })
   app.use((req, res, next) => {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization || '')
     if (m && timingSafeEqual(digest(m[1]), expected)) return next()
@@ -73,32 +131,76 @@ export async function startHttp({ host, port, token, allowHosts = [], makeServer
   })
   app.use('/mcp', express.json({ limit: maxMessageBytes, type: () => true }))
 
+  // Closes the session idle longest that is not in a request; false when every one is.
+  function evictIdlest() {
+    let idlest = null
+    for (const s of sessions.values()) if (s.busy === 0 && (!idlest || s.last < idlest.last)) idlest = s
+    if (!idlest) return false
+    idlest.transport.evicted = true
+    // Out of the map at once (its transport's onclose logs it): the new session takes its place.
+    sessions.delete(idlest.transport.sessionId)
+    idlest.transport.close().catch(() => {})
+    log(`HTTP session ${idlest.transport.sessionId} closed to make room: ${maxSessions} sessions are open (--max-sessions); it was idle ${Math.round((Date.now() - idlest.last) / 1000)} s`)
+    return true
+  }
+
   app.all('/mcp', async (req, res) => {
     try {
       const id = req.headers['mcp-session-id']
       if (typeof id === 'string') {
         const s = sessions.get(id)
-        if (!s) return res.status(404).json(rpcError(-32001, `Session not found: ${id} (it ended, was idle too long, or the server restarted); initialize a new one`))
+        if (!s) return res.status(404).json(rpcError(-32001, `Session not found: ${id} (it ended, was idle too long, was closed to make room for a newer session, or the server restarted); initialize a new one`))
         s.last = Date.now()
+        // In a request until its response is done (a standalone GET stream does not count: it
+        // only listens, and must not keep an abandoned session from being evicted).
+        const counts = req.method !== 'GET'
+        if (counts) {
+          s.busy++
+          res.once('close', () => {
+            s.busy--
+            s.last = Date.now()
+          })
+        }
         return await s.transport.handleRequest(req, res, req.body)
       }
       if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
         return res.status(400).json(rpcError(-32000, 'Bad Request: no Mcp-Session-Id header; start with an initialize request'))
       }
-      const { server } = makeServer()
-      const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (sid) => {
-          sessions.set(sid, { transport, server, last: Date.now() })
-          log(`HTTP session ${sid} started (${sessions.size} open)`)
-        },
-      })
-      transport.onclose = () => {
-        const sid = transport.sessionId
-        if (sid && sessions.delete(sid)) log(`HTTP session ${sid} ended${transport.idle ? ` after ${Math.round(sessionIdleMs / 1000)} s idle` : ''} (${sessions.size} open)`)
+      while (sessions.size + opening >= maxSessions) {
+        if (!evictIdlest()) {
+          res.set('Retry-After', '5')
+          return res.status(503).json(rpcError(-32000, `Service Unavailable: ${maxSessions} sessions are open (--max-sessions) and every one is in a request; nothing was done. Retry shortly, or end unused sessions with DELETE.`))
+        }
       }
-      await server.connect(transport)
-      await transport.handleRequest(req, res, req.body)
+      opening++
+      let counted = true
+      const settle = () => {
+        if (counted) opening--
+        counted = false
+      }
+      try {
+        const { server } = makeServer()
+        const transport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          onsessioninitialized: (sid) => {
+            settle()
+            sessions.set(sid, { transport, server, last: Date.now(), busy: 0 })
+            log(`HTTP session ${sid} started (${sessions.size} open)`)
+          },
+        })
+        transport.onclose = () => {
+          const sid = transport.sessionId
+          const open = sessions.delete(sid)
+          if (sid && (open || transport.evicted)) {
+            const why = transport.idle ? ` after ${Math.round(sessionIdleMs / 1000)} s idle` : transport.evicted ? ' (evicted)' : ''
+            log(`HTTP session ${sid} ended${why} (${sessions.size} open)`)
+          }
+        }
+        await server.connect(transport)
+        await transport.handleRequest(req, res, req.body)
+      } finally {
+        settle()
+      }
     } catch (e) {
       log(`HTTP request failed: ${e && e.stack ? e.stack : e}`)
       if (!res.headersSent) res.status(500).json(rpcError(-32603, 'Internal error'))
@@ -122,7 +224,7 @@ export async function startHttp({ host, port, token, allowHosts = [], makeServer
   const sweep = setInterval(() => {
     const now = Date.now()
     for (const s of sessions.values()) {
-      if (now - s.last > sessionIdleMs) {
+      if (s.busy === 0 && now - s.last > sessionIdleMs) {
         s.transport.idle = true
         s.transport.close().catch(() => {})
       }
@@ -133,6 +235,7 @@ export async function startHttp({ host, port, token, allowHosts = [], makeServer
   const http = app.listen(port, host)
   await once(http, 'listening')
   const actual = http.address().port
+  origins = new Set([...ownOrigins(host, actual, allowHosts), ...extraOrigins])
   const shown = host.includes(':') ? `[${host}]` : host
   return {
     url: `http://${shown}:${actual}/mcp`,

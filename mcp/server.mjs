@@ -53,13 +53,15 @@ function rootDir(uri) {
 
 /**
  * Builds an MCP server (not yet connected).
- * @param {{root?: string, defaultRoot?: string, foreignRoots?: 'refuse' | 'default', requireRead?: boolean, validate?: 'off' | 'report' | 'enforce', log?: (line: string) => void, library?: object}} config
+ * @param {{root?: string, defaultRoot?: string, foreignRoots?: 'refuse' | 'default', requireRead?: boolean, isolateUndo?: boolean, validate?: 'off' | 'report' | 'enforce', log?: (line: string) => void, library?: object}} config
  *   `root` is a fixed workspace root (--root); without it the client's roots are served, or
  *   `defaultRoot` (default: the current directory) when the client declares none. `foreignRoots`:
  *   when the client declares roots of which none is a directory here, "refuse" (default: every call
  *   is refused) or "default" (serve the default root; the HTTP server's choice, whose clients are
  *   usually on another machine).
  *   `validate` is the syntax gate mode of every editing tool (default "report").
+ *   `isolateUndo`: undo_edit reaches only this server's own edits (the HTTP server sets it for each
+ *   session; on stdio the process serves one client, whose edits are the whole journal).
  *   `library` replaces the surepatch library (tests use it to exercise guarded tools).
  */
 export function createServer(config = {}) {
@@ -67,7 +69,7 @@ export function createServer(config = {}) {
   const log = config.log || ((line) => process.stderr.write(`surepatch: ${line}\n`))
   const fixed = config.root ? resolve(config.root) : null
   const base = fixed || resolve(config.defaultRoot || process.cwd())
-  const runner = tools.createToolRunner(library, { workspaceRoot: base, requireRead: config.requireRead, validate: config.validate })
+  const runner = tools.createToolRunner(library, { workspaceRoot: base, requireRead: config.requireRead, isolateUndo: config.isolateUndo, validate: config.validate })
   const list = tools.mcpTools(library)
   const names = new Set(list.map((t) => t.name))
   const instructions = config.requireRead

@@ -964,12 +964,18 @@ const sameHash = (a, b) => typeof a === 'string' && typeof b === 'string' && a.t
 const VALIDATE_MODES = ['off', 'report', 'enforce']
 const DEFAULT_VALIDATE = 'report'
 
+/** How many of its own edit ids an isolated runner remembers (the journal keeps 200 edits per process). */
+const OWN_EDITS = 256
+
 /**
  * A tool runner bound to one workspace root: `call(name, args)` resolves to the engine's result object.
  * With `requireRead`, edits to existing files the runner has not seen through view_file (or through a
- * previous edit's result) are refused with STALE_FILE, and edits are pinned to the hash it saw.
- * `validate` ("off" | "report" | "enforce", default "report") is the syntax gate mode passed to every
- * editing tool; the model cannot set it.
+ * previous edit's result) are refused with STALE_FILE, and edits are pinned to the hash it saw; so is
+ * undo_edit, for the files the edit it would revert touched. With `isolateUndo`, undo_edit reaches
+ * only the edits this runner's own calls made (the engine's `only_edit_ids`): another runner's edit
+ * is EDIT_NOT_FOUND, by id or by path (the MCP server's HTTP sessions). `validate` ("off" | "report"
+ * | "enforce", default "report") is the syntax gate mode passed to every editing tool; the model
+ * cannot set it.
  */
 function createToolRunner(lib, options) {
   const opts = options || {}
@@ -984,16 +990,33 @@ function createToolRunner(lib, options) {
   }
   const tools = new Map(availableTools(lib).map((t) => [t.name, t]))
   const ledger = new ReadLedger()
+  const isolateUndo = Boolean(opts.isolateUndo || opts.isolate_undo)
+  // The edit ids this runner's calls produced, oldest first (isolateUndo).
+  const own = new Set()
+
+  // The engine's arguments of a call; an isolated undo_edit reaches only this runner's edits.
+  function engineArgs(tool, a, root) {
+    const list = tool.args(a, root, validate)
+    if (isolateUndo && tool.name === 'undo_edit') list[1] = Object.assign({}, list[1], { only_edit_ids: [...own] })
+    return list
+  }
+
+  function remember(tool, r) {
+    if (!isolateUndo || !r || r.ok !== true || typeof r.edit_id !== 'string') return
+    if (tool.name === 'undo_edit') return own.delete(r.edit_id)
+    own.add(r.edit_id)
+    if (own.size > OWN_EDITS) own.delete(own.values().next().value)
+  }
 
   // Before an edit, in read-before-edit mode: null to go ahead (args may gain base_hash or
   // base_hashes), or a failure. The files come from the engine (touchedFiles): the same parsers and
   // sandbox resolution as the write, so no spelling of a path names another file here than there.
   async function guard(tool, a, root) {
-    if (tool.touches !== 'file' && tool.touches !== 'patch' && tool.touches !== 'move') return null
+    if (!['file', 'patch', 'move', 'undo'].includes(tool.touches)) return null
     if (typeof lib.touchedFiles !== 'function') {
       return failure('INTERNAL_ERROR', `${tool.name}: read-before-edit needs the library's touchedFiles, which this build lacks; nothing was written.`)
     }
-    const t = await lib.touchedFiles(tool.op, tool.args(a, root, validate))
+    const t = await lib.touchedFiles(tool.op, engineArgs(tool, a, root))
     if (!t || t.ok !== true || !Array.isArray(t.targets)) {
       return t && t.ok === false ? t : failure('INTERNAL_ERROR', `${tool.name}: touchedFiles returned no target list; nothing was written. Please report this.`)
     }
@@ -1004,7 +1027,9 @@ function createToolRunner(lib, options) {
       if (tool.touches === 'move' && (x.role !== 'move_target' || !a.overwrite)) continue
       const seen = ledger.get(key(root, x.display))
       if (seen === undefined) return unread(x.display)
-      if (tool.touches === 'move') {
+      // An undo overwrites (or deletes) each existing file its edit touched: the session must have
+      // seen each as it is now (the engine then checks it is as the edit left it).
+      if (tool.touches === 'move' || tool.touches === 'undo') {
         if (!sameHash(x.file_hash, seen)) return changed(x.display, seen, typeof x.file_hash === 'string' ? x.file_hash : 'unknown')
         continue
       }
@@ -1108,11 +1133,12 @@ function createToolRunner(lib, options) {
             return refused
           }
         }
-        r = await lib[tool.lib](...tool.args(a, at, validate))
+        r = await lib[tool.lib](...engineArgs(tool, a, at))
         if (!r || typeof r !== 'object' || Array.isArray(r) || typeof r.ok !== 'boolean') {
           return failure('INTERNAL_ERROR', `${name}: the engine returned no result object. Please report this.`)
         }
         if (requireRead) record(tool, a, r, at)
+        remember(tool, r)
         if (!(r.ok === false && r.code === 'PATH_OUTSIDE_WORKSPACE')) break
       }
       return r
@@ -1138,6 +1164,7 @@ function createToolRunner(lib, options) {
     },
     setRoots,
     requireRead,
+    isolateUndo,
     validate,
     tools: [...tools.keys()],
     call,

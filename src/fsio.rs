@@ -455,9 +455,18 @@ pub enum Put<'a> {
     /// Create the file as [`Put::CreateNew`] does, with this mode, owner and group (a file moved
     /// by copy keeps its own).
     CreateLike(&'a Kept),
-    /// Create or replace, with the mode of a new file (journal files).
+    /// Create or replace, with the mode of a new file.
     Any,
+    /// Create or replace, readable and writable by the owner alone (0o600 less the umask), from the
+    /// moment the temp file exists: the on-disk undo journal, which holds files' previous content.
+    Private,
 }
+
+/// The mode of the directories the on-disk undo journal makes, and that its own directory is given
+/// ([`Sandbox::create_private_dirs_made`], [`Sandbox::make_private`]).
+pub const PRIVATE_DIR_MODE: u32 = 0o700;
+/// The mode of the files the on-disk undo journal writes ([`Put::Private`]).
+pub const PRIVATE_FILE_MODE: u32 = 0o600;
 
 impl Sandbox {
     /// Opens the workspace root `root` (a canonical path).
@@ -691,8 +700,18 @@ impl Sandbox {
     /// [`Sandbox::remove_made_dirs`] when what they were made for fails. On its own failure it
     /// removes them before returning: a refused call leaves no directory behind.
     pub fn create_dirs_made(&self, real_dir: &Path) -> Result<Vec<PathBuf>> {
+        self.create_dirs_with(real_dir, None)
+    }
+
+    /// [`Sandbox::create_dirs_made`] for private data (the on-disk undo journal): each directory it
+    /// makes gets [`PRIVATE_DIR_MODE`] (owner only) at its `mkdirat`, whatever the umask allows.
+    pub fn create_private_dirs_made(&self, real_dir: &Path) -> Result<Vec<PathBuf>> {
+        self.create_dirs_with(real_dir, Some(PRIVATE_DIR_MODE))
+    }
+
+    fn create_dirs_with(&self, real_dir: &Path, mode: Option<u32>) -> Result<Vec<PathBuf>> {
         let mut made = Vec::new();
-        let r = self.create_dirs_into(real_dir, &mut made);
+        let r = self.create_dirs_into(real_dir, &mut made, mode);
         match r {
             Ok(()) => Ok(made),
             Err(f) => {
@@ -700,6 +719,34 @@ impl Sandbox {
                 Err(f)
             }
         }
+    }
+
+    /// Takes group and other permissions away from the directory `real_dir` (the root or below it,
+    /// opened without following a symlink) when this process's user owns it: its mode becomes
+    /// `mode & 0o700`. Another user's directory is left as it is. For the on-disk undo journal, whose
+    /// directory may have been made before journals were private. Unix only (a no-op elsewhere).
+    pub fn make_private(&self, real_dir: &Path) -> Result<()> {
+        #[cfg(unix)]
+        {
+            use cap_std::fs::PermissionsExt as _;
+            use std::os::unix::fs::MetadataExt;
+            let dir = self.open_dir(real_dir)?;
+            let fail = |e: &io::Error| write_error(e, real_dir);
+            // fstat of the handle; the chmod names the handle's own directory (".") too, so no
+            // path is looked up again (the handle may be O_PATH, on which fchmod fails).
+            let meta = dir
+                .try_clone()
+                .and_then(|d| d.into_std_file().metadata())
+                .map_err(|e| fail(&e))?;
+            let mine = meta.uid() == unsafe { libc::geteuid() };
+            if mine && meta.mode() & 0o077 != 0 {
+                let narrowed = cap_std::fs::Permissions::from_mode(meta.mode() & 0o700);
+                dir.set_permissions(".", narrowed).map_err(|e| fail(&e))?;
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = real_dir;
+        Ok(())
     }
 
     /// Removes the directories `made` (from [`Sandbox::create_dirs_made`]), innermost first, each
@@ -711,7 +758,12 @@ impl Sandbox {
         }
     }
 
-    fn create_dirs_into(&self, real_dir: &Path, made: &mut Vec<PathBuf>) -> Result<()> {
+    fn create_dirs_into(
+        &self,
+        real_dir: &Path,
+        made: &mut Vec<PathBuf>,
+        mode: Option<u32>,
+    ) -> Result<()> {
         let names = self.components(real_dir)?;
         let mut dir = self
             .dir
@@ -749,7 +801,7 @@ impl Sandbox {
                         // Created by someone else between the two looks: open it next round.
                         Ok(_) if e.kind() == io::ErrorKind::NotFound => {}
                         Ok(_) => return Err(write_error(&e, real_dir)),
-                        Err(_) => match dir.create_dir(name) {
+                        Err(_) => match make_dir(&dir, name, mode) {
                             Ok(()) => made.push(here.clone()),
                             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                             Err(e) => return Err(write_error(&e, real_dir)),
@@ -833,9 +885,13 @@ impl Sandbox {
         let dir = Pinned { dir };
         let fail = |e: &io::Error| write_error(e, real);
         dir.sweep_stale_temps();
+        let mode = match put {
+            Put::Private => PRIVATE_FILE_MODE,
+            _ => NEW_FILE_MODE,
+        };
         let (tmp, mut file) = match tmp {
-            Some(t) => dir.create_named(t).map(|f| (t.to_os_string(), f)),
-            None => dir.create_temp(&name),
+            Some(t) => dir.create_named(t, mode).map(|f| (t.to_os_string(), f)),
+            None => dir.create_temp(&name, mode),
         }
         .map_err(|e| fail(&e))?;
         let prepared = Prepared {
@@ -1525,12 +1581,12 @@ impl Pinned {
         }
     }
 
-    fn create_named(&self, tmp: &OsStr) -> io::Result<File> {
-        Ok(self.dir.open_with(tmp, &temp_options())?.into_std())
+    fn create_named(&self, tmp: &OsStr, mode: u32) -> io::Result<File> {
+        Ok(self.dir.open_with(tmp, &temp_options(mode))?.into_std())
     }
 
-    fn create_temp(&self, name: &OsStr) -> io::Result<(OsString, File)> {
-        let opts = temp_options();
+    fn create_temp(&self, name: &OsStr, mode: u32) -> io::Result<(OsString, File)> {
+        let opts = temp_options(mode);
         let mut last = None;
         for _ in 0..100 {
             let tmp = temp_name(Path::new(name));
@@ -1544,16 +1600,35 @@ impl Pinned {
     }
 }
 
-fn temp_options() -> OpenOptions {
+/// A new file's mode: 0o644 less the umask (applied by the kernel).
+const NEW_FILE_MODE: u32 = 0o644;
+
+/// A temp file's open options: created with `mode` (less the umask, applied by the kernel).
+fn temp_options(mode: u32) -> OpenOptions {
     let mut opts = OpenOptions::new();
     opts.write(true).create_new(true).follow(FollowSymlinks::No);
     #[cfg(unix)]
     {
         use cap_std::fs::OpenOptionsExt;
-        // A new file's mode: 0o644 less the umask (applied by the kernel).
-        opts.mode(0o644);
+        opts.mode(mode);
     }
+    #[cfg(not(unix))]
+    let _ = mode;
     opts
+}
+
+/// `mkdirat` of `name` in `dir`, with `mode` (less the umask) on unix when given.
+fn make_dir(dir: &Dir, name: &OsStr, mode: Option<u32>) -> io::Result<()> {
+    match mode {
+        #[cfg(unix)]
+        Some(mode) => {
+            use cap_std::fs::DirBuilderExt;
+            let mut b = cap_std::fs::DirBuilder::new();
+            b.mode(mode);
+            dir.create_dir_with(name, &b)
+        }
+        _ => dir.create_dir(name),
+    }
 }
 
 fn random_u64() -> u64 {

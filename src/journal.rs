@@ -375,7 +375,12 @@ fn drop_undone_elsewhere(disk: &DiskJournal) {
 /// are ordered by clock and a per-process counter, which cannot order writes made in one
 /// millisecond by two processes). With none such, the newest that touched it (undo then reports
 /// `STALE_FILE`).
-fn find_latest(real: &Path, now: Option<&str>, disk: Option<&DiskJournal>) -> Option<Entry> {
+fn find_latest(
+    real: &Path,
+    now: Option<&str>,
+    disk: Option<&DiskJournal>,
+    scope: Scope<'_>,
+) -> Option<Entry> {
     if let Some(d) = disk {
         drop_undone_elsewhere(d);
     }
@@ -390,6 +395,7 @@ fn find_latest(real: &Path, now: Option<&str>, disk: Option<&DiskJournal>) -> Op
     if let Some(d) = disk {
         candidates.extend(d.candidates(real, now));
     }
+    candidates.retain(|(id, _)| scope.reaches(id));
     let best = candidates
         .iter()
         .filter(|c| c.1)
@@ -413,6 +419,24 @@ fn forget(edit_id: &str, disk: Option<&DiskJournal>) {
 #[cfg(test)]
 pub(crate) fn forget_in_memory(edit_id: &str) {
     global().remove(edit_id);
+}
+
+/// Which journaled edits an undo may reach.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope<'a> {
+    /// Every edit in the journal (this process's memory, and the journal directory given).
+    All,
+    /// Only these edit ids (an MCP session's own edits): any other is `EDIT_NOT_FOUND`, as if absent.
+    Only(&'a [String]),
+}
+
+impl Scope<'_> {
+    fn reaches(&self, edit_id: &str) -> bool {
+        match self {
+            Scope::All => true,
+            Scope::Only(ids) => ids.iter().any(|i| i == edit_id),
+        }
+    }
 }
 
 /// What to undo.
@@ -452,29 +476,19 @@ pub fn undo(
     disk: Option<&DiskJournal>,
     max_bytes: u64,
 ) -> Result<Undone> {
-    let entry = match target {
-        Target::Id(id) => find_by_id(id, disk).ok_or_else(|| {
-            Failure::new(
-                Code::EditNotFound,
-                format!("no journaled edit has the id {id:?}: it was already undone, evicted from the journal (it keeps the last {MAX_ENTRIES} edits, {} MiB), or made by another process; re-read the file and edit it directly.", MAX_BYTES >> 20),
-            )
-            .with("edit_id", id)
-        })?,
-        Target::Path(p) => {
-            let r = ws.resolve(p, Resolve::MayCreate)?;
-            let now = fsio::Sandbox::open(ws.root())
-                .ok()
-                .and_then(|sb| sb.read_regular(&r.real))
-                .map(|b| file_hash(&b));
-            find_latest(&r.real, now.as_deref(), disk).ok_or_else(|| {
-                Failure::new(
-                    Code::EditNotFound,
-                    format!("the undo journal holds no edit of {}; re-read the file and edit it directly.", r.display),
-                )
-                .with("file_path", &r.display)
-            })?
-        }
-    };
+    undo_in(ws, target, disk, max_bytes, Scope::All)
+}
+
+/// The journaled edit `target` names among those `scope` reaches, as [`undo`] would pick it; writes
+/// nothing. Unknown, evicted, out of scope, or no such edit of the file → `EDIT_NOT_FOUND`; an edit
+/// that touched a file outside `ws` → `PATH_OUTSIDE_WORKSPACE`.
+pub fn find(
+    ws: &Workspace,
+    target: Target<'_>,
+    disk: Option<&DiskJournal>,
+    scope: Scope<'_>,
+) -> Result<Entry> {
+    let entry = find_entry(ws, target, disk, scope)?;
     for f in &entry.files {
         if !ws.contains(&f.real) {
             return Err(Failure::new(
@@ -489,6 +503,53 @@ pub fn undo(
             .with("edit_id", &entry.edit_id));
         }
     }
+    Ok(entry)
+}
+
+fn find_entry(
+    ws: &Workspace,
+    target: Target<'_>,
+    disk: Option<&DiskJournal>,
+    scope: Scope<'_>,
+) -> Result<Entry> {
+    match target {
+        Target::Id(id) => scope
+            .reaches(id)
+            .then(|| find_by_id(id, disk))
+            .flatten()
+            .ok_or_else(|| {
+                Failure::new(
+                    Code::EditNotFound,
+                    format!("no journaled edit has the id {id:?}: it was already undone, evicted from the journal (it keeps the last {MAX_ENTRIES} edits, {} MiB), or made by another process or session; re-read the file and edit it directly.", MAX_BYTES >> 20),
+                )
+                .with("edit_id", id)
+            }),
+        Target::Path(p) => {
+            let r = ws.resolve(p, Resolve::MayCreate)?;
+            let now = fsio::Sandbox::open(ws.root())
+                .ok()
+                .and_then(|sb| sb.read_regular(&r.real))
+                .map(|b| file_hash(&b));
+            find_latest(&r.real, now.as_deref(), disk, scope).ok_or_else(|| {
+                Failure::new(
+                    Code::EditNotFound,
+                    format!("the undo journal holds no edit of {}; re-read the file and edit it directly.", r.display),
+                )
+                .with("file_path", &r.display)
+            })
+        }
+    }
+}
+
+/// [`undo`] of an edit `scope` reaches: another edit is `EDIT_NOT_FOUND`, exactly as an unknown one.
+pub fn undo_in(
+    ws: &Workspace,
+    target: Target<'_>,
+    disk: Option<&DiskJournal>,
+    max_bytes: u64,
+    scope: Scope<'_>,
+) -> Result<Undone> {
+    let entry = find(ws, target, disk, scope)?;
     let paths: Vec<(String, Resolve)> = entry
         .files
         .iter()
@@ -640,7 +701,13 @@ impl DiskJournal {
                 "host_journal_dir {dir:?} must be an absolute path."
             )));
         }
-        std::fs::create_dir_all(dir)
+        // Missing directories on the way are made private too (owner only): they exist to hold it.
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, fsio::PRIVATE_DIR_MODE);
+        builder
+            .create(dir)
             .map_err(|e| bad(format!("host_journal_dir {dir:?} cannot be created: {e}")))?;
         let real = std::fs::canonicalize(dir)
             .map_err(|e| bad(format!("host_journal_dir {dir:?} cannot be used: {e}")))?;
@@ -667,10 +734,19 @@ impl DiskJournal {
     /// Writes the entry `e`. A failure leaves nothing: the files it wrote are removed, then the
     /// directories it made (the entry's, and those of the journal directory it created), each only
     /// while empty.
+    ///
+    /// The journal holds files' previous content, so it is private: the directories it makes are
+    /// 0o700, its files 0o600 (from their creation), and a journal directory of this user that
+    /// others may enter (made before journals were private) is first narrowed to 0o700, which also
+    /// closes the entries already in it.
     fn write(&self, e: &Entry) -> Result<()> {
         let sb = self.sandbox()?;
         let at = self.dir.join(&e.edit_id);
-        let made = sb.create_dirs_made(&at)?;
+        let made = sb.create_private_dirs_made(&at)?;
+        if let Err(f) = sb.make_private(&self.dir) {
+            sb.remove_made_dirs(&made);
+            return Err(f);
+        }
         let mut written: Vec<PathBuf> = Vec::new();
         let r = self.write_files(&sb, e, &at, &mut written);
         if r.is_err() {
@@ -700,7 +776,7 @@ impl DiskJournal {
                 }
                 Some(Before::Whole(b)) => {
                     let name = format!("{n}.bin");
-                    sb.write(&at.join(&name), &[b], fsio::Put::Any)?;
+                    sb.write(&at.join(&name), &[b], fsio::Put::Private)?;
                     written.push(at.join(&name));
                     Some((name, file_hash(b)))
                 }
@@ -717,7 +793,11 @@ impl DiskJournal {
         let manifest = json!({"format": FORMAT, "edit_id": e.edit_id, "files": files});
         // The manifest last: an entry without one is incomplete and ignored.
         let manifest = manifest.to_string();
-        sb.write(&at.join(ENTRY_FILE), &[manifest.as_bytes()], fsio::Put::Any)?;
+        sb.write(
+            &at.join(ENTRY_FILE),
+            &[manifest.as_bytes()],
+            fsio::Put::Private,
+        )?;
         self.prune(sb);
         Ok(())
     }
@@ -1213,5 +1293,59 @@ mod tests {
         let f = undo(&ws, Target::Path("f.txt"), Some(&dj), 1 << 20).unwrap_err();
         assert_eq!(f.code, Code::EditNotFound);
         assert_eq!(fs::read(&real).unwrap(), b"v0\n");
+    }
+
+    /// Issue #26 §2: the journal holds files' previous content, so it is private whatever the
+    /// umask: its files 0o600, the directories it makes 0o700 (a host journal's missing parents
+    /// too), and a journal directory of this user that others could enter is narrowed to 0o700.
+    #[cfg(unix)]
+    #[test]
+    fn a_journal_directory_is_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::symlink_metadata(p).unwrap().permissions().mode() & 0o7777;
+        let secret = |real: PathBuf| Entry {
+            edit_id: new_edit_id(),
+            files: vec![FileRecord {
+                real,
+                display: "secret.env".into(),
+                before: Some(Before::Whole(b"TOKEN=hunter2\n".to_vec())),
+                before_kept: None,
+                after_hash: Some(file_hash(b"TOKEN=x\n")),
+            }],
+        };
+        let d = tempfile::tempdir().unwrap();
+        let ws = Workspace::new(d.path()).unwrap();
+        // (The test process's umask, 0o022 usually, would leave 0o644 files and 0o755 directories.)
+        let check = |dj: &DiskJournal, made: &[&Path]| {
+            let e = secret(ws.root().join("secret.env"));
+            dj.write(&e).unwrap();
+            let at = dj.dir().join(&e.edit_id);
+            for p in made.iter().copied().chain([dj.dir(), at.as_path()]) {
+                assert_eq!(mode(p), 0o700, "{}", p.display());
+            }
+            for f in ["0.bin", ENTRY_FILE] {
+                assert_eq!(mode(&at.join(f)), 0o600, "{f}");
+            }
+            assert_eq!(dj.load(&e.edit_id).unwrap(), e);
+        };
+        // A journal directory inside the workspace, made with its parent by the first write.
+        let dj = DiskJournal::open(&ws, "state/journal").unwrap();
+        check(&dj, &[&d.path().join("state")]);
+        // A host journal directory, made with its missing parents when opened.
+        let host = tempfile::tempdir().unwrap();
+        let dir = host.path().join("surepatch/journal/root-0123");
+        let dj = DiskJournal::open_host(&ws, dir.to_str().unwrap()).unwrap();
+        let parents = [
+            host.path().join("surepatch"),
+            host.path().join("surepatch/journal"),
+        ];
+        check(&dj, &[&parents[0], &parents[1]]);
+        // One made open before (0o755, its entries 0o644): narrowed at the next write.
+        let open = host.path().join("open");
+        fs::create_dir(&open).unwrap();
+        fs::set_permissions(&open, fs::Permissions::from_mode(0o755)).unwrap();
+        let dj = DiskJournal::open_host(&ws, open.to_str().unwrap()).unwrap();
+        assert_eq!(mode(&open), 0o755, "opening alone changes nothing");
+        check(&dj, &[]);
     }
 }

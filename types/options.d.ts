@@ -560,6 +560,14 @@ export interface UndoEditOptions {
   max_file_bytes?: number | null
   /** Another spelling of `max_file_bytes`. */
   maxFileBytes?: number | null
+  /**
+   * Reach only these edits (by id or by path): any other is `EDIT_NOT_FOUND`, as if it were not
+   * journaled. For hosts serving several clients from one process (the MCP server gives each
+   * HTTP session its own edits' ids), so one client cannot revert another's edit.
+   */
+  only_edit_ids?: string[] | null
+  /** Another spelling of `only_edit_ids`. */
+  onlyEditIds?: string[] | null
 }
 
 /**

@@ -136,6 +136,29 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// An array of strings.
+    pub fn strings(&mut self, keys: &[&'static str]) -> Result<Option<Vec<String>>> {
+        let label = self.label(keys);
+        match self.get(keys)? {
+            None => Ok(None),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s.clone()),
+                    v => Err(bad(format!(
+                        "{label} must be an array of strings, got an array holding {}.",
+                        type_name(v)
+                    ))),
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(Some),
+            Some(v) => Err(bad(format!(
+                "{label} must be an array of strings, got {}.",
+                type_name(v)
+            ))),
+        }
+    }
+
     /// One of `allowed`, as a string.
     pub fn choice(
         &mut self,

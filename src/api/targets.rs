@@ -20,8 +20,9 @@
 //!   `move_file` writes).
 //!
 //! A call the operation would refuse for its paths (parse error, path outside the workspace, …) is
-//! refused here with the same code. `undo_edit` names no files here: an undo writes only what its own
-//! journal entry recorded, and refuses (`STALE_FILE`) a file changed after that edit.
+//! refused here with the same code. For `undo_edit` the targets are the files of the journaled edit
+//! the undo would revert (role `"file"`, `path` = `display`), found as the undo finds it (by id or
+//! by path, within `only_edit_ids` when given); no such edit is `EDIT_NOT_FOUND`, as in the undo.
 
 use serde_json::Value;
 
@@ -53,7 +54,7 @@ fn single(op: &str, args: &[Value]) -> Result<Option<Named>> {
             let mut input = Obj::new("input", arg(args, 0), false)?;
             (input.req_string(&["file_path", "filePath"])?.to_string(), 1)
         }
-        "apply_patch" | "apply_unified_diff" | "apply_blocks" => return Ok(None),
+        "apply_patch" | "apply_unified_diff" | "apply_blocks" | "undo_edit" => return Ok(None),
         _ => {
             return Err(bad(format!(
                 "touchedFiles: {op:?} is not an operation that writes named files."
@@ -88,12 +89,6 @@ pub fn touched_files(args: &[Value]) -> Res {
             ))
         }
     };
-    if op == "undo_edit" {
-        return Ok(to_value(&TouchedFilesSuccess {
-            ok: True,
-            targets: Vec::new(),
-        }));
-    }
     let named = single(op, call)?;
     let opts_at = named.as_ref().map_or(1, |(_, i)| *i);
     // Only the options that decide where paths resolve and how much is read; the operation itself
@@ -119,6 +114,8 @@ pub fn touched_files(args: &[Value]) -> Res {
                 })
             })
             .collect::<Result<Vec<_>>>()?,
+        // The edit the undo would revert, found as the undo finds it.
+        None if op == "undo_edit" => super::whole::undo_touched(call)?,
         // The operation itself, stopped before it reads or writes anything.
         None => super::patch::touched(op, call)?,
     };
@@ -207,9 +204,12 @@ mod tests {
         .unwrap();
         assert_eq!(r["targets"][0]["display"], "real/x.txt");
 
+        // An undo names the files of the edit it would revert; no such edit: its own refusal.
         assert_eq!(
-            call("undo_edit", json!(["top.txt", opts])).unwrap()["targets"],
-            json!([])
+            call("undo_edit", json!(["top.txt", opts]))
+                .unwrap_err()
+                .code,
+            Code::EditNotFound
         );
 
         // Paths the operation picks itself: a decorated header, a diff naming no file.
@@ -224,6 +224,80 @@ mod tests {
         .unwrap();
         assert_eq!(r["targets"][0]["display"], "real/x.txt");
         assert_eq!(r["targets"][0]["file_hash"], json!(file_hash(b"x\n")));
+    }
+
+    /// Issue #26 §3: an undo names the files of the edit it would revert, and `only_edit_ids`
+    /// (an MCP session's own edits) hides every other edit, by id and by path, in the undo too.
+    #[test]
+    fn an_undo_names_its_edits_files_within_its_scope() {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("a.txt"), "one\n").unwrap();
+        let root = d.path().to_str().unwrap();
+        let opts = json!({ "workspace_root": root });
+        let api = |op: &str, a: Value| -> Value {
+            serde_json::from_str(&crate::api::call(op, &a.to_string())).unwrap()
+        };
+        let edit = |from: &str, to: &str| {
+            let r = api(
+                "patch_file",
+                json!([{"file_path": "a.txt", "search_block": from, "replace_block": to}, opts]),
+            );
+            r["edit_id"].as_str().unwrap().to_string()
+        };
+        let (first, second) = (edit("one", "two"), edit("two", "three"));
+        let r = call("undo_edit", json!([first, opts])).unwrap();
+        assert_eq!(
+            r["targets"],
+            json!([{"path": "a.txt", "display": "a.txt", "exists": true, "role": "file",
+                    "op_index": null, "file_hash": file_hash(b"three\n")}])
+        );
+        let only = |ids: &[&str]| json!({ "workspace_root": root, "only_edit_ids": ids });
+        assert_eq!(
+            call("undo_edit", json!(["a.txt", only(&[&first])])).unwrap()["targets"][0]["display"],
+            "a.txt"
+        );
+        for target in [
+            json!(second),
+            json!("a.txt"),
+            json!({"file_path": "./a.txt"}),
+        ] {
+            let code = call("undo_edit", json!([target, only(&[])]))
+                .unwrap_err()
+                .code;
+            assert_eq!(code, Code::EditNotFound, "{target}");
+            assert_eq!(
+                api("undo_edit", json!([target, only(&[])]))["code"],
+                "EDIT_NOT_FOUND"
+            );
+        }
+        let code = call("undo_edit", json!([second, only(&[&first])]))
+            .unwrap_err()
+            .code;
+        assert_eq!(code, Code::EditNotFound);
+        // By path, the scope's own (older) edit, which no longer fits the file: STALE_FILE.
+        let u = api("undo_edit", json!(["a.txt", only(&[&first])]));
+        assert_eq!(u["code"], "STALE_FILE", "{u}");
+        assert_eq!(u["edit_id"], json!(first));
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("a.txt")).unwrap(),
+            "three\n"
+        );
+        // Within scope: undone.
+        let u = api("undo_edit", json!([second, only(&[&second])]));
+        assert_eq!(u["ok"], true, "{u}");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("a.txt")).unwrap(),
+            "two\n"
+        );
+        let bad = api(
+            "undo_edit",
+            json!([first, {"workspace_root": root, "only_edit_ids": [1]}]),
+        );
+        assert_eq!(bad["code"], "INVALID_INPUT");
+        assert_eq!(
+            std::fs::read_to_string(d.path().join("a.txt")).unwrap(),
+            "two\n"
+        );
     }
 
     #[test]

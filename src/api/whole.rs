@@ -31,17 +31,17 @@ use serde_json::{json, Value};
 use super::args::{bad, str_arg, type_name, Obj};
 use super::commit::Writer;
 use super::edit::{check_base, syntax_gate};
-use super::options::{read_common, read_journal, read_options, read_root};
+use super::options::{read_common, read_journal, read_options, read_root, JournalAt};
 use super::options::{EditOptions, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, Res};
 use crate::codec::{self, detect_line_ending, Encoding, LineEnding};
 use crate::contract::receipts::{
-    to_value, ChangedRange, DeleteFileSuccess, JournalFields, LineChangeFields, True,
+    to_value, ChangedRange, DeleteFileSuccess, JournalFields, LineChangeFields, TouchedFile, True,
     UndoEditSuccess, WriteFileSuccess,
 };
 use crate::error::{Code, Failure, Result};
 use crate::hash::file_hash;
-use crate::journal::{self, Recorded, Target};
+use crate::journal::{self, Recorded, Scope, Target};
 use crate::line_changes::{differing_span, line_changes, LineChanges, MAX_CHANGED_RANGES};
 use crate::placeholder::placeholder_lines;
 use crate::text::convert_terminators;
@@ -393,11 +393,11 @@ pub fn delete_file(args: &[Value]) -> Res {
 // ---------------------------------------------------------------------------------------------
 // undoEdit
 
-/// `undoEdit(editIdOrPath, options)`: a string that has the form of an edit id names that edit; any
-/// other string is a file path (undo the newest journaled edit of it). `{edit_id}` or `{file_path}`
-/// says which explicitly.
-pub fn undo_edit(args: &[Value]) -> Res {
-    let target = match arg(args, 0) {
+/// What to undo, from `undoEdit`'s first argument: a string that has the form of an edit id names
+/// that edit; any other string is a file path (undo the newest journaled edit of it). `{edit_id}` or
+/// `{file_path}` says which explicitly.
+fn undo_target(v: Option<&Value>) -> Result<Target<'_>> {
+    Ok(match v {
         Some(Value::String(s)) if journal::is_edit_id(s) => Target::Id(s),
         Some(Value::String(s)) => Target::Path(s),
         Some(v @ Value::Object(_)) => {
@@ -422,20 +422,77 @@ pub fn undo_edit(args: &[Value]) -> Res {
                 type_name(v)
             )))
         }
-    };
-    let mut o = Obj::new("options", arg(args, 1), true)?;
-    let root = read_root(&mut o)?;
-    let journal = read_journal(&mut o)?;
-    let max_file_bytes = o
-        .uint(&["max_file_bytes", "maxFileBytes"])?
-        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
-    o.finish()?;
-    let ws = Workspace::new(&root)?;
-    let disk = journal.open(&ws)?;
-    let undone = journal::undo(&ws, target, disk.as_ref(), max_file_bytes)?;
+    })
+}
+
+/// `undoEdit`'s arguments, read and checked.
+struct UndoCall<'a> {
+    target: Target<'a>,
+    ws: Workspace,
+    journal: JournalAt,
+    max_file_bytes: u64,
+    /// `only_edit_ids`: the edits this undo may reach (an MCP session's own); `None`: every one.
+    only: Option<Vec<String>>,
+}
+
+impl<'a> UndoCall<'a> {
+    fn read(args: &'a [Value]) -> Result<UndoCall<'a>> {
+        let target = undo_target(arg(args, 0))?;
+        let mut o = Obj::new("options", arg(args, 1), true)?;
+        let root = read_root(&mut o)?;
+        let journal = read_journal(&mut o)?;
+        let max_file_bytes = o
+            .uint(&["max_file_bytes", "maxFileBytes"])?
+            .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+        let only = o.strings(&["only_edit_ids", "onlyEditIds"])?;
+        o.finish()?;
+        Ok(UndoCall {
+            target,
+            ws: Workspace::new(&root)?,
+            journal,
+            max_file_bytes,
+            only,
+        })
+    }
+
+    fn scope(&self) -> Scope<'_> {
+        self.only.as_deref().map_or(Scope::All, Scope::Only)
+    }
+}
+
+/// `undoEdit(editIdOrPath, options)` (see [`undo_target`]). With `only_edit_ids`, an edit not in
+/// that list is `EDIT_NOT_FOUND`, as an unknown one.
+pub fn undo_edit(args: &[Value]) -> Res {
+    let c = UndoCall::read(args)?;
+    let disk = c.journal.open(&c.ws)?;
+    let undone = journal::undo_in(&c.ws, c.target, disk.as_ref(), c.max_file_bytes, c.scope())?;
     Ok(to_value(&UndoEditSuccess {
         ok: True,
         edit_id: undone.edit_id,
         files: undone.files,
     }))
+}
+
+/// `touchedFiles("undo_edit", args)`: the files of the edit the undo would revert (role `"file"`),
+/// or the undo's own refusal (`EDIT_NOT_FOUND`, `PATH_OUTSIDE_WORKSPACE`). Writes nothing: a host
+/// journal directory that does not exist yet is not made (it holds nothing).
+pub(super) fn undo_touched(args: &[Value]) -> Result<Vec<TouchedFile>> {
+    let c = UndoCall::read(args)?;
+    let disk = match &c.journal {
+        JournalAt::Host(d) if !std::path::Path::new(d).is_dir() => None,
+        j => j.open(&c.ws)?,
+    };
+    let entry = journal::find(&c.ws, c.target, disk.as_ref(), c.scope())?;
+    Ok(entry
+        .files
+        .into_iter()
+        .map(|f| TouchedFile {
+            path: f.display.clone(),
+            exists: c.ws.resolve(&f.display, Resolve::Existing).is_ok(),
+            display: f.display,
+            role: "file",
+            op_index: None,
+            file_hash: None,
+        })
+        .collect())
 }

@@ -212,6 +212,10 @@ pub struct UndoEditOptions {
     pub journal: JournalOptions,
     /// Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB).
     pub max_file_bytes: Option<u64>,
+    /// Reach only these edits (by id or by path): any other is `EDIT_NOT_FOUND`, as if it were not
+    /// journaled. For hosts serving several clients from one process (the MCP server gives each
+    /// HTTP session its own edits' ids), so one client cannot revert another's edit.
+    pub only_edit_ids: Option<Vec<String>>,
 }
 
 /// Options of listDirectory.

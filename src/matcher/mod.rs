@@ -317,7 +317,7 @@ pub fn locate_in(
         let kept: Vec<(usize, usize)> = spans
             .iter()
             .copied()
-            .filter(|&(s, e)| !(multi && splits_words(h.text, s, e)) && !in_crlf(s) && !in_crlf(e))
+            .filter(|&(s, e)| !(in_crlf(s) || in_crlf(e) || multi && splits_words(h.text, s, e)))
             .collect();
         (count - (spans.len() - kept.len()), kept)
     };
