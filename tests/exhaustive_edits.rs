@@ -64,6 +64,12 @@ fn check(file: &str, old: &str, new: &str) -> bool {
     let places: Vec<usize> = (0..file.len())
         .filter(|&i| file.is_char_boundary(i) && file[i..].starts_with(old))
         .filter(|&i| !(multi && splits(i)))
+        // Nor does a match start or end between a CR and its LF.
+        .filter(|&i| {
+            let b = file.as_bytes();
+            let inside = |x: usize| x > 0 && x < b.len() && b[x - 1] == b'\r' && b[x] == b'\n';
+            !inside(i) && !inside(i + old.len())
+        })
         .collect();
     let starts = places.len();
     if starts == 1 {

@@ -252,6 +252,8 @@ struct Form {
     via: Vec<Tier>,
     /// The 1-based line the form's first line must start on: the line a view prefix named.
     line: Option<usize>,
+    /// The form dropped a final line break the file lacks: it matches only at the end of the file.
+    eof: bool,
 }
 
 /// Locates `old` and computes its replacement(s). `expected` is how many regions must match (1 unless
@@ -342,6 +344,7 @@ pub fn locate_in(
         new: new.to_string(),
         via: vec![],
         line: None,
+        eof: false,
     }];
     // Prefixes are a view's numbering only when they read as one (see `prefix`): a prefix of that
     // kind on any line of the file is content (a YAML list `1: a`, a dict `404: "x",`, a TSV row),
@@ -357,27 +360,52 @@ pub fn locate_in(
                 new: st.new,
                 via: vec![Tier::LinePrefix],
                 line: usize::try_from(st.first_line).ok(),
+                eof: false,
             });
         }
     }
     let ends_with_break = h.text.ends_with('\n') || h.text.ends_with('\r');
     for i in 0..forms.len() {
-        if let Some((o, n)) = trim_blank_edges(&forms[i].old, &forms[i].new, ends_with_break) {
+        // A final line break the file lacks is dropped only for a match at the end of the file, and
+        // before any blank line is trimmed (a blank line `old` names that the file holds is part of
+        // the edit: trimming it kept a line the edit removes, or added one).
+        let ways = [(false, true), (true, false), (true, true)];
+        for (trim, drop) in ways {
+            if drop && ends_with_break {
+                continue;
+            }
+            let Some((o, n)) = trim_blank_edges(&forms[i].old, &forms[i].new, trim, drop) else {
+                continue;
+            };
             let mut via = forms[i].via.clone();
             via.push(Tier::BlankEdges);
-            let lead = split_lines(&forms[i].old)
-                .iter()
-                .take_while(|l| is_blank(l))
-                .count();
+            let lead = match trim {
+                true => split_lines(&forms[i].old)
+                    .iter()
+                    .take_while(|l| is_blank(l))
+                    .count(),
+                false => 0,
+            };
             let line = forms[i].line.map(|l| l + lead);
             forms.push(Form {
                 old: o,
                 new: n,
                 via,
                 line,
+                eof: drop,
             });
         }
     }
+    // A form that dropped old's final line break matches only at the end of the file.
+    let at_end = |form: &Form, spans: Vec<(usize, usize)>| -> Vec<(usize, usize)> {
+        match form.eof {
+            true => spans
+                .into_iter()
+                .filter(|&(_, e)| e == h.text.len())
+                .collect(),
+            false => spans,
+        }
+    };
     // A form whose view prefix names another line than the one its text sits on matches nothing
     // (several matches stay a refusal: a line number never chooses between places).
     let disagrees = |form: &Form, spans: &[(usize, usize)]| match form.line {
@@ -388,6 +416,13 @@ pub fn locate_in(
     for (fi, form) in forms.iter().enumerate() {
         if fi > 0 {
             let (count, spans) = on_words(&form.old, exact(&form.old));
+            let (count, spans) = match form.eof {
+                true => {
+                    let spans = at_end(form, spans);
+                    (spans.len(), spans)
+                }
+                false => (count, spans),
+            };
             if count > 0 && disagrees(form, &spans) {
                 continue;
             }
@@ -414,7 +449,7 @@ pub fn locate_in(
         }
         let parts = split_lines(&form.old);
         for tier in LINE_TIERS {
-            let spans = inside(find_lines(h, &parts, tier));
+            let spans = at_end(form, inside(find_lines(h, &parts, tier)));
             let spans = on_words(&form.old, (spans.len(), spans)).1;
             if !spans.is_empty() && disagrees(form, &spans) {
                 break;
@@ -831,9 +866,9 @@ fn find_in_line(h: &Haystack, p: &str, tier: Tier) -> Vec<(usize, usize)> {
     out
 }
 
-/// Drops blank lines at the edges of `old` (and as many from `new`), and `old`'s final line break when
-/// the file lacks one. `None` when nothing changes.
-fn trim_blank_edges(old: &str, new: &str, file_ends_with_break: bool) -> Option<(String, String)> {
+/// With `trim`, drops blank lines at the edges of `old` (and as many from `new`); with `drop`,
+/// `old`'s final line break (and `new`'s), for a file that lacks one. `None` when nothing changes.
+fn trim_blank_edges(old: &str, new: &str, trim: bool, drop: bool) -> Option<(String, String)> {
     let mut o = split_lines(old);
     let mut n = split_lines(new);
     let o_break = o.len() > 1 && o.last() == Some(&"");
@@ -844,11 +879,16 @@ fn trim_blank_edges(old: &str, new: &str, file_ends_with_break: bool) -> Option<
     if n_break {
         n.pop();
     }
-    let lead = o.iter().take_while(|l| is_blank(l)).count();
+    let (lead, trail) = match trim {
+        true => (
+            o.iter().take_while(|l| is_blank(l)).count(),
+            o.iter().rev().take_while(|l| is_blank(l)).count(),
+        ),
+        false => (0, 0),
+    };
     if lead == o.len() {
         return None;
     }
-    let trail = o.iter().rev().take_while(|l| is_blank(l)).count();
     let n_lead = n.iter().take_while(|l| is_blank(l)).count().min(lead);
     let n_trail = n
         .iter()
@@ -856,8 +896,8 @@ fn trim_blank_edges(old: &str, new: &str, file_ends_with_break: bool) -> Option<
         .take_while(|l| is_blank(l))
         .count()
         .min(trail);
-    let drop_break = o_break && !file_ends_with_break;
-    if lead == 0 && trail == 0 && !drop_break {
+    let drop_break = drop && o_break;
+    if (trim && lead == 0 && trail == 0) || (drop && !drop_break) {
         return None;
     }
     let o = &o[lead..o.len() - trail];

@@ -1288,3 +1288,23 @@ fn kept_lines_keep_their_own_line_breaks() {
         ),
     }
 }
+
+/// `blank_edges` never adds or drops a blank line the file holds: a final line break the file lacks
+/// is dropped (only at the end of the file) before any blank line is trimmed.
+#[test]
+fn blank_edges_keep_the_files_blank_lines() {
+    // The SEARCH names the blank line above the last line and a final break the file lacks: both
+    // lines go (the blank line stayed).
+    let (out, _) = apply("all:\n\n.PHONY: build", "\n.PHONY: build\n", "").unwrap();
+    assert_eq!(out, "all:\n");
+    // A final break dropped away from the end of the file added a blank line.
+    let r = apply(
+        "package main\n\nfunc main() {}",
+        "\npackage main\n",
+        "\npackage main\n\nimport \"fmt\"",
+    );
+    match r {
+        Ok((out, _)) => assert_eq!(out, "package main\n\nimport \"fmt\"\nfunc main() {}"),
+        Err(e) => assert!(matches!(e, Miss::NotFound { .. }), "{e:?}"),
+    }
+}
