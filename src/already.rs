@@ -13,8 +13,8 @@
 //!   its `old` side (context and `-` lines) is a run of lines of its `new` side (context and `+`
 //!   lines): its `new` side, located as a hunk of context lines under the same `@@` scopes, occurs
 //!   exactly once, and the place the hunk matched lies inside it; a pure insertion (only `+` lines)
-//!   is already applied when its lines stand exactly once, right before or right after the point it
-//!   would insert at ([`check_hunks`]).
+//!   is already applied when its lines (one at least not blank) stand right before or right after
+//!   the point it would insert at ([`check_hunks`]).
 //! - **Not found, its result found.** When a batch is refused because an `old` side is found
 //!   nowhere, each edit (or hunk) is classified: already applied (as above, or its `old` side is
 //!   nowhere and its `new` side, with a non-blank line, is found exactly once), pending (it applies
@@ -69,20 +69,34 @@ fn without_view_prefix(l: &str) -> Option<&str> {
 }
 
 /// Whether an edit whose `old` matched at `found` is being applied a second time: `new` holds `old`
-/// (trimmed, and is more than it), and `new` is found in the text as many times as `old` matched, each
-/// match of `old` lying inside one occurrence of `new`.
+/// (trimmed, and is more than it: more text, or more lines), and `new` is found in the text, with as
+/// many lines, as many times as `old` matched, each match of `old` lying inside one occurrence.
 pub fn edit_reapplied(h: &Haystack, old: &str, new: &str, found: &[Match], tol: Tolerance) -> bool {
     let core = old.trim();
-    if core.is_empty() || new.trim() == core || !new.contains(core) {
+    // A change of whitespace within the same lines (a re-indentation) adds nothing to find twice.
+    let same_lines = new.trim() == core && new.lines().count() == old.lines().count();
+    // An `old` of blank lines only is held as it is.
+    let holds = match core.is_empty() {
+        true => new.contains(old),
+        false => new.contains(core),
+    };
+    if new.trim().is_empty() || same_lines || !holds {
         return false;
     }
     if !added_lines_present(h.text, old, new) {
         return false;
     }
+    // A tier that forgives blank lines at the edges would find `new` where only `old` stands when
+    // what `new` adds is blank lines: an occurrence must have as many lines as `new`.
+    let lines = new.lines().count();
     match locate(h, new, new, found.len(), tol) {
-        Ok(ns) => found
-            .iter()
-            .all(|m| ns.iter().any(|n| n.start <= m.start && m.end <= n.end)),
+        Ok(ns) => found.iter().all(|m| {
+            ns.iter().any(|n| {
+                n.start <= m.start
+                    && m.end <= n.end
+                    && h.text[n.start..n.end].lines().count() == lines
+            })
+        }),
         Err(_) => false,
     }
 }
@@ -131,12 +145,19 @@ fn edit_state(h: &Haystack, e: &Edit, tol: Tolerance) -> State {
             if new.trim().is_empty() || !added_lines_present(h.text, "", new) {
                 return State::Missing;
             }
+            let lines = new.lines().count();
             match locate(h, new, new, expected, tol) {
-                Ok(n) => State::Applied(
-                    (h.line_of(n[0].start), h.end_line_of(n[0].start, n[0].end)),
-                    false,
-                ),
-                Err(_) => State::Missing,
+                // Every occurrence as many lines as `new` (not a blank-edge trimmed form of it).
+                Ok(n)
+                    if n.iter()
+                        .all(|n| h.text[n.start..n.end].lines().count() == lines) =>
+                {
+                    State::Applied(
+                        (h.line_of(n[0].start), h.end_line_of(n[0].start, n[0].end)),
+                        false,
+                    )
+                }
+                _ => State::Missing,
             }
         }
         Err(_) => State::Missing,
@@ -277,7 +298,8 @@ fn new_side_at(text: &str, hk: &Hunk, tol: Tolerance) -> Option<(usize, usize)> 
     };
     let a = apply_hunks(text, std::slice::from_ref(&probe), tol).ok()?;
     let m = a.matches.first()?;
-    Some((m.start_line, m.end_line))
+    // As many lines as the new side (not a blank-edge trimmed form of it).
+    (m.end_line + 1 - m.start_line == new.len()).then_some((m.start_line, m.end_line))
 }
 
 /// Whether a hunk that matched at lines `at` (for a pure insertion: `(after, after)`, the line the
@@ -292,6 +314,12 @@ fn hunk_applied_at(
         if !grows(&hk) {
             return None;
         }
+        if hk.old_lines().is_empty() {
+            // A pure insertion: its lines right above or right below the point it inserts at.
+            if let Some(found) = adjacent(text, &hk.new_lines(), at.0) {
+                return Some(found);
+            }
+        }
         let (s, e) = new_side_at(text, &hk, tol)?;
         let inside = if hk.old_lines().is_empty() {
             e == at.0 || s == at.0 + 1
@@ -300,6 +328,29 @@ fn hunk_applied_at(
         };
         inside.then_some((s, e))
     })
+}
+
+/// Where `lines` (compared without edge whitespace) stand right above or right below the point after
+/// 1-based line `after` of `text`: the 1-based lines, when they do.
+fn adjacent(text: &str, lines: &[&str], after: usize) -> Option<(usize, usize)> {
+    let all: Vec<&str> = crate::text::split_lines(text);
+    // A final line break leaves an empty last part, which is no line.
+    let n = match all.last() {
+        Some(&"") => all.len() - 1,
+        _ => all.len(),
+    };
+    let k = lines.len();
+    let same = |from: usize| (0..k).all(|i| all[from + i].trim() == lines[i].trim());
+    if k == 0 || after > n {
+        return None;
+    }
+    if after >= k && same(after - k) {
+        return Some((after - k + 1, after));
+    }
+    if after + k <= n && same(after) {
+        return Some((after + 1, after + k));
+    }
+    None
 }
 
 /// The hunk as written, and its other reading when its context lines lost their prefix

@@ -383,3 +383,134 @@ fn repeats_itself_needs_the_rerun_to_give_the_text_back() {
         "a\nb\n".into()
     )));
 }
+
+#[test]
+fn cases_the_seeded_test_found_stay_refused() {
+    // An old of blank lines only, before lines it inserts.
+    let text = "\n\nu_2 = 2\n    x = 1\n";
+    let (_, f) = twice(
+        text,
+        &edits(&[("\n\n", "\n\n    x = 1\n")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // A blank line added after a line.
+    let (once, f) = twice(
+        "a\n\tz()\nb\n",
+        &edits(&[("\tz()\n", "\tz()\n\n")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(once, "a\n\tz()\n\nb\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // A pure insertion at the end whose lines repeat the file's last line: its new side then
+    // occurs twice (overlapping), yet it stands right above the insertion point.
+    let h = vec![Hunk {
+        lines: vec![HunkLine::Add("\tz()".into()), HunkLine::Add("\tz()".into())],
+        ..Hunk::default()
+    }];
+    let (once, f) = hunks_twice("return x\n\tz()\n", &h);
+    assert_eq!(once, "return x\n\tz()\n\tz()\n\tz()\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// A small xorshift generator, for the seeded property tests below.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+const WORDS: &[&str] = &[
+    "x = 1",
+    "    x = 1",
+    "return x",
+    "    return x",
+    "}",
+    "",
+    "def f():",
+    "    pass",
+    "y = x + 1",
+    "\tz()",
+];
+
+/// Texts full of repeated lines, insertions of lines that already occur elsewhere: whatever the
+/// first application of an insertion does, the second never writes (the same batch meets the text
+/// the first left and is refused, whatever the code).
+#[test]
+fn an_insertion_never_lands_twice_seeded() {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut landed, mut hunks_landed) = (0, 0);
+    for case in 0..3_000 {
+        let n = 4 + r.below(12);
+        let lines: Vec<String> = (0..n)
+            .map(|i| match r.below(4) {
+                0 => format!("u{case}_{i} = {i}"),
+                _ => WORDS[r.below(WORDS.len())].to_string(),
+            })
+            .collect();
+        let text = lines.join("\n") + "\n";
+        let at = r.below(n);
+        let len = 1 + r.below((n - at).min(3));
+        let region: Vec<&str> = lines[at..at + len].iter().map(String::as_str).collect();
+        let added: Vec<String> = (0..1 + r.below(2))
+            .map(|k| match r.below(3) {
+                0 => format!("added_{case}_{k}()"),
+                _ => WORDS[r.below(WORDS.len())].to_string(),
+            })
+            .collect();
+        let below = r.below(2) == 0;
+        let new_lines: Vec<&str> = match below {
+            true => region
+                .iter()
+                .copied()
+                .chain(added.iter().map(String::as_str))
+                .collect(),
+            false => added
+                .iter()
+                .map(String::as_str)
+                .chain(region.iter().copied())
+                .collect(),
+        };
+        let old = region.join("\n") + "\n";
+        let new = new_lines.join("\n") + "\n";
+        let es = [Edit::new(&old, &new)];
+        if let Ok(once) = apply_batch(&text, &es, SAFE, Dialect::EditsInTurn) {
+            landed += 1;
+            let again = apply_batch(&once.text, &es, SAFE, Dialect::EditsInTurn);
+            assert!(again.is_err(), "{text:?} {es:?} -> {:?}", once.text);
+        }
+        // The same change as a hunk: context on one side of the `+` lines.
+        let mut hk = Hunk::default();
+        for l in &new_lines {
+            hk.lines
+                .push(match region.contains(l) && !added.iter().any(|a| a == l) {
+                    true => HunkLine::Context(l.to_string()),
+                    false => HunkLine::Add(l.to_string()),
+                });
+        }
+        let hs = [hk];
+        if !grows(&hs[0]) {
+            continue;
+        }
+        let Ok(a) = apply_hunks(&text, &hs, SAFE) else {
+            continue;
+        };
+        if check_hunks(&text, &hs, &a.matches, SAFE).is_err() {
+            continue;
+        }
+        hunks_landed += 1;
+        let second = apply_hunks(&a.text, &hs, SAFE)
+            .and_then(|b| check_hunks(&a.text, &hs, &b.matches, SAFE).map(|_| b));
+        assert!(second.is_err(), "{text:?} {hs:?} -> {:?}", a.text);
+    }
+    // Not bought by refusing everything: most first applications land.
+    assert!(
+        landed > 1_000 && hunks_landed > 500,
+        "{landed} {hunks_landed}"
+    );
+}
