@@ -267,6 +267,46 @@ mod tests {
     }
 
     #[test]
+    fn a_change_elides_code_only_where_a_placeholder_stands_for_dropped_lines() {
+        fn at(new: &str) -> Vec<(usize, &str)> {
+            let text = "def f():\n    a = 1\n    b = 2\n    return b\n";
+            elided_in_change(text, 0, text.len(), new)
+        }
+        // Lines 2-3 dropped, a placeholder in their place.
+        assert_eq!(
+            at("def f():\n    # ... existing code ...\n    return b\n"),
+            vec![(1, "    # ... existing code ...")]
+        );
+        // Dropped at the end of the replacement, with nothing after it.
+        assert_eq!(at("def f():\n    # ...\n").len(), 1);
+        // Added between kept lines: nothing dropped.
+        assert!(at("def f():\n    # ...\n    a = 1\n    b = 2\n    return b\n").is_empty());
+        // Dropping only blank lines drops no code.
+        let blank = "x\n\n\ny\n";
+        assert!(elided_in_change(blank, 0, blank.len(), "x\n# ...\ny\n").is_empty());
+        // Already a line of the replaced text.
+        let has = "a\n// ... existing code ...\nb\nc\n";
+        assert!(elided_in_change(has, 0, has.len(), "a\n// ... existing code ...\nc\n").is_empty());
+        // Inside a fence or a triple-quoted string open before the change, or a template literal the
+        // new text opens and closes around it.
+        let md = "```py\nrun()\nstop()\n```\n";
+        let start = md.find("run").unwrap();
+        let end = md.rfind("```").unwrap();
+        assert!(elided_in_change(md, start, end, "# ...\n").is_empty());
+        let py = "T = \"\"\"\nrun()\nstop()\n\"\"\"\n";
+        let start = py.find("run").unwrap();
+        assert!(elided_in_change(py, start, start + 13, "# ...\n").is_empty());
+        let js = "run()\nstop()\n";
+        assert!(elided_in_change(js, 0, js.len(), "s = `\n// ...\n`\n").is_empty());
+        // A backtick only above the line (a comment mentioning `x`... closed on the same line) is
+        // no literal: refused.
+        assert_eq!(
+            elided_in_change(js, 0, js.len(), "// see `run`\n// ...\n").len(),
+            1
+        );
+    }
+
+    #[test]
     fn legitimate_lines_are_not_placeholders() {
         for l in [
             "    ...",
