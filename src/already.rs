@@ -32,6 +32,7 @@ use crate::error::{Code, Failure};
 use crate::formats::unescape_once;
 use crate::ir::{Edit, Hunk, HunkLine};
 use crate::matcher::{locate, Haystack, Match, Miss, Tolerance};
+use crate::text::LineTable;
 
 /// At most this many edits or hunks of a refused batch are classified (each is a search of the
 /// file); a larger batch keeps its original refusal.
@@ -70,35 +71,105 @@ fn without_view_prefix(l: &str) -> Option<&str> {
 
 /// Whether an edit whose `old` matched at `found` is being applied a second time: `new` holds `old`
 /// (trimmed, and is more than it: more text, or more lines), and `new` is found in the text, with as
-/// many lines, as many times as `old` matched, each match of `old` lying inside one occurrence.
-pub fn edit_reapplied(h: &Haystack, old: &str, new: &str, found: &[Match], tol: Tolerance) -> bool {
+/// many lines, around every place `old` matched: the lines where it stands around the first one.
+pub fn edit_reapplied(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    found: &[Match],
+    tol: Tolerance,
+) -> Option<(usize, usize)> {
     let core = old.trim();
     // A change of whitespace within the same lines (a re-indentation) adds nothing to find twice.
-    let same_lines = new.trim() == core && new.lines().count() == old.lines().count();
+    let breaks = |t: &str| t.matches('\n').count();
+    let same_lines = new.trim() == core && breaks(new) == breaks(old);
     // An `old` of blank lines only is held as it is.
     let holds = match core.is_empty() {
         true => new.contains(old),
         false => new.contains(core),
     };
-    if new.trim().is_empty() || same_lines || !holds {
-        return false;
+    if new.trim().is_empty() || same_lines || !holds || !added_lines_present(h.text, old, new) {
+        return None;
     }
-    if !added_lines_present(h.text, old, new) {
-        return false;
+    let mut at = Vec::with_capacity(found.len());
+    for m in found {
+        at.push(new_around(h, m, old, new, tol)?);
     }
-    // A tier that forgives blank lines at the edges would find `new` where only `old` stands when
-    // what `new` adds is blank lines: an occurrence must have as many lines as `new`.
+    at.first().copied()
+}
+
+/// Where `new` stands (at the tolerance tiers, with as many lines as `new`: a tier that forgives
+/// blank lines at the edges would otherwise find it where only `old` stands, when what `new` adds is
+/// blank lines) around the match `m` of `old`: 1-based lines. Searched in the lines around `m` only
+/// (as many as `new` has, on each side), since an occurrence that holds `m` lies there: one search
+/// costs the size of the edit, not of the file.
+///
+/// What `new` adds before `old` may be only a line break (`old = "x"`, `new = "\nx"`): then the
+/// break the file has before `x` is the previous line's own, and `new` stands there before it was
+/// ever applied. Such an occurrence counts only when it starts the file or the byte before it is a
+/// line break too (a blank line was inserted); likewise a break added after an `old` that ends inside its line counts only
+/// when a line break follows the occurrence.
+fn new_around(
+    h: &Haystack,
+    m: &Match,
+    old: &str,
+    new: &str,
+    tol: Tolerance,
+) -> Option<(usize, usize)> {
+    let lt = h.lines();
+    if lt.is_empty() {
+        return None;
+    }
     let lines = new.lines().count();
-    match locate(h, new, new, found.len(), tol) {
-        Ok(ns) => found.iter().all(|m| {
-            ns.iter().any(|n| {
-                n.start <= m.start
-                    && m.end <= n.end
-                    && h.text[n.start..n.end].lines().count() == lines
-            })
-        }),
-        Err(_) => false,
-    }
+    let reach = lines + 2;
+    let (first, last) = (
+        lt.index_of(m.start),
+        lt.index_of(m.end.max(m.start + 1) - 1),
+    );
+    let lo = lt.start(first.saturating_sub(reach));
+    let hi = lt.end((last + reach).min(lt.len() - 1));
+    let sub = &h.text[lo..hi];
+    let sh = Haystack::new(sub);
+    let spans: Vec<(usize, usize)> = match locate(&sh, new, new, 1, tol) {
+        Ok(ms) => ms.iter().map(|x| (x.start, x.end)).collect(),
+        Err(Miss::Count { spans, .. }) | Err(Miss::Overlapping { spans, .. }) => spans,
+        Err(_) => return None,
+    };
+    let (before, after) = merged_breaks(old, new);
+    let brk = |b: Option<&u8>| matches!(b, Some(b'\n' | b'\r'));
+    let bytes = h.text.as_bytes();
+    spans
+        .into_iter()
+        .map(|(s, e)| (lo + s, lo + e))
+        .find(|&(s, e)| {
+            s <= m.start
+                && m.end <= e
+                && h.text[s..e].lines().count() == lines
+                && (!before || s == 0 || brk(bytes.get(s - 1)))
+                && (!after || brk(bytes.get(e)))
+        })
+        .map(|(s, e)| (h.line_of(s), h.end_line_of(s, e)))
+}
+
+/// Whether what `new` adds around `old` (`new = before + old + after`) merges with the line breaks
+/// of `old`'s own line: `before` is only whitespace ending in a line break while `old` starts
+/// inside a line, or `after` is only whitespace starting with a line break while `old` ends inside
+/// its line.
+fn merged_breaks(old: &str, new: &str) -> (bool, bool) {
+    let Some(k) = new.find(old) else {
+        return (false, false);
+    };
+    let (pre, post) = (&new[..k], &new[k + old.len()..]);
+    let is_break = |c: char| c == '\n' || c == '\r';
+    let before = !pre.is_empty()
+        && pre.trim().is_empty()
+        && pre.ends_with(is_break)
+        && !old.starts_with(is_break);
+    let after = !post.is_empty()
+        && post.trim().is_empty()
+        && post.starts_with(is_break)
+        && !old.ends_with(is_break);
+    (before, after)
 }
 
 /// What one edit or hunk is, against the file as it is.
@@ -131,11 +202,7 @@ fn edit_state(h: &Haystack, e: &Edit, tol: Tolerance) -> State {
     let (old, new) = (&pair.0, &pair.1);
     match found {
         Ok(found) => {
-            if edit_reapplied(h, old, new, &found, tol) {
-                let n = locate(h, new, new, found.len(), tol).ok();
-                let at = n.as_ref().and_then(|n| n.first()).map_or((0, 0), |n| {
-                    (h.line_of(n.start), h.end_line_of(n.start, n.end))
-                });
+            if let Some(at) = edit_reapplied(h, old, new, &found, tol) {
                 State::Applied(at, true)
             } else {
                 State::Pending
@@ -303,9 +370,10 @@ fn new_side_at(text: &str, hk: &Hunk, tol: Tolerance) -> Option<(usize, usize)> 
 }
 
 /// Whether a hunk that matched at lines `at` (for a pure insertion: `(after, after)`, the line the
-/// lines go after) stands already applied there: see the module doc.
+/// lines go after) stands already applied there: see the module doc. `lt` is `text`'s line table.
 fn hunk_applied_at(
     text: &str,
+    lt: &LineTable,
     hk: &Hunk,
     at: (usize, usize),
     tol: Tolerance,
@@ -314,33 +382,66 @@ fn hunk_applied_at(
         if !grows(&hk) {
             return None;
         }
+        let new = hk.new_lines();
         if hk.old_lines().is_empty() {
             // A pure insertion: its lines right above or right below the point it inserts at.
-            if let Some(found) = adjacent(text, &hk.new_lines(), at.0) {
-                return Some(found);
-            }
+            return adjacent(text, lt, &new, at.0);
         }
-        let (s, e) = new_side_at(text, &hk, tol)?;
-        let inside = if hk.old_lines().is_empty() {
-            e == at.0 || s == at.0 + 1
-        } else {
-            s <= at.0 && at.1 <= e
-        };
-        inside.then_some((s, e))
+        let (s, e) = new_side_around(text, lt, &hk, at, tol)?;
+        (s <= at.0 && at.1 <= e).then_some((s, e))
     })
+}
+
+/// Where the hunk's `new` side stands around lines `at` (where its `old` side matched): for each
+/// place of the `old` side's lines within the `new` side's, the lines of the file that the `new`
+/// side would cover there, matched against it as a hunk of context lines (the tolerance tiers, on
+/// exactly those lines; to the end of the file for a hunk bound to it). Its scopes already chose
+/// `at`, so one check costs the size of the hunk, not of the file.
+fn new_side_around(
+    text: &str,
+    lt: &LineTable,
+    hk: &Hunk,
+    at: (usize, usize),
+    tol: Tolerance,
+) -> Option<(usize, usize)> {
+    let (old, new) = (hk.old_lines(), hk.new_lines());
+    let n = lt.len();
+    let eof = hk.at_eof || hk.old_no_eol || hk.new_no_eol;
+    let probe = Hunk {
+        lines: new
+            .iter()
+            .map(|l| HunkLine::Context(l.to_string()))
+            .collect(),
+        at_eof: eof,
+        line_hint: None,
+        source_line: hk.source_line,
+        old_no_eol: hk.new_no_eol,
+        new_no_eol: hk.new_no_eol,
+        alt_lines: None,
+        anchors: Vec::new(),
+    };
+    (0..=new.len() - old.len())
+        .filter(|&k| new[k..k + old.len()] == old[..])
+        .find_map(|k| {
+            // 1-based first and last line the new side would cover.
+            let s = at.0.checked_sub(k).filter(|&s| s >= 1)?;
+            let e = s + new.len() - 1;
+            if e > n || (eof && e != n) {
+                return None;
+            }
+            let window = &text[lt.start(s - 1)..lt.end(e - 1)];
+            let a = apply_hunks(window, std::slice::from_ref(&probe), tol).ok()?;
+            let m = a.matches.first()?;
+            (m.start_line == 1 && m.end_line == new.len()).then_some((s, e))
+        })
 }
 
 /// Where `lines` (compared without edge whitespace) stand right above or right below the point after
 /// 1-based line `after` of `text`: the 1-based lines, when they do.
-fn adjacent(text: &str, lines: &[&str], after: usize) -> Option<(usize, usize)> {
-    let all: Vec<&str> = crate::text::split_lines(text);
-    // A final line break leaves an empty last part, which is no line.
-    let n = match all.last() {
-        Some(&"") => all.len() - 1,
-        _ => all.len(),
-    };
+fn adjacent(text: &str, lt: &LineTable, lines: &[&str], after: usize) -> Option<(usize, usize)> {
+    let n = lt.len();
     let k = lines.len();
-    let same = |from: usize| (0..k).all(|i| all[from + i].trim() == lines[i].trim());
+    let same = |from: usize| (0..k).all(|i| lt.content(from + i, text).trim() == lines[i].trim());
     if k == 0 || after > n {
         return None;
     }
@@ -377,8 +478,9 @@ pub fn check_hunks(
 ) -> Result<(), Failure> {
     let mut states = Vec::with_capacity(hunks.len());
     let mut any = false;
+    let lt = LineTable::new(text);
     for (hk, m) in hunks.iter().zip(matches) {
-        match hunk_applied_at(text, hk, (m.start_line, m.end_line), tol) {
+        match hunk_applied_at(text, &lt, hk, (m.start_line, m.end_line), tol) {
             Some(at) => {
                 any = true;
                 states.push(State::Applied(at, true));
@@ -415,13 +517,13 @@ fn hunk_failure(hunks: &[Hunk], states: &[State]) -> Option<Failure> {
     })
 }
 
-fn hunk_state(text: &str, hk: &Hunk, tol: Tolerance) -> State {
+fn hunk_state(text: &str, lt: &LineTable, hk: &Hunk, tol: Tolerance) -> State {
     match apply_hunks(text, std::slice::from_ref(hk), tol) {
         Ok(a) => {
             let Some(m) = a.matches.first() else {
                 return State::Missing;
             };
-            match hunk_applied_at(text, hk, (m.start_line, m.end_line), tol) {
+            match hunk_applied_at(text, lt, hk, (m.start_line, m.end_line), tol) {
                 Some(at) => State::Applied(at, true),
                 None => State::Pending,
             }
@@ -457,8 +559,9 @@ pub fn classify_hunks(
         .into_iter()
         .chain((0..hunks.len()).filter(|&i| Some(i) != first));
     let mut states: Vec<Option<State>> = (0..hunks.len()).map(|_| None).collect();
+    let lt = LineTable::new(text);
     for i in order {
-        match hunk_state(text, &hunks[i], tol) {
+        match hunk_state(text, &lt, &hunks[i], tol) {
             State::Missing => return None,
             s => states[i] = Some(s),
         }

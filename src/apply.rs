@@ -208,14 +208,7 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
             .with("edit_index", i));
         }
         // Applying twice is not applying: `old` found inside the text `new` already wrote there.
-        if crate::already::edit_reapplied(&h, old, new, &found, tol) {
-            let at = locate(&h, new, new, found.len(), tol)
-                .ok()
-                .and_then(|n| {
-                    n.first()
-                        .map(|n| (h.line_of(n.start), h.end_line_of(n.start, n.end)))
-                })
-                .unwrap_or((0, 0));
+        if let Some(at) = crate::already::edit_reapplied(&h, old, new, &found, tol) {
             reapplied.push((i, at));
             continue;
         }
