@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { sp, workspace } from './helpers.mjs'
 
-const { patchFile, applyEdits, applyBlocks, applyPatch, applyUnifiedDiff, editLines, viewFile, undoEdit, ErrorCode } = sp
+const { patchFile, applyEdits, previewEdits, applyBlocks, applyPatch, applyUnifiedDiff, editLines, viewFile, undoEdit, ErrorCode } = sp
 const T = { timeout: 30_000 }
 
 function snapshot(root, dir = root, out = {}) {
@@ -183,6 +183,15 @@ test('an empty old creates a missing file or fills an empty one, and is refused 
   await refused(w, () => patchFile({ file_path: 'src/new.py', search_block: '', replace_block: 'x = 1\n' }, w.opts()), ErrorCode.ALREADY_APPLIED)
   const c = await refused(w, () => applyEdits('src/new.py', [{ old: '', new: 'y = 2\n' }], w.opts()), ErrorCode.INVALID_INPUT)
   assert.match(c.message, /one prepends, another appends/)
+  // applyEdits creates too; previewEdits says it would, and creates nothing.
+  const pre = await previewEdits('made.txt', [{ old: '', new: 'm\n' }], w.opts())
+  assert.equal(pre.ok, true, JSON.stringify(pre))
+  assert.equal(pre.created, true)
+  assert.equal(pre.written, false)
+  assert.equal(existsSync(w.path('made.txt')), false)
+  const made = await applyEdits('made.txt', [{ old: '', new: 'm\n' }], w.opts())
+  assert.equal(made.created, true, JSON.stringify(made))
+  assert.equal(w.text('made.txt'), 'm\n')
   w.write('empty.txt', '')
   const f = await applyEdits('empty.txt', [{ old: '', new: 'filled\n' }], w.opts())
   assert.equal(f.ok, true, JSON.stringify(f))
