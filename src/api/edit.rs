@@ -96,10 +96,17 @@ pub fn check_base(base: Option<&str>, bytes: &[u8], display: &str) -> Result<()>
 /// the edits are located without building the new text, and the write sends the unchanged stretches
 /// straight from the read buffer with the replacements between them ([`Action::Splice`]). The new text
 /// is built only when the syntax gate parses it, or to encode a UTF-16 file.
-pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outcome> {
+/// `names`: what the caller calls an edit's two sides (`("search_block", "replace_block")` for
+/// `patchFile`, `("old", "new")` for `applyEdits`), for messages.
+pub fn edit_file(
+    path: &str,
+    edits: &[Edit],
+    opts: &EditOptions,
+    names: (&str, &str),
+) -> Result<Outcome> {
     if let Some(i) = edits.iter().position(|e| e.old.is_empty()) {
         if edits.len() == 1 {
-            return fill_file(path, &edits[0].new, opts);
+            return fill_file(path, &edits[0].new, opts, names);
         }
         return Err(bad(format!(
             "edits[{i}].old is empty: an empty old creates a missing file or fills an empty one, and must then be the only edit. To change existing text, put that text in old."
@@ -184,7 +191,8 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
 /// whitespace (the new text takes the file's encoding and line terminator), and is refused on a file
 /// with content, since agents disagree on what it means there (one prepends, another appends). A file
 /// that already holds exactly `new` is `ALREADY_APPLIED` (a retried creation).
-fn fill_file(path: &str, new: &str, opts: &EditOptions) -> Result<Outcome> {
+fn fill_file(path: &str, new: &str, opts: &EditOptions, names: (&str, &str)) -> Result<Outcome> {
+    let (old_name, new_name) = names;
     let ws = Workspace::new(&opts.root)?;
     let mut w = Writer::open(
         &ws,
@@ -219,7 +227,7 @@ fn fill_file(path: &str, new: &str, opts: &EditOptions) -> Result<Outcome> {
         return Err(with_path(
             Failure::new(
                 Code::NoChanges,
-                "old and new are both empty; nothing to change.",
+                format!("{old_name} and {new_name} are both empty; nothing to change."),
             )
             .with("edit_index", 0),
         ));
@@ -242,7 +250,7 @@ fn fill_file(path: &str, new: &str, opts: &EditOptions) -> Result<Outcome> {
     }
     if !old_text.trim().is_empty() {
         return Err(with_path(bad(format!(
-            "old is empty, but {display} is not: an empty old only creates a missing file or fills an empty one. Agents disagree on what it means for a file with content (one prepends, another appends), so surepatch does neither. To insert text, put a unique existing line in old and write it again in new with the new lines before or after it; to replace the whole file, use writeFile."
+            "{old_name} is empty, but {display} is not: an empty {old_name} only creates a missing file or fills an empty one. Agents disagree on what it means for a file with content (one prepends, another appends), so surepatch does neither. To insert text, put a unique existing line in {old_name} and write it again in {new_name} with the new lines before or after it; to replace the whole file, use writeFile."
         ))
         .with("edit_index", 0)));
     }
@@ -408,7 +416,12 @@ pub fn patch_file(args: &[Value]) -> Res {
         }
         opts.tolerance = t;
     }
-    let out = edit_file(path, &[Edit::new(search, replace)], &opts)?;
+    let out = edit_file(
+        path,
+        &[Edit::new(search, replace)],
+        &opts,
+        ("search_block", "replace_block"),
+    )?;
     let first = &out.applied.matches[0];
     Ok(to_value(&PatchFileSuccess {
         ok: True,
@@ -462,7 +475,7 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
     if preview {
         opts.dry_run = true;
     }
-    let out = edit_file(path, &edits, &opts)?;
+    let out = edit_file(path, &edits, &opts, ("old", "new"))?;
     Ok(to_value(&ApplyEditsSuccess {
         ok: True,
         edits_applied: edits.len(),
