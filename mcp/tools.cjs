@@ -48,7 +48,7 @@ const DIALECT = {
   description: 'Liberties taken with the input\'s syntax (e.g. an @@ line that is no line of the file); empty for textbook input.',
   items: {
     type: 'string',
-    enum: ['add_prefix_missing', 'anchor_ignored', 'anchor_repeated', 'blocks_in_turn', 'context_prefix_missing', 'header_variant', 'hunk_counts', 'hunks_reordered', 'marker_variant', 'no_begin_marker', 'no_end_marker', 'path_decorated', 'path_fallback', 'prose_around', 'sections_merged', 'unescaped', 'unified_header'],
+    enum: ['add_prefix_missing', 'anchor_ignored', 'anchor_repeated', 'blocks_in_turn', 'context_prefix_missing', 'edits_in_turn', 'header_variant', 'hunk_counts', 'hunks_reordered', 'marker_variant', 'no_begin_marker', 'no_end_marker', 'path_decorated', 'path_fallback', 'prose_around', 'sections_merged', 'unescaped', 'unified_header'],
   },
 }
 const EDIT_ID = { type: ['string', 'null'], description: 'Identifies this write for undo_edit (null for a dry run, or when the journal could not keep it).' }
@@ -190,7 +190,7 @@ const TOOLS = [
       'Replace the one occurrence of search_block in a file with replace_block ("" deletes it). Copy search_block verbatim from the file, with enough surrounding lines to be unique; ' +
       'whitespace, line-ending and typography noise is forgiven only while the match stays unique. Nothing is written on failure: ' +
       'SEARCH_BLOCK_NOT_FOUND returns candidates (line numbers, snippet, differences): rebuild search_block from the best snippet; ' +
-      'SEARCH_BLOCK_AMBIGUOUS returns match_lines: add neighbouring lines to make it unique; STALE_FILE: view the file again. ' +
+      'SEARCH_BLOCK_AMBIGUOUS returns match_lines: add neighbouring lines to make it unique; STALE_FILE: view the file again; ALREADY_APPLIED: the file already reads as the result (a retry), nothing to do. ' +
       'Success returns the diff and file_hash (pass it as base_hash to the next edit of this file).' +
       SYNTAX_NOTE,
     input: object(
@@ -230,7 +230,7 @@ const TOOLS = [
     title: 'Edit file (batch of replacements)',
     description:
       'Apply several {old, new} replacements to one file in one atomic write: all apply or none does. Each old must occur exactly once ' +
-      '(or exactly expected_replacements times) in the original file, and edits must not overlap. dry_run: true previews the diff. ' +
+      '(or exactly expected_replacements times) in the original file (or, when only an earlier edit\'s new holds it, in the text the edits before it left), and edits must not overlap. dry_run: true previews the diff. ' +
       'On failure nothing is written and edit_index names the failing edit: SEARCH_BLOCK_NOT_FOUND has candidates to copy from, ' +
       'SEARCH_BLOCK_AMBIGUOUS / MATCH_COUNT_MISMATCH have match_lines, OVERLAPPING_EDITS names both edits (merge them), STALE_FILE means view the file again. ' +
       'Success returns the diff and file_hash (the base_hash for your next edit).' +

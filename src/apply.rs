@@ -144,6 +144,8 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
     let index = ExactIndex::new(text, edits);
     let mut spans: Vec<Span> = Vec::new();
     let mut dialect = Vec::new();
+    // Edits whose result is already there, and the lines where it stands.
+    let mut reapplied: Vec<(usize, (usize, usize))> = Vec::new();
     for (i, e) in edits.iter().enumerate() {
         if e.old.is_empty() {
             return Err(Failure::new(
@@ -178,6 +180,7 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
             },
             None => locate(&h, &e.old, &e.new, expected, tol),
         };
+        let mut unescaped = None;
         let found = match found {
             Err(Miss::NotFound { .. })
                 if tol == Tolerance::Safe
@@ -194,11 +197,17 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
                 if again.is_ok() {
                     crate::ir::note(&mut dialect, Dialect::Unescaped);
                 }
+                unescaped = Some((old, new));
                 again
             }
             other => other,
         }
         .map_err(|m| miss_failure(&h, m, i, edits.len()))?;
+        let (old, new) = unescaped
+            .as_ref()
+            .map_or((e.old.as_str(), e.new.as_str()), |(o, n)| {
+                (o.as_str(), n.as_str())
+            });
         if found.iter().all(|m| text[m.start..m.end] == m.replacement) {
             let m = &found[0];
             return Err(Failure::new(
@@ -211,6 +220,18 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
             )
             .with("edit_index", i));
         }
+        // Applying twice is not applying: `old` found inside the text `new` already wrote there.
+        if let Some(at) = crate::already::edit_reapplied(&h, old, new, &found, tol) {
+            reapplied.push((i, at));
+            continue;
+        }
+        // No edit writes an elision placeholder over the code it stands for.
+        for m in &found {
+            let elided = crate::placeholder::elided_in_change(text, m.start, m.end, &m.replacement);
+            if !elided.is_empty() {
+                return Err(elided_failure(&h, m.start, &elided, Some(("edits", i))));
+            }
+        }
         for m in found {
             spans.push(Span {
                 edit: i,
@@ -221,6 +242,9 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
                 tolerances: m.tolerances,
             });
         }
+    }
+    if !reapplied.is_empty() {
+        return Err(crate::already::reapplied_edits(edits.len(), &reapplied));
     }
     spans.sort_by_key(|s| (s.start, s.end));
     for w in spans.windows(2) {
@@ -280,6 +304,24 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
 }
 
 impl Planned {
+    /// The plan of a batch already applied (in turn): its changes, with their replacements cut from
+    /// the new text.
+    pub fn from_applied(a: Applied) -> Planned {
+        Planned {
+            replacements: a
+                .changes
+                .iter()
+                .map(|&(_, _, ns, ne)| a.text[ns..ne].to_string())
+                .collect(),
+            matches: a.matches,
+            changes: a.changes,
+            first_changed_line: a.first_changed_line,
+            tier: a.tier,
+            lines: a.lines,
+            dialect: a.dialect,
+        }
+    }
+
     /// Length in bytes of the text after the edits.
     pub fn after_len(&self, text: &str) -> usize {
         self.changes
@@ -322,19 +364,83 @@ impl Planned {
 /// is a few blocks long; more turns would cost a pass over the text each.
 const MAX_TURNS: usize = 8;
 
-/// SEARCH/REPLACE blocks applied in turn (as Aider applies them), for a batch [`apply_edits`] refuses
-/// because a block's SEARCH occurs only in an earlier block's output. The blocks before the first one
-/// not found are applied together to the text, then the rest to the result, and so on: each block
-/// still matches exactly one place in the text it meets (its `matches` entry gives lines of that
-/// text), and the work is a batch pass per turn, at most [`MAX_TURNS`]. `changes` are the changed
-/// lines of the whole. `None` when a turn fails otherwise, makes no progress, or the turns run out
-/// (the caller reports the first refusal).
-pub fn apply_edits_in_turn(text: &str, edits: &[Edit], tol: Tolerance) -> Option<Applied> {
+/// A batch of edits, located and checked ([`plan_edits`]); when that fails because an `old` is found
+/// nowhere, the batch read in turn ([`apply_edits_in_turn`], noted as `turn`); and when that fails
+/// too, the refusal, or `ALREADY_APPLIED` when the edits' results are already in the text
+/// ([`crate::already::classify_edits`]).
+pub fn plan_batch(
+    text: &str,
+    edits: &[Edit],
+    tol: Tolerance,
+    turn: Dialect,
+) -> Result<Planned, Failure> {
+    match plan_edits(text, edits, tol) {
+        Err(f) if f.code == Code::SearchBlockNotFound => {
+            if edits.len() > 1 {
+                match apply_edits_in_turn(text, edits, tol, turn) {
+                    Ok(a) => return Ok(Planned::from_applied(a)),
+                    Err(Some(g)) => return Err(g),
+                    Err(None) => {}
+                }
+            }
+            let at = f
+                .detail("edit_index")
+                .and_then(|v| v.as_u64())
+                .map(|i| i as usize);
+            Err(crate::already::classify_edits(text, edits, at, tol).unwrap_or(f))
+        }
+        other => other,
+    }
+}
+
+/// [`plan_batch`] with the new text built.
+pub fn apply_batch(
+    text: &str,
+    edits: &[Edit],
+    tol: Tolerance,
+    turn: Dialect,
+) -> Result<Applied, Failure> {
+    plan_batch(text, edits, tol, turn).map(|p| p.into_applied(text))
+}
+
+/// Edits (or SEARCH/REPLACE blocks) applied in turn (as Aider applies blocks, and as Claude Code's
+/// MultiEdit defines a list of edits), for a batch [`apply_edits`] refuses because an edit's `old`
+/// occurs only in an earlier edit's output. The edits before the first one not found are applied
+/// together to the text, then the rest to the result, and so on: each edit still matches exactly one
+/// place in the text it meets (its `matches` entry gives lines of that text), and the work is a
+/// batch pass per turn, at most [`MAX_TURNS`]. `changes` are the changed lines of the whole; `turn`
+/// is the dialect noted (`blocks_in_turn`, `edits_in_turn`). `Err(None)` when a turn fails otherwise,
+/// makes no progress, or the turns run out (the caller reports the first refusal);
+/// `Err(Some(ALREADY_APPLIED))` when the text already reads as this reading's result
+/// ([`crate::already::repeats_itself`]).
+pub fn apply_edits_in_turn(
+    text: &str,
+    edits: &[Edit],
+    tol: Tolerance,
+    turn: Dialect,
+) -> Result<Applied, Option<Failure>> {
+    let a = in_turn(text, edits, tol, turn).ok_or(None)?;
+    let rerun = |t0: &str| match apply_edits(t0, edits, tol) {
+        Ok(b) => Some(b.text),
+        Err(_) => in_turn(t0, edits, tol, turn).map(|b| b.text),
+    };
+    if crate::already::repeats_itself(text, &a.text, rerun) {
+        return Err(Some(Failure::new(
+            Code::AlreadyApplied,
+            "these edits only apply in turn (a later edit's old is found only in an earlier edit's new), and what they would write repeats lines the file already has right there: the file already reads as their result (a retried call?). Nothing was written; re-read the file to confirm.",
+        )
+        .with("already_applied", (0..edits.len()).collect::<Vec<_>>())
+        .with("pending", Vec::<usize>::new())));
+    }
+    Ok(a)
+}
+
+fn in_turn(text: &str, edits: &[Edit], tol: Tolerance, turn: Dialect) -> Option<Applied> {
     let mut cur = text.to_string();
     let (mut matches, mut tier, mut dialect) = (Vec::new(), Tier::Exact, Vec::new());
     let mut from = 0;
     for _ in 0..MAX_TURNS {
-        // The rest applies as one batch, or the blocks before the first one not found do.
+        // The rest applies as one batch, or the edits before the first one not found do.
         let (a, upto) = match apply_edits(&cur, &edits[from..], tol) {
             Ok(a) => (a, edits.len()),
             Err(f) if f.code == Code::SearchBlockNotFound => {
@@ -355,7 +461,7 @@ pub fn apply_edits_in_turn(text: &str, edits: &[Edit], tol: Tolerance) -> Option
         cur = a.text;
         from = upto;
         if from == edits.len() {
-            crate::ir::note(&mut dialect, Dialect::BlocksInTurn);
+            crate::ir::note(&mut dialect, turn);
             let changes = crate::line_changes::line_changes(text, &cur).spans;
             let first_changed_line = changes
                 .first()
@@ -372,6 +478,27 @@ pub fn apply_edits_in_turn(text: &str, edits: &[Edit], tol: Tolerance) -> Option
         }
     }
     None
+}
+
+/// `ELIDED_CONTENT` for placeholder lines `elided` (indices into the replacement's lines) of a
+/// replacement of the text at `start`; `who`: the batch's kind and the edit's index.
+fn elided_failure(
+    h: &Haystack,
+    start: usize,
+    elided: &[(usize, &str)],
+    who: Option<(&str, usize)>,
+) -> Failure {
+    let first = h.line_of(start);
+    let lines: Vec<(usize, &str)> = elided.iter().map(|&(j, l)| (first + j, l)).collect();
+    let (name, f) = match who {
+        Some((kind, i)) => (format!("{kind}[{i}]"), Some(i)),
+        None => ("the edit".to_string(), None),
+    };
+    let out = crate::placeholder::elided_failure(&lines, &name);
+    match f {
+        Some(i) => out.with("edit_index", i),
+        None => out,
+    }
 }
 
 fn common_prefix(a: &str, b: &str) -> usize {
@@ -581,7 +708,7 @@ mod tests {
             codes(apply_edits(text, &edits, Tolerance::Safe)),
             Code::SearchBlockNotFound
         );
-        let a = apply_edits_in_turn(text, &edits, Tolerance::Safe).unwrap();
+        let a = apply_edits_in_turn(text, &edits, Tolerance::Safe, Dialect::BlocksInTurn).unwrap();
         assert_eq!(a.text, "a = 1\nb = 20\nc = 30\n");
         assert_eq!(a.dialect, vec![Dialect::BlocksInTurn]);
         assert_eq!(a.changes, vec![(6, 18, 6, 20)]);
@@ -592,18 +719,27 @@ mod tests {
         );
         // Each block must still match exactly one place in the text it meets.
         let twice = [Edit::new("p\n", "z\nz\n"), Edit::new("z\n", "y\n")];
-        assert!(apply_edits_in_turn("p\nq\n", &twice, Tolerance::Safe).is_none());
+        assert!(
+            apply_edits_in_turn("p\nq\n", &twice, Tolerance::Safe, Dialect::BlocksInTurn)
+                .unwrap_err()
+                .is_none()
+        );
         // Turns take blocks in groups: the blocks before the first one not found go together.
         let chain: Vec<Edit> = (0..5)
             .map(|i| Edit::new(format!("v{i}\n"), format!("v{}\n", i + 1)))
             .collect();
-        let a = apply_edits_in_turn("v0\nw\n", &chain, Tolerance::Safe).unwrap();
+        let a =
+            apply_edits_in_turn("v0\nw\n", &chain, Tolerance::Safe, Dialect::BlocksInTurn).unwrap();
         assert_eq!(a.text, "v5\nw\n");
         // A chain longer than the turns allow is refused (each turn is a pass over the text).
         let long: Vec<Edit> = (0..=MAX_TURNS)
             .map(|i| Edit::new(format!("v{i}\n"), format!("v{}\n", i + 1)))
             .collect();
-        assert!(apply_edits_in_turn("v0\nw\n", &long, Tolerance::Safe).is_none());
+        assert!(
+            apply_edits_in_turn("v0\nw\n", &long, Tolerance::Safe, Dialect::BlocksInTurn)
+                .unwrap_err()
+                .is_none()
+        );
     }
 
     #[test]

@@ -45,6 +45,7 @@ codes! {
     MatchCountMismatch => "MATCH_COUNT_MISMATCH", "The search text occurs a different number of times than expected_replacements; fix the count or the text.";
     OverlappingEdits => "OVERLAPPING_EDITS", "Merge the two overlapping edits into one, or split them so they do not touch the same text.";
     NoChanges => "NO_CHANGES", "The replacement equals the original text; nothing to do.";
+    AlreadyApplied => "ALREADY_APPLIED", "The edit's result is already in the file (a retried call?); nothing was written. Re-read the file to confirm; if pending lists parts not yet applied, send only those.";
     ParseError => "PARSE_ERROR", "The patch text is malformed at the given line; fix the syntax and resend.";
     StaleFile => "STALE_FILE", "The file changed since it was read; re-read it and rebuild the edit.";
     StaleAnchor => "STALE_ANCHOR", "Some anchored lines changed; use the fresh N:tag anchors given and resend.";

@@ -177,6 +177,9 @@ pub enum Dialect {
     BlocksInTurn,
     /// A chunk body line with no ` `/`-`/`+` prefix, read as context.
     ContextPrefixMissing,
+    /// `applyEdits` edits applied in turn, each to the text the edits before it left: an edit's `old`
+    /// was found only in an earlier edit's `new` (a list of edits as Claude Code's MultiEdit defines it).
+    EditsInTurn,
     /// A file header written without its space (`---a/x`), or whose names are another spelling of
     /// the file (`x.orig`, `x (original)`, `old/x`).
     HeaderVariant,
@@ -221,6 +224,7 @@ impl Dialect {
             Dialect::AddPrefixMissing => "add_prefix_missing",
             Dialect::AnchorIgnored => "anchor_ignored",
             Dialect::BlocksInTurn => "blocks_in_turn",
+            Dialect::EditsInTurn => "edits_in_turn",
             Dialect::AnchorRepeated => "anchor_repeated",
             Dialect::HunkCounts => "hunk_counts",
             Dialect::HunksReordered => "hunks_reordered",

@@ -5,7 +5,8 @@
 //! - [`ir`]: what an edit is;
 //! - [`formats`]: parsers from model output to the IR (no I/O);
 //! - [`codec`]: bytes ↔ text (UTF-8, BOMs, UTF-16), binary detection;
-//! - [`matcher`] and [`apply`]: locating and applying edits on strings (pure); [`apply_hunks`]:
+//! - [`matcher`] and [`apply`]: locating and applying edits on strings (pure); [`already`]: an edit
+//!   whose result is already in the text is refused, never applied twice; [`apply_hunks`]:
 //!   patch and diff hunks on a string; [`line_edit`]: line-anchored edits (anchor checks, splicing);
 //!   [`line_changes`]: what a rewrite changes, line by line; [`placeholder`]: elision placeholders;
 //!   [`diff`]: unified diffs of a change; [`text`] and [`hash`]: line tables, file hashes, line tags;
@@ -18,6 +19,7 @@
 //!
 //! The Node binding (`binding`, feature `node`) is a thin door onto [`api`].
 
+pub mod already;
 pub mod api;
 pub mod apply;
 pub mod apply_hunks;

@@ -42,6 +42,19 @@ fn every_rewrite(alphabet: &[&str]) -> usize {
                 "patch_file",
                 json!([{"file_path": name, "search_block": format!("{old}|"), "replace_block": format!("{new}|")}, opts]),
             );
+            // `\n|` → `\n\n|` adds a blank line above `|`, and the file (`head\n\n|`) already
+            // has one there: it reads exactly as the edit's result on `head\n|`, so the edit is
+            // refused as already applied (docs/tolerance.md), nothing written. Its writeFile still
+            // lands.
+            if old == "\n" && new == "\n\n" {
+                assert_eq!(p["code"], "ALREADY_APPLIED", "{case}: {p}");
+                assert_eq!(std::fs::read_to_string(&path).unwrap(), before, "{case}");
+                let w = call("write_file", json!([name, after, opts]));
+                assert_eq!(w["ok"], true, "{case}: {w}");
+                assert_eq!(std::fs::read_to_string(&path).unwrap(), after, "{case}");
+                n += 1;
+                continue;
+            }
             assert_eq!(p["ok"], true, "{case}: {p}");
             assert_eq!(std::fs::read_to_string(&path).unwrap(), after, "{case}");
             let diff = p["diff"].as_str().unwrap().to_owned();

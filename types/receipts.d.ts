@@ -28,6 +28,8 @@ export interface ApplyEditsSuccess {
   file_path: string
   /** How many edits were applied. */
   edits_applied: number
+  /** Set when an empty `old` created the missing file. */
+  created?: boolean
   /** 1-based first changed line. */
   first_changed_line: number
   /** The loosest tier any edit needed. */
@@ -133,7 +135,7 @@ export interface ChangedRange {
 /** A failure code and what to do about it. */
 export interface CodeInfo {
   /** The stable code, e.g. `"STALE_FILE"`. */
-  code: 'INVALID_INPUT' | 'PATH_OUTSIDE_WORKSPACE' | 'TARGET_IS_DIRECTORY' | 'FILE_NOT_FOUND' | 'FILE_EXISTS' | 'PERMISSION_DENIED' | 'BINARY_FILE_REJECTED' | 'ENCODING_UNSUPPORTED' | 'FILE_TOO_LARGE' | 'SEARCH_BLOCK_NOT_FOUND' | 'SEARCH_BLOCK_AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'OVERLAPPING_EDITS' | 'NO_CHANGES' | 'PARSE_ERROR' | 'STALE_FILE' | 'STALE_ANCHOR' | 'ELIDED_CONTENT' | 'EDIT_NOT_FOUND' | 'FILE_READ_ERROR' | 'FILE_WRITE_ERROR' | 'LOCK_TIMEOUT' | 'SYNTAX_ERROR_INTRODUCED' | 'REWRITE_TOO_BROAD' | 'INTERNAL_ERROR'
+  code: 'INVALID_INPUT' | 'PATH_OUTSIDE_WORKSPACE' | 'TARGET_IS_DIRECTORY' | 'FILE_NOT_FOUND' | 'FILE_EXISTS' | 'PERMISSION_DENIED' | 'BINARY_FILE_REJECTED' | 'ENCODING_UNSUPPORTED' | 'FILE_TOO_LARGE' | 'SEARCH_BLOCK_NOT_FOUND' | 'SEARCH_BLOCK_AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'OVERLAPPING_EDITS' | 'NO_CHANGES' | 'ALREADY_APPLIED' | 'PARSE_ERROR' | 'STALE_FILE' | 'STALE_ANCHOR' | 'ELIDED_CONTENT' | 'EDIT_NOT_FOUND' | 'FILE_READ_ERROR' | 'FILE_WRITE_ERROR' | 'LOCK_TIMEOUT' | 'SYNTAX_ERROR_INTRODUCED' | 'REWRITE_TOO_BROAD' | 'INTERNAL_ERROR'
   /** One sentence: what the caller should do about it. */
   remedy: string
 }
@@ -181,7 +183,7 @@ export interface DeleteFileSuccess {
  * A liberty the engine took with the input's syntax; the edit still had to match exactly one place
  * by content.
  */
-export type Dialect = 'add_prefix_missing' | 'anchor_ignored' | 'anchor_repeated' | 'blocks_in_turn' | 'context_prefix_missing' | 'header_variant' | 'hunk_counts' | 'hunks_reordered' | 'marker_variant' | 'no_begin_marker' | 'no_end_marker' | 'path_decorated' | 'path_fallback' | 'prose_around' | 'sections_merged' | 'unescaped' | 'unified_header'
+export type Dialect = 'add_prefix_missing' | 'anchor_ignored' | 'anchor_repeated' | 'blocks_in_turn' | 'context_prefix_missing' | 'edits_in_turn' | 'header_variant' | 'hunk_counts' | 'hunks_reordered' | 'marker_variant' | 'no_begin_marker' | 'no_end_marker' | 'path_decorated' | 'path_fallback' | 'prose_around' | 'sections_merged' | 'unescaped' | 'unified_header'
 
 /** One entry of `listDirectory`. */
 export interface DirectoryEntry {
@@ -246,7 +248,7 @@ export type EntryType = 'file' | 'directory' | 'symlink' | 'other'
 export interface Failure {
   ok: false
   /** The stable failure code (see `ErrorCode` / `errorCodes()`), e.g. `"STALE_FILE"`. */
-  code: 'INVALID_INPUT' | 'PATH_OUTSIDE_WORKSPACE' | 'TARGET_IS_DIRECTORY' | 'FILE_NOT_FOUND' | 'FILE_EXISTS' | 'PERMISSION_DENIED' | 'BINARY_FILE_REJECTED' | 'ENCODING_UNSUPPORTED' | 'FILE_TOO_LARGE' | 'SEARCH_BLOCK_NOT_FOUND' | 'SEARCH_BLOCK_AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'OVERLAPPING_EDITS' | 'NO_CHANGES' | 'PARSE_ERROR' | 'STALE_FILE' | 'STALE_ANCHOR' | 'ELIDED_CONTENT' | 'EDIT_NOT_FOUND' | 'FILE_READ_ERROR' | 'FILE_WRITE_ERROR' | 'LOCK_TIMEOUT' | 'SYNTAX_ERROR_INTRODUCED' | 'REWRITE_TOO_BROAD' | 'INTERNAL_ERROR'
+  code: 'INVALID_INPUT' | 'PATH_OUTSIDE_WORKSPACE' | 'TARGET_IS_DIRECTORY' | 'FILE_NOT_FOUND' | 'FILE_EXISTS' | 'PERMISSION_DENIED' | 'BINARY_FILE_REJECTED' | 'ENCODING_UNSUPPORTED' | 'FILE_TOO_LARGE' | 'SEARCH_BLOCK_NOT_FOUND' | 'SEARCH_BLOCK_AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'OVERLAPPING_EDITS' | 'NO_CHANGES' | 'ALREADY_APPLIED' | 'PARSE_ERROR' | 'STALE_FILE' | 'STALE_ANCHOR' | 'ELIDED_CONTENT' | 'EDIT_NOT_FOUND' | 'FILE_READ_ERROR' | 'FILE_WRITE_ERROR' | 'LOCK_TIMEOUT' | 'SYNTAX_ERROR_INTRODUCED' | 'REWRITE_TOO_BROAD' | 'INTERNAL_ERROR'
   /** What went wrong and what to do next, written for a model to act on. */
   message: string
   /** Workspace-relative path, when the path was resolved. */
@@ -292,6 +294,21 @@ export interface Failure {
   total_lines?: number
   /** For ELIDED_CONTENT: the lines that hold a placeholder. */
   placeholder_lines?: PlaceholderLine[]
+  /**
+   * For ALREADY_APPLIED: the edits (`edits[i]`, SEARCH/REPLACE blocks) or hunks (0-based, of the
+   * failing operation) whose result is already in the file.
+   */
+  already_applied?: number[]
+  /**
+   * For ALREADY_APPLIED: the edits or hunks of that operation that are not applied yet (empty when
+   * the whole operation is already there). Re-read the file and send only these.
+   */
+  pending?: number[]
+  /**
+   * For ALREADY_APPLIED in a multi-file patch: the other operations (0-based) that are not applied
+   * yet (empty when the whole patch is already there).
+   */
+  pending_ops?: number[]
   /** For EDIT_NOT_FOUND / undo failures. */
   edit_id?: string
   /** For SYNTAX_ERROR_INTRODUCED: the gate's report (the message shows the first new error in context). */
@@ -518,6 +535,8 @@ export interface PatchFileSuccess {
   file_path: string
   /** Always 1 for patchFile. */
   replacements: number
+  /** Set when an empty `search_block` created the missing file. */
+  created?: boolean
   /** 1-based first line of the match. */
   line_number: number
   tier: Tier

@@ -13,7 +13,7 @@ use crate::contract::receipts::{
 };
 use crate::error::{Code, Failure, Result};
 use crate::hash::{file_hash, file_hash_parts};
-use crate::ir::Edit;
+use crate::ir::{Dialect, Edit};
 use crate::journal::Recorded;
 use crate::matcher::Tolerance;
 use crate::syntax;
@@ -70,6 +70,8 @@ pub struct Outcome {
     pub recorded: Recorded,
     /// The syntax gate's report (`None` with `validate: "off"`).
     pub syntax: Option<syntax::SyntaxReport>,
+    /// An empty `old` created the missing file.
+    pub created: bool,
 }
 
 /// Checks `base_hash` against the bytes the caller's edit will be applied to.
@@ -94,7 +96,23 @@ pub fn check_base(base: Option<&str>, bytes: &[u8], display: &str) -> Result<()>
 /// the edits are located without building the new text, and the write sends the unchanged stretches
 /// straight from the read buffer with the replacements between them ([`Action::Splice`]). The new text
 /// is built only when the syntax gate parses it, or to encode a UTF-16 file.
-pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outcome> {
+/// `names`: what the caller calls an edit's two sides (`("search_block", "replace_block")` for
+/// `patchFile`, `("old", "new")` for `applyEdits`), for messages.
+pub fn edit_file(
+    path: &str,
+    edits: &[Edit],
+    opts: &EditOptions,
+    names: (&str, &str),
+) -> Result<Outcome> {
+    if let Some(i) = edits.iter().position(|e| e.old.is_empty()) {
+        if edits.len() == 1 {
+            return fill_file(path, &edits[0].new, opts, names);
+        }
+        return Err(bad(format!(
+            "edits[{i}].old is empty: an empty old creates a missing file or fills an empty one, and must then be the only edit. To change existing text, put that text in old."
+        ))
+        .with("edit_index", i));
+    }
     let ws = Workspace::new(&opts.root)?;
     let mut w = Writer::open(
         &ws,
@@ -111,7 +129,9 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
     check_base(opts.base_hash.as_deref(), bytes, &display)?;
     let (text, encoding, before_text_utf16) =
         codec::decode_slice_counted(bytes).map_err(with_path)?;
-    let mut applied = apply::plan_edits(&text, edits, opts.tolerance).map_err(with_path)?;
+    // A later edit whose old only an earlier edit's new holds: the list is applied in turn.
+    let mut applied =
+        apply::plan_batch(&text, edits, opts.tolerance, Dialect::EditsInTurn).map_err(with_path)?;
     let syntax = syntax_gate_planned(opts.validate, &display, &text, &applied)?;
     let mut lines = std::mem::take(&mut applied.lines);
     let spans: Vec<(usize, usize, &str)> = applied.spans().collect();
@@ -163,6 +183,123 @@ pub fn edit_file(path: &str, edits: &[Edit], opts: &EditOptions) -> Result<Outco
         applied,
         recorded,
         syntax,
+        created: false,
+    })
+}
+
+/// An empty `old`: creates the file when it is missing, fills it when it holds nothing but
+/// whitespace (the new text takes the file's encoding and line terminator), and is refused on a file
+/// with content, since agents disagree on what it means there (one prepends, another appends). A file
+/// that already holds exactly `new` is `ALREADY_APPLIED` (a retried creation).
+fn fill_file(path: &str, new: &str, opts: &EditOptions, names: (&str, &str)) -> Result<Outcome> {
+    let (old_name, new_name) = names;
+    let ws = Workspace::new(&opts.root)?;
+    let mut w = Writer::open(
+        &ws,
+        &opts.journal,
+        &[(path.to_string(), Resolve::MayCreate)],
+        opts.max_file_bytes,
+        opts.dry_run,
+    )?;
+    let display = w.txn.files[0].display.clone();
+    let with_path = |f: Failure| f.with("file_path", &display);
+    let bytes = w.txn.files[0].bytes.as_deref();
+    let created = bytes.is_none();
+    match (bytes, opts.base_hash.as_deref()) {
+        (Some(b), base) => check_base(base, b, &display)?,
+        (None, Some(base)) => {
+            return Err(Failure::new(
+                Code::StaleFile,
+                format!("{display} does not exist any more (base_hash {base}); nothing was written. Re-read the directory; send the edit without base_hash to create the file."),
+            )
+            .with("base_hash", base)
+            .with("current_hash", Value::Null)
+            .with("file_path", &display))
+        }
+        (None, None) => {}
+    }
+    let before_bytes = bytes.map_or(0, <[u8]>::len);
+    let (old_text, encoding, before_text_utf16) = match bytes {
+        Some(b) => codec::decode_slice_counted(b).map_err(with_path)?,
+        None => (std::borrow::Cow::Borrowed(""), Encoding::Utf8, 0),
+    };
+    if new.is_empty() {
+        return Err(with_path(
+            Failure::new(
+                Code::NoChanges,
+                format!("{old_name} and {new_name} are both empty; nothing to change."),
+            )
+            .with("edit_index", 0),
+        ));
+    }
+    let term = crate::text::dominant_terminator(&old_text);
+    let new_text = match created {
+        true => new.to_string(),
+        false => crate::text::convert_terminators(new, term).into_owned(),
+    };
+    if !created && new_text == *old_text {
+        return Err(with_path(
+            Failure::new(
+                Code::AlreadyApplied,
+                format!("{display} already holds exactly this text: the edit (an empty old, which creates or fills the file) is already applied (a retried call?). Nothing was written, and nothing is left to do."),
+            )
+            .with("edit_index", 0)
+            .with("already_applied", [0])
+            .with("pending", Vec::<usize>::new()),
+        ));
+    }
+    if !old_text.trim().is_empty() {
+        return Err(with_path(bad(format!(
+            "{old_name} is empty, but {display} is not: an empty {old_name} only creates a missing file or fills an empty one. Agents disagree on what it means for a file with content (one prepends, another appends), so surepatch does neither. To insert text, put a unique existing line in {old_name} and write it again in {new_name} with the new lines before or after it; to replace the whole file, use writeFile."
+        ))
+        .with("edit_index", 0)));
+    }
+    let changes = vec![(0, old_text.len(), 0, new_text.len())];
+    let syntax = syntax_gate(opts.validate, &display, &old_text, &new_text, &changes)?;
+    let diff = crate::diff::unified(&display, &old_text, &new_text, &changes);
+    let after_text_utf16 = utf16_len(&new_text);
+    let end_line = crate::text::split_lines(&old_text).len().max(1);
+    drop(old_text);
+    let out = codec::encode(new_text.clone(), encoding);
+    let after_bytes = out.len();
+    let written = !opts.dry_run;
+    let (file_hash, recorded) = match written {
+        false => (file_hash(&out), Recorded::default()),
+        true => {
+            w.set(0, Action::Write(out));
+            let mut done = w.commit()?;
+            let hash = done.committed[0].file_hash.take().unwrap_or_default();
+            (hash, done.recorded)
+        }
+    };
+    let applied = Planned {
+        replacements: vec![new_text],
+        matches: vec![apply::MatchInfo {
+            edit_index: 0,
+            start_line: 1,
+            end_line,
+            tier: crate::matcher::Tier::Exact.as_str(),
+            tolerances: Vec::new(),
+        }],
+        changes,
+        first_changed_line: 1,
+        tier: crate::matcher::Tier::Exact,
+        lines: crate::text::LineCounter::new(),
+        dialect: Vec::new(),
+    };
+    Ok(Outcome {
+        display,
+        applied,
+        before_text_utf16,
+        after_text_utf16,
+        before_bytes,
+        after_bytes,
+        diff,
+        written,
+        file_hash,
+        recorded,
+        syntax,
+        created,
     })
 }
 
@@ -246,12 +383,6 @@ pub fn patch_file(args: &[Value]) -> Res {
     let dry_run = input.boolean(&["dry_run", "dryRun"])?;
     let tolerance = input.choice(&["tolerance"], &["exact", "safe"])?;
     input.finish()?;
-    if search.is_empty() {
-        return Err(
-            bad("search_block is empty: it must hold the exact text to replace.")
-                .with("file_path", path),
-        );
-    }
     let mut opts = read_options(arg(args, 1))?;
     let given = arg(args, 1).and_then(Value::as_object);
     let in_options = |keys: &[&str]| {
@@ -285,11 +416,17 @@ pub fn patch_file(args: &[Value]) -> Res {
         }
         opts.tolerance = t;
     }
-    let out = edit_file(path, &[Edit::new(search, replace)], &opts)?;
+    let out = edit_file(
+        path,
+        &[Edit::new(search, replace)],
+        &opts,
+        ("search_block", "replace_block"),
+    )?;
     let first = &out.applied.matches[0];
     Ok(to_value(&PatchFileSuccess {
         ok: True,
         replacements: out.applied.matches.len(),
+        created: out.created.then_some(true),
         line_number: first.start_line,
         tier: first.tier,
         dialect: crate::ir::dialect_names(&out.applied.dialect),
@@ -338,10 +475,11 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
     if preview {
         opts.dry_run = true;
     }
-    let out = edit_file(path, &edits, &opts)?;
+    let out = edit_file(path, &edits, &opts, ("old", "new"))?;
     Ok(to_value(&ApplyEditsSuccess {
         ok: True,
         edits_applied: edits.len(),
+        created: out.created.then_some(true),
         first_changed_line: out.applied.first_changed_line,
         tier: out.applied.tier.as_str(),
         dialect: crate::ir::dialect_names(&out.applied.dialect),

@@ -212,6 +212,17 @@ pub fn edit_lines(args: &[Value]) -> Res {
     let lt = LineTable::new(&text);
     check_anchors(&ops, &text, &lt).map_err(with_path)?;
     let done = splice(&text, &lt, &ops).map_err(with_path)?;
+    // No op writes an elision placeholder over the lines it replaces.
+    for &(os, oe, ns, ne) in &done.changes {
+        let elided = crate::placeholder::elided_in_change(&text, os, oe, &done.text[ns..ne]);
+        if !elided.is_empty() {
+            let first = crate::text::line_number_at(&text, os);
+            let lines: Vec<(usize, &str)> = elided.iter().map(|&(j, l)| (first + j, l)).collect();
+            return Err(with_path(crate::placeholder::elided_failure(
+                &lines, "an op",
+            )));
+        }
+    }
     if done.text == *text {
         return Err(with_path(Failure::new(
             Code::NoChanges,

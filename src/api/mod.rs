@@ -271,6 +271,9 @@ mod edit_tests;
 mod files_tests;
 
 #[cfg(test)]
+mod liberties_tests;
+
+#[cfg(test)]
 mod syntax_gate_tests;
 
 #[cfg(test)]

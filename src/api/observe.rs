@@ -414,6 +414,7 @@ fn ladder(result: &mut Value, code: &str, attempt: u64, repeated: u64) {
             "widen_context",
             m.get("hint").and_then(Value::as_str).unwrap_or("Add neighbouring lines to the search text until it is unique.").to_string(),
         ),
+        "ALREADY_APPLIED" => ("reread", "Nothing was written: the edit's result is already in the file (a retried call?). View the file to confirm it reads as you meant; if pending lists edits or hunks not applied yet, send only those.".into()),
         "STALE_FILE" | "STALE_ANCHOR" => ("reread", "The file changed: re-read it (view_file) and rebuild the edit against the current text.".into()),
         "SYNTAX_ERROR_INTRODUCED" => ("fix_input", "The edit would break the file's syntax where the message shows (nothing was written): correct the new text, usually a missing or extra bracket, quote or indentation, and send the edit again.".into()),
         "REWRITE_TOO_BROAD" => ("use_line_edit", "Do not rewrite the whole file: view it with format \"hashline\" and change only the lines that must change with edit_lines (or edit_file with old/new text).".into()),

@@ -515,8 +515,9 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Result<Ran> {
         };
         let r = ws.resolve(op.path(), src_mode).map_err(t)?;
         if let FileOp::Add { .. } = op {
-            // An empty SEARCH block may fill an empty file: decided once the file is read.
-            if r.exists && !opts.overwrite && !blocks {
+            // An empty SEARCH block may fill an empty file, and a file that already holds exactly
+            // the content is a retry: decided once the file is read.
+            if r.exists && !opts.overwrite && opts.targets_only && !blocks {
                 return Err(t(Failure::new(
                     Code::FileExists,
                     format!(
@@ -609,13 +610,45 @@ fn run(parsed: Parsed, opts: &PatchOptions, format: Format) -> Result<Ran> {
         }
     })?;
 
-    // 3. Compute every operation.
+    // 3. Compute every operation. An operation whose result is wholly in its file already is
+    // remembered, and the others are planned: the refusal then says which are left to apply.
     let mut planned = Vec::with_capacity(ops.len());
+    let mut already: Option<Failure> = None;
+    let mut pending_ops = Vec::new();
     for (i, op) in ops.iter().enumerate() {
         let display = displays[i].0.as_str();
-        let p = plan(&mut w.txn, op, &displays[i], opts, &mut dialect)
-            .map_err(|f| tag(f, i, op, Some(display)))?;
-        planned.push(p);
+        match plan(&mut w.txn, op, &displays[i], opts, blocks, &mut dialect) {
+            Ok(p) => {
+                planned.push(p);
+                pending_ops.push(i);
+            }
+            Err(f)
+                if f.code == Code::AlreadyApplied
+                    && f.detail("pending")
+                        .and_then(Value::as_array)
+                        .is_some_and(Vec::is_empty) =>
+            {
+                if already.is_none() {
+                    already = Some(tag(f, i, op, Some(display)));
+                }
+            }
+            Err(f) => return Err(tag(f, i, op, Some(display))),
+        }
+    }
+    if let Some(mut f) = already {
+        if ops.len() > 1 {
+            let rest: Vec<String> = pending_ops.iter().map(usize::to_string).collect();
+            f.message = match rest.is_empty() {
+                true => format!("{} Every operation of the patch is already applied.", f.message),
+                false => format!(
+                    "{} Operation(s) {} are not applied yet: nothing was written; re-read the files and send only those.",
+                    f.message,
+                    rest.join(", ")
+                ),
+            };
+            f = f.with("pending_ops", &pending_ops);
+        }
+        return Err(f);
     }
 
     // 4. Commit. A moved file keeps its mode, owner and group, as a rename would.
@@ -683,11 +716,65 @@ fn whole(before: &str, after: &str) -> Vec<(usize, usize, usize, usize)> {
     }
 }
 
+/// [`apply_hunks::apply_hunks`], refusing hunks whose result is already in the file
+/// (`ALREADY_APPLIED`, see [`crate::already`]) and hunks that write an elision placeholder over the
+/// code it stands for (`ELIDED_CONTENT`, see [`crate::placeholder::elided_in_change`]).
+fn hunks_checked(
+    text: &str,
+    hunks: &[crate::ir::Hunk],
+    tol: crate::matcher::Tolerance,
+) -> Result<apply_hunks::AppliedHunks> {
+    let a = match apply_hunks::apply_hunks(text, hunks, tol) {
+        Ok(a) => a,
+        Err(f)
+            if matches!(
+                f.code,
+                Code::SearchBlockNotFound | Code::SearchBlockAmbiguous | Code::OverlappingEdits
+            ) =>
+        {
+            let at = f
+                .detail("hunk_index")
+                .and_then(Value::as_u64)
+                .map(|i| i as usize);
+            return Err(crate::already::classify_hunks(text, hunks, at, tol).unwrap_or(f));
+        }
+        Err(f) => return Err(f),
+    };
+    crate::already::check_hunks(text, hunks, &a.matches, tol)?;
+    for &(os, oe, ns, ne) in &a.changes {
+        let elided = crate::placeholder::elided_in_change(text, os, oe, &a.text[ns..ne]);
+        if elided.is_empty() {
+            continue;
+        }
+        let first = text::line_number_at(text, os);
+        let lines: Vec<(usize, &str)> = elided.iter().map(|&(j, l)| (first + j, l)).collect();
+        // The hunk whose region holds the change.
+        let hunk = a
+            .matches
+            .iter()
+            .find(|m| m.start_line <= first && first <= m.end_line.max(m.start_line))
+            .map(|m| m.hunk_index);
+        let who = match hunk {
+            Some(i) => format!("hunks[{i}] (patch line {})", hunks[i].source_line),
+            None => "a hunk".to_string(),
+        };
+        let mut f = crate::placeholder::elided_failure(&lines, &who);
+        if let Some(i) = hunk {
+            f = f
+                .with("hunk_index", i)
+                .with("hunk_line", hunks[i].source_line);
+        }
+        return Err(f);
+    }
+    Ok(a)
+}
+
 fn plan(
     txn: &mut Txn,
     op: &FileOp,
     names: &(String, Option<String>),
     opts: &PatchOptions,
+    blocks: bool,
     dialect: &mut Vec<Dialect>,
 ) -> Result<Planned> {
     let (display, moved_to) = (names.0.as_str(), names.1.as_deref());
@@ -721,9 +808,32 @@ fn plan(
     match op {
         FileOp::Add { content, .. } => {
             if let (Some(b), false) = (&before, opts.overwrite) {
-                // Only an empty SEARCH block gets here with an existing file (see `run`): it may
-                // fill a file that holds nothing but whitespace, never replace content.
-                let blank = codec::decode(b.clone()).is_ok_and(|d| d.text.trim().is_empty());
+                let now = codec::decode(b.clone()).ok().map(|d| d.text);
+                // A file that already holds exactly this content: the creation was applied before.
+                if now.as_deref().is_some_and(|t| {
+                    !t.is_empty()
+                        && text::convert_terminators(content, text::dominant_terminator(t)) == t
+                }) {
+                    return Err(Failure::new(
+                        Code::AlreadyApplied,
+                        format!("{display} already exists with exactly this content: the creation is already applied (a retried call?). Nothing was written, and nothing is left to do."),
+                    )
+                    .with("already_applied", [0])
+                    .with("pending", Vec::<usize>::new())
+                    .with("file_path", display));
+                }
+                if !blocks {
+                    return Err(Failure::new(
+                        Code::FileExists,
+                        format!(
+                            "{display} already exists; update it instead, or pass overwrite: true to replace it. Nothing was written."
+                        ),
+                    )
+                    .with("file_path", display));
+                }
+                // An empty SEARCH block: it may fill a file that holds nothing but whitespace, never
+                // replace content.
+                let blank = now.is_some_and(|t| t.trim().is_empty());
                 if !blank {
                     return Err(Failure::new(
                         Code::FileExists,
@@ -743,6 +853,16 @@ fn plan(
                 }
                 _ => (String::new(), content.clone(), codec::Encoding::Utf8),
             };
+            // Overwriting code with placeholders that stand for it deletes it.
+            let elided =
+                crate::placeholder::elided_in_change(&old_text, 0, old_text.len(), &new_text);
+            if !elided.is_empty() {
+                let lines: Vec<(usize, &str)> = elided.iter().map(|&(j, l)| (j + 1, l)).collect();
+                return Err(crate::placeholder::elided_failure(
+                    &lines,
+                    &format!("the new content of {display}"),
+                ));
+            }
             let report = syntax_gate(opts.edit.validate, display, &old_text, &new_text, &[])?;
             let d = diff::unified(display, &old_text, &new_text, &whole(&old_text, &new_text));
             let bytes = codec::encode(new_text, enc);
@@ -788,23 +908,20 @@ fn plan(
                 let decoded = codec::decode(before)?;
                 let (new_text, n, matches, changes) = match change {
                     Change::Edits(edits) => {
-                        let tol = opts.edit.tolerance;
-                        let a = match apply::apply_edits(&decoded.text, edits, tol) {
-                            Ok(a) => a,
-                            // A block whose SEARCH only an earlier block's output holds: in turn.
-                            Err(f) if f.code == Code::SearchBlockNotFound && edits.len() > 1 => {
-                                apply::apply_edits_in_turn(&decoded.text, edits, tol).ok_or(f)?
-                            }
-                            Err(f) => return Err(f),
-                        };
+                        // A block whose SEARCH only an earlier block's output holds: in turn.
+                        let a = apply::apply_batch(
+                            &decoded.text,
+                            edits,
+                            opts.edit.tolerance,
+                            Dialect::BlocksInTurn,
+                        )?;
                         for d in &a.dialect {
                             note(dialect, *d);
                         }
                         (a.text, edits.len(), Matches::Edits(a.matches), a.changes)
                     }
                     Change::Hunks(hunks) => {
-                        let a =
-                            apply_hunks::apply_hunks(&decoded.text, hunks, opts.edit.tolerance)?;
+                        let a = hunks_checked(&decoded.text, hunks, opts.edit.tolerance)?;
                         for d in a.dialect {
                             note(dialect, d);
                         }

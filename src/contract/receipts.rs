@@ -97,6 +97,7 @@ pub enum Dialect {
     AnchorRepeated,
     BlocksInTurn,
     ContextPrefixMissing,
+    EditsInTurn,
     HeaderVariant,
     HunkCounts,
     HunksReordered,
@@ -274,6 +275,10 @@ pub struct PatchFileSuccess {
     pub file_path: String,
     /// Always 1 for patchFile.
     pub replacements: usize,
+    /// Set when an empty `search_block` created the missing file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "bool")]
+    pub created: Option<bool>,
     /// 1-based first line of the match.
     pub line_number: usize,
     #[schemars(with = "Tier")]
@@ -311,6 +316,10 @@ pub struct ApplyEditsSuccess {
     pub file_path: String,
     /// How many edits were applied.
     pub edits_applied: usize,
+    /// Set when an empty `old` created the missing file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "bool")]
+    pub created: Option<bool>,
     /// 1-based first changed line.
     pub first_changed_line: usize,
     /// The loosest tier any edit needed.
@@ -754,6 +763,21 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Vec<PlaceholderLine>")]
     placeholder_lines: Option<Vec<PlaceholderLine>>,
+    /// For ALREADY_APPLIED: the edits (`edits[i]`, SEARCH/REPLACE blocks) or hunks (0-based, of the
+    /// failing operation) whose result is already in the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<usize>")]
+    already_applied: Option<Vec<usize>>,
+    /// For ALREADY_APPLIED: the edits or hunks of that operation that are not applied yet (empty when
+    /// the whole operation is already there). Re-read the file and send only these.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<usize>")]
+    pending: Option<Vec<usize>>,
+    /// For ALREADY_APPLIED in a multi-file patch: the other operations (0-based) that are not applied
+    /// yet (empty when the whole patch is already there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<usize>")]
+    pending_ops: Option<Vec<usize>>,
     /// For EDIT_NOT_FOUND / undo failures.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]

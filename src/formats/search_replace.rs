@@ -14,7 +14,7 @@
 //! divider        = run("=") , { ws } , EOL ;
 //! replace-marker = run(">") , [ " " ] , "REPLACE" , [ ">" ] , { ws } , EOL
 //!                | run("+") , " " , "REPLACE" , { ws } , EOL ;           (* +++++++ REPLACE *)
-//! run(c)         = 3 to 9 times c ;                     (* canonical: 7, with the space *)
+//! run(c)         = 3 or more times c ;                  (* canonical: 7, with the space *)
 //! body-line      = any line that is not a block marker (see "Dividers") ;
 //! other-line     = any line that is not a search or replace marker ;
 //!
@@ -32,12 +32,13 @@
 //! # Markers
 //!
 //! A marker line starts in column 0 and holds nothing else but optional trailing whitespace. Models
-//! write the markers with runs of 3 to 9 characters (`<<< SEARCH`, `=====`, `>>>>>>>>> REPLACE`), with
-//! `-------`/`+++++++` runs, or with a `>` after the word (`<<<<<<< SEARCH>`); all are read, and any
-//! spelling other than the canonical one is noted ([`Dialect::MarkerVariant`]). Still content:
-//! runs of 2 or of 10 and more, indented markers, a marker followed by another word
-//! (`<<<<<<< SEARCH foo`), and git conflict markers (`<<<<<<< HEAD`, `>>>>>>> feature`). A `=======`
-//! outside a block is prose (a heading rule).
+//! write the markers with runs of 3 characters or more (`<<< SEARCH`, `=====`,
+//! `<<<<<<<<<<< SEARCH`, `==========`, `>>>>>>>>>>> REPLACE`), with `-------`/`+++++++` runs, or with
+//! a `>` after the word (`<<<<<<< SEARCH>`); all are read, and any spelling other than the canonical
+//! one is noted ([`Dialect::MarkerVariant`]). Still content: runs of 1 or 2, indented markers, a
+//! marker followed by another word (`<<<<<<< SEARCH foo`), git conflict markers (`<<<<<<< HEAD`,
+//! `>>>>>>> feature`), and a run of `=` of 10 or more inside a block opened by a search marker of
+//! 3 to 9 (see "Dividers"). A `=======` outside a block is prose (a heading rule).
 //!
 //! # Dividers
 //!
@@ -46,10 +47,14 @@
 //! (or underlines of `=`) stay editable:
 //!
 //! 1. A divider line inside a git conflict region of the block's text — after a line
-//!    `<<<<<<< <label>` and before its `>>>>>>> <label>` — is content, not a divider.
+//!    `<<<<<<< <label>` and before its `>>>>>>> <label>` — is content, not a divider; so is a run of
+//!    10 or more `=` in a block whose search marker's run is shorter than 10 (a file's underline:
+//!    such runs were never dividers there), while under a search marker of 10 or more every run
+//!    counts.
 //! 2. Of the divider lines left, a single one is the divider.
 //! 3. Of several, the single one whose run is as long as the search marker's run is the divider
-//!    (a model writes its own markers alike; a file's `=====` underline rarely matches).
+//!    (a model writes its own markers alike; a file's `=====` underline rarely matches); under a
+//!    search marker of 10 or more, else the single one of 10 or more.
 //! 4. Otherwise where the search text ends is unclear, and the block is refused (a `PARSE_ERROR`
 //!    naming the lines): split the edit so the file's `=======` line is not inside it.
 //!
@@ -113,6 +118,9 @@ const SEARCH: &str = "<<<<<<< SEARCH";
 const DIVIDER: &str = "=======";
 const REPLACE: &str = ">>>>>>> REPLACE";
 
+/// Marker runs from this length on are long (see "Dividers").
+const LONG_RUN: usize = 10;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Marker {
     Search,
@@ -133,7 +141,7 @@ fn marker(line: &str) -> Option<MarkerLine> {
     let t = line.trim_end();
     let first = *t.as_bytes().first()?;
     let run = t.bytes().take_while(|&b| b == first).count();
-    if !(3..=9).contains(&run) {
+    if run < 3 {
         return None;
     }
     let rest = &t[run..];
@@ -397,7 +405,11 @@ fn pick_divider(
             None => {}
         }
         if depth == 0 {
-            if let Some(m) = marker(line).filter(|m| m.kind == Marker::Divider) {
+            // A long `=` run (10 and more) divides only a block opened by a long marker: under a
+            // marker of the usual lengths it is the file's (an underline), as it always was.
+            if let Some(m) = marker(line).filter(|m| {
+                m.kind == Marker::Divider && (m.run < LONG_RUN || search_run >= LONG_RUN)
+            }) {
                 outside.push((i, m.run));
             }
         }
@@ -420,6 +432,10 @@ fn pick_divider(
         }
         (1, _) => outside[0].0,
         (_, 1) => same[0],
+        // Under a long search marker, the one long divider among short `=======` lines of the file.
+        _ if search_run >= LONG_RUN && outside.iter().filter(|d| d.1 >= LONG_RUN).count() == 1 => {
+            outside.iter().find(|d| d.1 >= LONG_RUN).map_or(0, |d| d.0)
+        }
         _ => {
             let at: Vec<String> = outside.iter().map(|(i, _)| (i + 1).to_string()).collect();
             return Err(ParseError::new(
@@ -605,16 +621,55 @@ mod tests {
 
     #[test]
     fn near_markers_are_content() {
-        // Runs of 10 or more, indented markers and markers with other words are content.
-        let t = "<<<<<<< SEARCH\n<<<<<<<<<< SEARCH\n  =======\n<<<<<<<< SEARCH foo\n==========\n\
-                 =======\n>>>>>>>>>> REPLACE\n  ======= \n>>>>>>> REPLACE\n";
+        // Indented markers, markers with other words, and under a marker of the usual length a
+        // run of 10 or more `=` (a file's underline) are content.
+        let t = "<<<<<<< SEARCH\n  <<<<<<<<<< SEARCH\n  =======\n<<<<<<<< SEARCH foo\n==========\n\
+                 =======\n >>>>>>>>>> REPLACE\n  ======= \n>>>>>>> REPLACE foo\n>>>>>>> REPLACE\n";
         assert_eq!(
             parse_blocks(t).unwrap(),
             vec![e(
-                "<<<<<<<<<< SEARCH\n  =======\n<<<<<<<< SEARCH foo\n==========\n",
-                ">>>>>>>>>> REPLACE\n  ======= \n"
+                "  <<<<<<<<<< SEARCH\n  =======\n<<<<<<<< SEARCH foo\n==========\n",
+                " >>>>>>>>>> REPLACE\n  ======= \n>>>>>>> REPLACE foo\n"
             )]
         );
+    }
+
+    #[test]
+    fn long_markers_are_markers() {
+        // As agents write them: runs of 10 and more, the divider as long or not.
+        for (s, d, r) in [
+            ("<<<<<<<<<<< SEARCH", "==========", ">>>>>>>>>>> REPLACE"),
+            ("<<<<<<<<<< SEARCH", "==========", ">>>>>>>>>> REPLACE"),
+            ("<<<<<<<<<<<<<<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE"),
+            ("<<<<<<<<<<< SEARCH", "===========", ">>>>>>> REPLACE"),
+        ] {
+            let t = format!("{s}\nold\n{d}\nnew\n{r}\n");
+            let (edits, dialect) = parse_blocks_dialect(&t).unwrap();
+            assert_eq!(edits, vec![e("old\n", "new\n")], "{t}");
+            assert_eq!(dialect, vec![Dialect::MarkerVariant], "{t}");
+        }
+        // A file's `=======` (git conflict resolved badly, or a rule) inside a long-marker block:
+        // the one long divider is the divider.
+        let t =
+            "<<<<<<<<<<< SEARCH\nx\n=======\ny\n==========\nx\n=======\nz\n>>>>>>>>>>> REPLACE\n";
+        assert_eq!(
+            parse_blocks(t).unwrap(),
+            vec![e("x\n=======\ny\n", "x\n=======\nz\n")]
+        );
+        // A whole git conflict inside a long-marker block is content.
+        let t = "<<<<<<<<<< SEARCH\n<<<<<<< HEAD\na\n=======\nb\n>>>>>>> main\n==========\na\n>>>>>>>>>> REPLACE\n";
+        assert_eq!(
+            parse_blocks(t).unwrap(),
+            vec![e("<<<<<<< HEAD\na\n=======\nb\n>>>>>>> main\n", "a\n")]
+        );
+        // Two long dividers and a long marker: where SEARCH ends is unclear, so it is refused.
+        let t = "<<<<<<<<<<< SEARCH\nTitle\n==========\n==========\nT\n>>>>>>>>>>> REPLACE\n";
+        assert!(parse_blocks(t).is_err());
+        // Under a usual marker, a long `=` run is content: a block with only that one has no
+        // divider (it is never split at the file's underline).
+        let t = "<<<<<<< SEARCH\nTitle\n==========\nbody\n>>>>>>> REPLACE\n";
+        let err = parse_blocks(t).unwrap_err();
+        assert!(err.message.contains("no `=======` line"), "{err}");
     }
 
     #[test]
