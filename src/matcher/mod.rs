@@ -538,15 +538,40 @@ fn decide(
             }
             _ => (tier_out, tolerances.clone()),
         };
-        let replacement = if tier == Tier::Exact {
+        // A multi-line match that ends before its last line's trailing whitespace, with a `new` that
+        // keeps that line and adds lines after it, would carry the whitespace onto `new`'s last line:
+        // the span takes the rest of the line, and the whitespace stays on the line it belongs to
+        // (rebuilt as the trailing-whitespace tier keeps bytes).
+        let rest = h.text[end..]
+            .find(['\n', '\r'])
+            .map_or(h.text.len(), |i| end + i);
+        let keeps_last_line = || {
+            let po = split_lines(old);
+            let pn = split_lines(new);
+            po.len() > 1 && pn[..pn.len() - 1].contains(&po[po.len() - 1])
+        };
+        let tail_ws = tier == Tier::Exact
+            && rest > end
+            && h.text[end..rest].trim().is_empty()
+            && !old.ends_with(['\n', '\r'])
+            && keeps_last_line();
+        let kept_tail = tail_ws
+            .then(|| {
+                let (po, pn) = (split_lines(old), split_lines(new));
+                rebuild::rebuild(h, start, rest, &po, &pn, Tier::TrailingWhitespace).ok()
+            })
+            .flatten();
+        let (end, replacement) = if let Some(r) = kept_tail {
+            (rest, r)
+        } else if tier == Tier::Exact {
             let term =
                 text::first_terminator(&h.text[start..end]).unwrap_or_else(|| file_terminator(h));
-            text::convert_terminators(new, term).into_owned()
+            (end, text::convert_terminators(new, term).into_owned())
         } else {
             let parts_old = split_lines(old);
             let parts_new = split_lines(new);
             match rebuild::rebuild(h, start, end, &parts_old, &parts_new, tier) {
-                Ok(r) => r,
+                Ok(r) => (end, r),
                 Err(why) => {
                     return Err(Miss::InconsistentIndent {
                         span: (start, end),

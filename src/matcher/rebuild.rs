@@ -225,6 +225,7 @@ pub(super) fn rebuild(
     } else {
         None
     };
+    let tmap = reindent.and_then(|_| textual_drift(h, i, old, &seg, &full_old));
 
     let fix = Fixer::new(&text[start..end], old, tier);
     let budget = Cell::new(CHAR_DIFF_BUDGET);
@@ -368,6 +369,10 @@ pub(super) fn rebuild(
                 Some(r) if !file_frame => r.delta,
                 _ => 0,
             };
+            let tm = tmap
+                .as_ref()
+                .filter(|_| !file_frame)
+                .map(|(a, b)| (a.as_str(), b.as_str()));
             // A blank old line carries nothing to keep: what replaces it is written like an added line.
             let piece = match partner[jn].filter(|&j| !is_blank(old[j]) && !is_blank(seg(j))) {
                 Some(j) => {
@@ -375,9 +380,9 @@ pub(super) fn rebuild(
                     let o = old[j];
                     let full = full && full_old(j);
                     let line = Line { o, f, n, full };
-                    render_pair(line, tier, shift, &ctx, &pieces, &fix, &budget)
+                    render_pair(line, tier, (shift, tm), &ctx, &pieces, &fix, &budget)
                 }
-                None => render_added(n, full, shift, &ctx, &pieces, &fix),
+                None => render_added(n, full, (shift, tm), &ctx, &pieces, &fix),
             };
             pieces.push(piece.into());
             breaks.push(partner[jn].and_then(own_break));
@@ -464,6 +469,49 @@ fn drift<'t>(
         tabs,
         unit: if tabs { tab } else { unit },
     })
+}
+
+/// The drift as text, when it is one: `(a, b)` such that every file line of the match reads `a + x`
+/// where the model's `old` line reads `b + x` (the model added or dropped the same leading string on
+/// every line: four spaces before a tab, a tab written for nothing). A line the model writes as
+/// `b + y` then stands in the file as `a + y`, byte for byte: tabs stay tabs, spaces stay spaces,
+/// whatever their columns.
+fn textual_drift<'t>(
+    h: &Haystack<'t>,
+    i: usize,
+    old: &[&str],
+    seg: &dyn Fn(usize) -> &'t str,
+    full_old: &dyn Fn(usize) -> bool,
+) -> Option<(String, String)> {
+    let lines = h.lines();
+    let k = old.len() - 1;
+    let mut pairs = Vec::new();
+    for (j, part) in old.iter().enumerate() {
+        if full_old(j) && !is_blank(part) {
+            let file_line = if k == 0 {
+                seg(0)
+            } else {
+                lines.content(i + j, h.text)
+            };
+            pairs.push((indent_of(file_line), indent_of(part)));
+        }
+    }
+    let &(f0, o0) = pairs.first()?;
+    let common = f0
+        .bytes()
+        .rev()
+        .zip(o0.bytes().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&f0[..f0.len() - common], &o0[..o0.len() - common]);
+    pairs
+        .iter()
+        .all(|(f, o)| {
+            f.strip_prefix(a)
+                .zip(o.strip_prefix(b))
+                .is_some_and(|(x, y)| x == y)
+        })
+        .then(|| (a.to_string(), b.to_string()))
 }
 
 /// The first non-blank line at or above (`down == false`) / at or below `from`, near it.
@@ -639,7 +687,7 @@ struct Line<'a> {
 fn render_pair(
     Line { o, f, n, full }: Line,
     tier: Tier,
-    shift: isize,
+    (shift, tm): (isize, Option<(&str, &str)>),
     ctx: &Run,
     written: &[Cow<str>],
     fix: &Fixer,
@@ -664,12 +712,16 @@ fn render_pair(
         // The model left the indentation alone (or the line starts mid-line).
         fi.to_string()
     } else {
-        match ctx.reindent {
-            Some(r) => {
+        match (
+            ctx.reindent,
+            tm.and_then(|(a, b)| Some((a, ni.strip_prefix(b)?))),
+        ) {
+            (Some(_), Some((a, rest))) => format!("{a}{rest}"),
+            (Some(r), None) => {
                 let cols = (columns(ni, r.tab) as isize + shift).max(0) as usize;
                 ctx.indent_for(cols, Some(f), written)
             }
-            None => ni.to_string(),
+            (None, _) => ni.to_string(),
         }
     };
     match transplant(oc, fc, nc, tier, fix, budget) {
@@ -684,7 +736,7 @@ fn render_pair(
 fn render_added(
     n: &str,
     full: bool,
-    shift: isize,
+    (shift, tm): (isize, Option<(&str, &str)>),
     ctx: &Run,
     written: &[Cow<str>],
     fix: &Fixer,
@@ -695,8 +747,13 @@ fn render_added(
                 return String::new();
             }
             let ind = indent_of(n);
-            let cols = (columns(ind, r.tab) as isize + shift).max(0) as usize;
-            let mut s = ctx.indent_for(cols, None, written);
+            let mut s = match tm.and_then(|(a, b)| Some((a, ind.strip_prefix(b)?))) {
+                Some((a, rest)) => format!("{a}{rest}"),
+                None => {
+                    let cols = (columns(ind, r.tab) as isize + shift).max(0) as usize;
+                    ctx.indent_for(cols, None, written)
+                }
+            };
             s.push_str(&fix.fix(&n[ind.len()..]));
             s
         }

@@ -1308,3 +1308,40 @@ fn blank_edges_keep_the_files_blank_lines() {
         Err(e) => assert!(matches!(e, Miss::NotFound { .. }), "{e:?}"),
     }
 }
+
+/// Trailing whitespace stays on its line: an exact match ending before a line's trailing
+/// whitespace, replaced by text that adds lines after it, moved the whitespace onto the last
+/// added line (`} ` / `z();` became `}` / `z(); `).
+#[test]
+fn trailing_whitespace_stays_on_its_line() {
+    let file = "if (x) {\n    y();\n} \nw();\n";
+    let (out, _) = apply(file, "    y();\n}", "    y();\n}\nz();").unwrap();
+    assert_eq!(out, "if (x) {\n    y();\n} \nz();\nw();\n");
+    // Nothing moves when new adds no line.
+    let (out, _) = apply(file, "    y();\n}", "    v();\n}").unwrap();
+    assert_eq!(out, "if (x) {\n    v();\n} \nw();\n");
+}
+
+/// A drift that is text (the same leading string added to, or dropped from, every line of `old`)
+/// maps each line of `new` as text: a tab stays a tab. A hunk indented by four spaces over a
+/// Makefile wrote its recipe line `    \t@echo built` as four spaces; at the inline-whitespace tier
+/// an added recipe line's tab became spaces.
+#[test]
+fn a_textual_drift_keeps_tabs_and_spaces_as_written() {
+    let make = "build: main.o\n\tgcc -o app main.o\n";
+    let (out, _) = apply(
+        make,
+        "    build: main.o\n    \tgcc -o app main.o\n",
+        "    build: main.o\n    \tgcc -o app main.o\n    \t@echo built\n",
+    )
+    .unwrap();
+    assert_eq!(out, "build: main.o\n\tgcc -o app main.o\n\t@echo built\n");
+    let (out, tier) = apply(
+        "CC      = gcc\nCFLAGS  = -O2\n",
+        "CC = gcc\nCFLAGS = -O2",
+        "CC = gcc\nCFLAGS = -O2\nall:\n\t@echo hi",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert_eq!(out, "CC      = gcc\nCFLAGS  = -O2\nall:\n\t@echo hi\n");
+}
