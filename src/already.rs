@@ -54,6 +54,17 @@ fn added_lines_present(text: &str, old: &str, new: &str) -> bool {
         })
 }
 
+/// Whether `new` has a non-blank line (trimmed) that no line of `old` is: what identifies an edit's
+/// result once its `old` is gone.
+fn has_own_line<'a>(
+    old: impl Iterator<Item = &'a str>,
+    new: impl Iterator<Item = &'a str>,
+) -> bool {
+    let old: Vec<&str> = old.map(str::trim).collect();
+    new.map(str::trim)
+        .any(|l| !l.is_empty() && !old.contains(&l))
+}
+
 /// A line after a view's line-number prefix (`12\t`, `12: `, `12:ab3f|`, `12 | `), loosely: only
 /// used to let a line through [`added_lines_present`].
 fn without_view_prefix(l: &str) -> Option<&str> {
@@ -209,7 +220,13 @@ fn edit_state(h: &Haystack, e: &Edit, tol: Tolerance) -> State {
             }
         }
         Err(Miss::NotFound { .. }) => {
-            if new.trim().is_empty() || !added_lines_present(h.text, "", new) {
+            // Only a `new` with a line of its own (one `old` does not have) can be recognised: a
+            // deletion's `new` is part of its `old`, and finding it says nothing (a stale deletion
+            // would read as applied).
+            if new.trim().is_empty()
+                || !has_own_line(old.lines(), new.lines())
+                || !added_lines_present(h.text, "", new)
+            {
                 return State::Missing;
             }
             let lines = new.lines().count();
@@ -530,7 +547,7 @@ fn hunk_state(text: &str, lt: &LineTable, hk: &Hunk, tol: Tolerance) -> State {
         }
         Err(f) if f.code == Code::SearchBlockNotFound => {
             let (old, new) = (hk.old_lines(), hk.new_lines());
-            if old == new || !new.iter().any(|l| !l.trim().is_empty()) {
+            if old == new || !has_own_line(old.iter().copied(), new.iter().copied()) {
                 return State::Missing;
             }
             match readings(hk).iter().find_map(|r| new_side_at(text, r, tol)) {

@@ -547,3 +547,25 @@ fn an_insertion_never_lands_twice_seeded() {
         "{landed} {hunks_landed}"
     );
 }
+
+/// A stale deletion is no retry: its `new` is part of its `old` (a line dropped), so finding `new`
+/// says nothing about whether it was applied; it stays `SEARCH_BLOCK_NOT_FOUND` (the refusal keeps
+/// its candidates). A stale SEARCH deleting `delete: ...Id,` above two lines the file has.
+#[test]
+fn a_stale_deletion_is_not_already_applied() {
+    let text = "x = {\n  open: k,\n  delete: k,\n  keys: k\n}\n";
+    let e = Edit::new("  delete: kId,\n  keys: k\n}", "  keys: k\n}");
+    let f = apply_batch(text, &[e], SAFE, Dialect::EditsInTurn).unwrap_err();
+    assert_eq!(f.code, Code::SearchBlockNotFound, "{f:?}");
+    // A stale hunk deleting a line the same way.
+    let p = "*** Begin Patch\n*** Update File: a.js\n@@\n-  delete: kId,\n   keys: k\n }\n*** End Patch\n";
+    let ops = parse_patch(p).unwrap();
+    let FileOp::Update {
+        change: Change::Hunks(h),
+        ..
+    } = &ops[0]
+    else {
+        unreachable!()
+    };
+    assert!(classify_hunks(text, h, Some(0), SAFE).is_none());
+}

@@ -471,9 +471,9 @@ fn drift<'t>(
     })
 }
 
-/// The drift as text, when it is one: `(a, b)` such that every file line of the match reads `a + x`
-/// where the model's `old` line reads `b + x` (the model added or dropped the same leading string on
-/// every line: four spaces before a tab, a tab written for nothing). A line the model writes as
+/// The drift as text, when it is one: `(a, b)`, one of them empty, such that every file line of the
+/// match reads `a + x` where the model's `old` line reads `b + x` (the model added or dropped the same
+/// leading string on every line: four spaces before a tab, a level it left out). A line the model writes as
 /// `b + y` then stands in the file as `a + y`, byte for byte: tabs stay tabs, spaces stay spaces,
 /// whatever their columns.
 fn textual_drift<'t>(
@@ -504,6 +504,11 @@ fn textual_drift<'t>(
         .take_while(|(x, y)| x == y)
         .count();
     let (a, b) = (&f0[..f0.len() - common], &o0[..o0.len() - common]);
+    // A prefix added or dropped, not one string written for another (tabs for spaces is a matter of
+    // columns, which the caller measures).
+    if !a.is_empty() && !b.is_empty() {
+        return None;
+    }
     pairs
         .iter()
         .all(|(f, o)| {
