@@ -465,6 +465,60 @@ impl Hunk {
     }
 }
 
+/// What a view shows of a line: NFC, no trailing whitespace, no CR (indentation, inner spaces
+/// and typography are visible).
+fn vis(s: &str) -> String {
+    s.trim_end_matches([' ', '\t', '\r']).nfc().collect()
+}
+
+/// Another place (start line) that the shown old side `rendered` reads as, when it reads
+/// differently from the intended lines `a..`: under indentation noise any place equal but for
+/// indentation (a drift can not tell them apart), otherwise any place a view shows as the rendered
+/// text while it shows the intended lines otherwise. Such a rendering says another place, not
+/// this edit, so the generator does not use it.
+fn collision(doc: &Doc, a: usize, rendered: &[String], noise: Noise) -> bool {
+    let n = rendered.len();
+    if n == 0 || n > doc.lines.len() {
+        return false;
+    }
+    let indent = noise.indent() || noise == Noise::TabsSpaces;
+    let norm = |s: &str| {
+        if indent {
+            vis(s).trim_start().to_string()
+        } else {
+            vis(s)
+        }
+    };
+    let r: Vec<String> = rendered.iter().map(|l| norm(l)).collect();
+    let f: Vec<String> = doc.lines.iter().map(|l| norm(&l.text)).collect();
+    (0..=doc.lines.len() - n).any(|s| {
+        s != a
+            && f[s..s + n] == r[..]
+            && (indent || a + n > doc.lines.len() || f[a..a + n] != f[s..s + n])
+    })
+}
+
+/// Whether another place shows exactly like lines `a..b` in a view (differing only in trailing
+/// whitespace, NFC/NFD or line endings): the principle's ambiguity.
+fn invisible_twin(doc: &Doc, a: usize, b: usize) -> bool {
+    // Blank edge lines do not count: in `{old, new}` text a leading line break may as well be the
+    // previous line's terminator.
+    let blank = |i: usize| doc.lines[i].text.trim().is_empty();
+    let (mut a, mut b) = (a, b);
+    while a < b && blank(a) {
+        a += 1;
+    }
+    while b > a && blank(b - 1) {
+        b -= 1;
+    }
+    let n = b - a;
+    if n == 0 {
+        return false;
+    }
+    let f: Vec<String> = doc.lines.iter().map(|l| vis(&l.text)).collect();
+    (0..=doc.lines.len() - n).any(|s| s != a && f[s..s + n] == f[a..b])
+}
+
 /// How many lines the old side `a..b` (with line `stale` replaced) matches, by view keys.
 fn key_windows(keys: &[String], a: usize, b: usize, stale: Option<(usize, &str)>) -> usize {
     let mut needle: Vec<String> = keys[a..b].to_vec();
@@ -1035,6 +1089,19 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
         }
     }
 
+    // A rendering that reads as another place is not this edit.
+    for p in &plans {
+        for h in &p.hunks {
+            if h.sub.is_some() || h.b == h.a || noise == Noise::None && h.stale.is_none() {
+                continue;
+            }
+            let (old, _) = h.sides(&p.doc);
+            if collision(&p.doc, h.a, &old, noise) {
+                return None;
+            }
+        }
+    }
+
     // Tags.
     for p in &plans {
         let d = &p.doc;
@@ -1080,12 +1147,17 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             }
             if h.sub.is_some() {
                 tags.insert("shown:substring".into());
-            } else if h.b > h.a && key_windows(&d.keys(), h.a, h.b, None) != 1 {
-                // The shown old side is found elsewhere too by what a view shows.
+            } else if h.b > h.a && invisible_twin(d, h.a, h.b) {
+                // The shown old side is also elsewhere, differing only in bytes a view does not
+                // show.
                 tags.insert("view_ambiguous".into());
             }
             if h.a == h.b && format == Format::ApplyPatch {
                 tags.insert("pure_insert".into());
+            }
+            if h.b == d.lines.len() && h.b > h.a && !d.final_newline() {
+                // The shown old side ends with the file's last line, which has no line break.
+                tags.insert("search_at_eof".into());
             }
             if format.old_new() && h.sub.is_none() && h.b > h.a {
                 // The shown old text (as the model copied it) is also found in the file where
@@ -1165,7 +1237,9 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             }
             let Some(o) = o else { return x };
             let t = &p.doc.lines[o].text;
-            if noise == Noise::TrailingWs && trailing(t) {
+            if trailing(t) {
+                // A changed line's trailing whitespace is invisible in a view: the model could
+                // not see it, so keeping or dropping it are both right.
                 x |= WS_ANY;
             }
             if noise == Noise::Nfc && t.nfc().collect::<String>() != *t {
@@ -1794,6 +1868,9 @@ fn render_apply_patch(
             }
             if !scopes.is_empty() {
                 if let Some(lines) = resolve_scopes(doc, &scopes) {
+                    if lines.len() > 1 {
+                        variant.push("scope_repeated".into());
+                    }
                     if !inside_any(doc, &lines, h.a, h.b) {
                         in_scope = false;
                         variant.push(if lines.iter().any(|&l| l < h.a) {
