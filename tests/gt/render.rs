@@ -593,6 +593,9 @@ struct FilePlan {
     doc: Doc,
     edits: Vec<LineEdit>,
     hunks: Vec<Hunk>,
+    /// Edits in turn: after hunk `k`, a further edit of a line hunk `k` wrote (`old` is that line
+    /// as written, `new` its next version), found only in the text the earlier edit left.
+    chained: Vec<(usize, String, String)>,
 }
 
 fn noises_for(format: Format) -> &'static [Noise] {
@@ -820,6 +823,7 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             doc,
             edits,
             hunks: Vec::new(),
+            chained: Vec::new(),
         });
     }
     if plans.is_empty() {
@@ -1040,6 +1044,58 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                         h.pen.write(text, *origin)?;
                     }
                 }
+            }
+        }
+    }
+
+    // Edits in turn (SEARCH/REPLACE blocks, applyEdits batches): a later edit changes a line an
+    // earlier one wrote, as models that apply blocks one after another write them. The intended
+    // file has the line's last version.
+    if matches!(format, Format::Blocks | Format::ApplyEdits)
+        && noise == Noise::None
+        && adv == Adv::None
+        && r.chance(1, 5)
+    {
+        let p = &mut plans[0];
+        let keys = p.doc.keys();
+        let cands: Vec<(usize, usize)> = p
+            .hunks
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| h.sub.is_none())
+            .flat_map(|(k, h)| {
+                let e = &p.edits[h.edit];
+                e.new
+                    .iter()
+                    .enumerate()
+                    .filter_map(move |(j, nl)| match nl {
+                        NL::Written { text, .. } if !text.trim().is_empty() => Some((k, j, text.clone())),
+                        _ => None,
+                    })
+                    .filter(|(_, _, t)| !keys.contains(&key(t)))
+                    .map(|(k, j, _)| (k, j))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        if let Some(&(k, j)) = cands.get(r.below(cands.len().max(1))) {
+            let ei = p.hunks[k].edit;
+            let NL::Written { text, origin } = p.edits[ei].new[j].clone() else {
+                unreachable!()
+            };
+            let unique = p.edits[ei]
+                .new
+                .iter()
+                .filter(|n| matches!(n, NL::Written { text: t, .. } if key(t) == key(&text)))
+                .count()
+                == 1;
+            let next = change_token(r, &text);
+            if unique && key(&next) != key(&text) && !keys.contains(&key(&next)) {
+                p.edits[ei].new[j] = NL::Written {
+                    text: next.clone(),
+                    origin,
+                };
+                p.chained.push((k, text, next));
+                variant.push("in_turn".into());
             }
         }
     }
@@ -1489,11 +1545,13 @@ fn render_old_new(
     adv: Adv,
     variant: &mut Vec<String>,
 ) -> Option<(&'static str, Value)> {
-    let mut pairs: Vec<(String, String)> = p
-        .hunks
-        .iter()
-        .map(|h| old_new_strings(r, &p.doc, h, noise, adv))
-        .collect();
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for (k, h) in p.hunks.iter().enumerate() {
+        pairs.push(old_new_strings(r, &p.doc, h, noise, adv));
+        for (_, o, n) in p.chained.iter().filter(|c| c.0 == k) {
+            pairs.push((o.clone(), n.clone()));
+        }
+    }
     // Escaped once too often: the whole old (and maybe new) on one line with literal \n.
     if pairs.iter().all(|(o, _)| o.contains('\n')) && r.chance(1, 5) {
         let how = r.below(3);
@@ -1621,7 +1679,7 @@ fn render_blocks(
         let path = p.doc.path.as_str();
         let ext = path.rsplit('.').next().unwrap_or("");
         let mut block_texts = Vec::new();
-        for h in &p.hunks {
+        for (hk, h) in p.hunks.iter().enumerate() {
             let (old, new) = if let Some((line, x, y)) = h.sub {
                 // SEARCH/REPLACE bodies are lines: show the substring as its own body line only when
                 // it is the whole line.
@@ -1666,6 +1724,9 @@ fn render_blocks(
             b.push_str(&rm);
             b.push('\n');
             block_texts.push(b);
+            for (_, o, n) in p.chained.iter().filter(|c| c.0 == hk) {
+                block_texts.push(format!("{sm}\n{o}\n{dv}\n{n}\n{rm}\n"));
+            }
         }
         let between = r.chance(1, 3);
         for (k, b) in block_texts.iter().enumerate() {
