@@ -50,4 +50,5 @@ pub const KNOWN_CLASSES: &[Known] = &[
     k("apply_blocks * *", &["no_final_newline", "search_at_eof"], "content", "G17 a final newline the file lacks is forgiven last: a looser match elsewhere wins"),
     k("* * stale", &["shown:substring", "tier:trailing_whitespace"], "wrote", "G18 trailing whitespace of a substring old forgiven inside a line"),
     k("apply_blocks * *", &["lang:makefile", "fenced"], "content", "G19 a block under a bare file name and a fence goes to the previous block's file"),
+    k("apply_unified_diff * stale", &["delete_file"], "wrote", "G20 a deletion whose shown content is stale deletes the file"),
 ];

@@ -199,6 +199,8 @@ pub struct FileCase {
     pub before: Vec<ExpLine>,
     /// Right results (for `MayApply`); the first is the generator's own.
     pub accept: Vec<Vec<ExpLine>>,
+    /// The right result is that the file is gone (a deletion).
+    pub gone: bool,
     /// Original lines the rendering shows (the shrinker keeps them).
     pub pinned: BTreeSet<usize>,
 }
@@ -830,6 +832,10 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
         return None;
     }
 
+    if format == Format::Udiff && plans.len() == 1 && r.chance(1, 12) {
+        return delete_case(r, seed, &plans[0].doc);
+    }
+
     // Adversarial kind first (it shapes the edit), then hunks, then noise.
     let adv = if r.chance(11, 20) {
         Adv::None
@@ -1069,7 +1075,9 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                     .iter()
                     .enumerate()
                     .filter_map(move |(j, nl)| match nl {
-                        NL::Written { text, .. } if !text.trim().is_empty() => Some((k, j, text.clone())),
+                        NL::Written { text, .. } if !text.trim().is_empty() => {
+                            Some((k, j, text.clone()))
+                        }
                         _ => None,
                     })
                     .filter(|(_, _, t)| !keys.contains(&key(t)))
@@ -1362,6 +1370,7 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             before,
             accept,
             pinned,
+            gone: false,
         });
     }
     Some(Case {
@@ -1376,6 +1385,68 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
         expect,
         files,
         why,
+    })
+}
+
+/// A unified diff deleting the file (`+++ /dev/null`), its content shown: right is the file gone;
+/// with one line of the shown content stale, a refusal (the content it deletes is checked).
+fn delete_case(r: &mut Rng, seed: u64, doc: &Doc) -> Option<Case> {
+    let stale = r.chance(1, 2);
+    let mut lines: Vec<String> = doc.lines.iter().map(|l| l.text.clone()).collect();
+    if stale {
+        let cands: Vec<usize> = (0..lines.len())
+            .filter(|&i| !super::files::tokens(&lines[i]).is_empty())
+            .collect();
+        let i = *cands.get(r.below(cands.len().max(1)))?;
+        lines[i] = change_token(r, &lines[i]);
+    }
+    let mut text = format!(
+        "--- a/{0}\n+++ /dev/null\n@@ -1,{1} +0,0 @@\n",
+        doc.path,
+        lines.len()
+    );
+    for l in &lines {
+        text.push('-');
+        text.push_str(l);
+        text.push('\n');
+    }
+    if !doc.final_newline() {
+        text.push_str("\\ No newline at end of file\n");
+    }
+    let mut tags = vec![
+        format!("lang:{}", doc.lang.name()),
+        "delete_file".to_string(),
+    ];
+    if doc.eol == "\r\n" {
+        tags.push("crlf".into());
+    }
+    Some(Case {
+        seed,
+        format: Format::Udiff,
+        noise: Noise::None,
+        adv: if stale { Adv::Stale } else { Adv::None },
+        variant: vec!["delete_file".into()],
+        tags,
+        op: "apply_unified_diff",
+        args: json!([text, options(&[])]),
+        expect: if stale {
+            Expect::MustRefuse
+        } else {
+            Expect::MayApply
+        },
+        files: vec![FileCase {
+            path: doc.path.clone(),
+            bom: doc.bom,
+            before: unchanged(doc),
+            accept: Vec::new(),
+            pinned: (0..doc.lines.len()).collect(),
+            gone: true,
+        }],
+        why: if stale {
+            "must refuse: the deletion shows content the file does not hold".into()
+        } else {
+            "may apply: the file deleted".into()
+        },
     })
 }
 

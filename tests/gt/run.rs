@@ -138,6 +138,12 @@ fn judge(case: &Case, before: &[Vec<u8>], actual: &[Option<Vec<u8>>], resp: &Val
         }
         Expect::MayApply => {
             for (f, a) in case.files.iter().zip(actual) {
+                if f.gone {
+                    if a.is_some() {
+                        return Verdict::Wrong(format!("{} is still there", f.path));
+                    }
+                    continue;
+                }
                 let Some(a) = a else {
                     return Verdict::Wrong(format!("{} is gone", f.path));
                 };
@@ -182,6 +188,9 @@ fn shape(case: &Case, before: &[Vec<u8>], actual: &[Option<Vec<u8>>]) -> &'stati
     };
     let mut worst = 0;
     for ((f, a), b) in case.files.iter().zip(actual).zip(before) {
+        if f.gone {
+            continue;
+        }
         let Some(a) = a else { return "content" };
         if a == b {
             // Unchanged where a change was right: "ok" without the write.
