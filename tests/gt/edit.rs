@@ -1,0 +1,479 @@
+//! The intended edit (replace, insert or delete whole lines, or change a substring of a line; one or
+//! several per file) and the file it must produce.
+
+use super::doc::{indent_of, key, Doc, Lang, Line};
+use super::files::{change_token, other_token, stmt, tokens};
+use super::rng::Rng;
+
+/// One line of an edit's new side.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NL {
+    /// File line `i`, unchanged (the model copied it; the file's bytes must stay).
+    Kept(usize),
+    /// A line the model wrote, at the file's columns in the file's style. `origin`: the file line
+    /// it is a changed copy of.
+    Written { text: String, origin: Option<usize> },
+}
+
+/// A change of a substring inside one line.
+#[derive(Clone, Debug)]
+pub struct Sub {
+    pub line: usize,
+    /// Byte offset of `old` in the line's text.
+    pub at: usize,
+    pub old: String,
+    pub new: String,
+}
+
+/// File lines `start..end` become `new` (`start == end`: an insertion before line `start`).
+#[derive(Clone, Debug)]
+pub struct LineEdit {
+    pub start: usize,
+    pub end: usize,
+    pub new: Vec<NL>,
+    pub sub: Option<Sub>,
+    pub kind: EditKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EditKind {
+    Replace,
+    Insert,
+    Delete,
+    Substring,
+}
+
+impl EditKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            EditKind::Replace => "replace",
+            EditKind::Insert => "insert",
+            EditKind::Delete => "delete",
+            EditKind::Substring => "substring",
+        }
+    }
+}
+
+/// The line may end with any terminator the file uses (a line the engine terminates itself in a
+/// file with mixed endings).
+pub const EOL_ANY: u8 = 1;
+/// Trailing whitespace may be kept or dropped (the model could not see it).
+pub const WS_ANY: u8 = 2;
+/// NFC or NFD (the model could not see the difference).
+pub const NF_ANY: u8 = 4;
+
+/// A line of a result: text, terminator, the original line it is a copy of, and what may differ.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExpLine {
+    pub text: String,
+    /// Other texts that are right for this line: the file's own bytes of a line the edit
+    /// removes that this written line repeats by what a view shows (the engine may keep them).
+    pub alts: Vec<String>,
+    pub eol: &'static str,
+    pub origin: Option<usize>,
+    pub relax: u8,
+}
+
+/// Indentation for a new line after line `i` (or at the top).
+fn indent_after(doc: &Doc, i: Option<usize>) -> String {
+    let Some(i) = i else { return String::new() };
+    // The nearest non-blank line at or above i.
+    let mut k = i;
+    while k > 0 && doc.lines[k].text.trim().is_empty() {
+        k -= 1;
+    }
+    let t = &doc.lines[k].text;
+    let base = indent_of(t).to_string();
+    let tt = t.trim_end();
+    let opens = match doc.lang {
+        Lang::Python | Lang::Yaml => tt.ends_with(':') && !doc.in_embedded(k),
+        Lang::Makefile => false,
+        _ => tt.ends_with('{') || tt.ends_with("then"),
+    };
+    if doc.in_embedded(k) {
+        if tt.ends_with(':') {
+            return format!("{base}  ");
+        }
+        return base;
+    }
+    if opens {
+        format!("{base}{}", doc.unit)
+    } else {
+        base
+    }
+}
+
+/// New lines to insert at indentation `ind` (one statement, maybe nested).
+fn new_lines(r: &mut Rng, doc: &Doc, at: usize, ind: &str) -> Vec<String> {
+    let lang = if doc.in_embedded(at.min(doc.lines.len().saturating_sub(1))) {
+        Lang::Yaml
+    } else {
+        doc.lang
+    };
+    let unit = if lang == Lang::Yaml { "  " } else { doc.unit };
+    let nest = r.chance(1, 3);
+    let s = stmt(r, lang, 0, nest);
+    s.into_iter()
+        .map(|(d, t)| {
+            if lang == Lang::Makefile {
+                // Recipe lines come with their tab.
+                if ind.is_empty() && d == 0 {
+                    t
+                } else {
+                    format!("\t{t}")
+                }
+            } else if lang == Lang::Tsv {
+                t
+            } else {
+                format!("{ind}{}{t}", unit.repeat(d))
+            }
+        })
+        .collect()
+}
+
+/// Picks 1..=max edits on `doc`, in file order, apart from each other.
+pub fn choose_edits(r: &mut Rng, doc: &Doc, max: usize) -> Vec<LineEdit> {
+    let n = doc.lines.len();
+    let want = if max <= 1 {
+        1
+    } else {
+        r.weighted(&[(1, 6), (2, 3), (3, 1)]).min(max)
+    };
+    let mut edits: Vec<LineEdit> = Vec::new();
+    let mut tries = 0;
+    while edits.len() < want && tries < 40 {
+        tries += 1;
+        // Half the time inside a twin, where it is hard.
+        let at = if !doc.twins.is_empty() && r.chance(1, 2) {
+            let t = &doc.twins[r.below(doc.twins.len())];
+            let base = if r.chance(1, 2) { t.a } else { t.b };
+            base + r.below(t.len.max(1))
+        } else {
+            r.below(n)
+        };
+        if at >= n {
+            continue;
+        }
+        let kind = r.weighted(&[
+            (EditKind::Replace, 9),
+            (EditKind::Insert, 4),
+            (EditKind::Delete, 2),
+            (EditKind::Substring, 5),
+        ]);
+        let Some(e) = make_edit(r, doc, at, kind) else {
+            continue;
+        };
+        // At least 3 lines between two edits' lines.
+        let clash = edits
+            .iter()
+            .any(|o| e.start < o.end.max(o.start + 1) + 3 && o.start < e.end.max(e.start + 1) + 3);
+        if clash {
+            continue;
+        }
+        edits.push(e);
+    }
+    edits.sort_by_key(|e| e.start);
+    edits
+}
+
+fn make_edit(r: &mut Rng, doc: &Doc, at: usize, kind: EditKind) -> Option<LineEdit> {
+    let n = doc.lines.len();
+    let text = |i: usize| doc.lines[i].text.as_str();
+    match kind {
+        EditKind::Substring => {
+            let toks = tokens(text(at));
+            if toks.is_empty() {
+                return None;
+            }
+            let (a, b) = toks[r.below(toks.len())];
+            let old = text(at)[a..b].to_string();
+            let new = other_token(r, &old);
+            let line = format!("{}{}{}", &text(at)[..a], new, &text(at)[b..]);
+            Some(LineEdit {
+                start: at,
+                end: at + 1,
+                new: vec![NL::Written {
+                    text: line,
+                    origin: Some(at),
+                }],
+                sub: Some(Sub {
+                    line: at,
+                    at: a,
+                    old,
+                    new,
+                }),
+                kind,
+            })
+        }
+        EditKind::Insert => {
+            // Insert before line `p` (p == n: at the end).
+            let p = (at + 1).min(n);
+            let ind = indent_after(doc, p.checked_sub(1));
+            let mut new: Vec<NL> = new_lines(r, doc, p.saturating_sub(1), &ind)
+                .into_iter()
+                .map(|t| NL::Written {
+                    text: t,
+                    origin: None,
+                })
+                .collect();
+            if r.chance(1, 4) {
+                new.extend(
+                    new_lines(r, doc, p.saturating_sub(1), &ind)
+                        .into_iter()
+                        .map(|t| NL::Written {
+                            text: t,
+                            origin: None,
+                        }),
+                );
+            }
+            Some(LineEdit {
+                start: p,
+                end: p,
+                new,
+                sub: None,
+                kind,
+            })
+        }
+        EditKind::Delete => {
+            let len = r.range(1, 2).min(n - at);
+            if len == 0
+                || (doc.lines[at..at + len]
+                    .iter()
+                    .all(|l| l.text.trim().is_empty()))
+            {
+                return None;
+            }
+            Some(LineEdit {
+                start: at,
+                end: at + len,
+                new: Vec::new(),
+                sub: None,
+                kind,
+            })
+        }
+        EditKind::Replace => {
+            let len = r.weighted(&[(1, 5), (2, 3), (3, 2), (4, 1)]).min(n - at);
+            if doc.lines[at..at + len]
+                .iter()
+                .all(|l| l.text.trim().is_empty())
+            {
+                return None;
+            }
+            let mut new = Vec::new();
+            let mut changed = false;
+            for i in at..at + len {
+                let blank = text(i).trim().is_empty();
+                match r.below(20) {
+                    0..=6 => new.push(NL::Kept(i)),
+                    7..=16 if !blank => {
+                        let t = change_token(r, text(i));
+                        changed = true;
+                        new.push(NL::Written {
+                            text: t,
+                            origin: Some(i),
+                        });
+                    }
+                    17..=19 => changed = true,
+                    _ => new.push(NL::Kept(i)),
+                }
+                if r.chance(1, 6) {
+                    let ind = indent_after(doc, Some(i));
+                    for t in new_lines(r, doc, i, &ind) {
+                        new.push(NL::Written {
+                            text: t,
+                            origin: None,
+                        });
+                    }
+                    changed = true;
+                }
+            }
+            if !changed {
+                let i = (at..at + len).find(|&i| !text(i).trim().is_empty())?;
+                let k = new.iter().position(|x| *x == NL::Kept(i))?;
+                new[k] = NL::Written {
+                    text: change_token(r, text(i)),
+                    origin: Some(i),
+                };
+            }
+            Some(LineEdit {
+                start: at,
+                end: at + len,
+                new,
+                sub: None,
+                kind,
+            })
+        }
+    }
+}
+
+/// The file `edits` (sorted, disjoint) make of `doc`, line by line. `relax(origin)` says what may
+/// differ in a line the model wrote in edit `k` from file line `origin` (or from nothing).
+pub fn intended(
+    doc: &Doc,
+    edits: &[LineEdit],
+    relax: &dyn Fn(usize, Option<usize>) -> u8,
+) -> Vec<ExpLine> {
+    let mixed = doc.mixed_eol();
+    let eol_relax = if mixed { EOL_ANY } else { 0 };
+    let mut out: Vec<ExpLine> = Vec::new();
+    let mut i = 0;
+    let kept = |k: usize| ExpLine {
+        alts: Vec::new(),
+        text: doc.lines[k].text.clone(),
+        eol: doc.lines[k].eol,
+        origin: Some(k),
+        relax: 0,
+    };
+    for (ek, e) in edits.iter().enumerate() {
+        while i < e.start {
+            out.push(kept(i));
+            i += 1;
+        }
+        for nl in &e.new {
+            match nl {
+                NL::Kept(k) => out.push(kept(*k)),
+                NL::Written { text, origin } => out.push(ExpLine {
+                    alts: (e.start..e.end)
+                        .map(|k| &doc.lines[k].text)
+                        .filter(|t| *t != text && key(t) == key(text))
+                        .cloned()
+                        .collect(),
+                    text: text.clone(),
+                    eol: doc.eol,
+                    origin: None,
+                    relax: eol_relax | relax(ek, *origin),
+                }),
+            }
+        }
+        i = e.end;
+    }
+    while i < doc.lines.len() {
+        out.push(kept(i));
+        i += 1;
+    }
+    // A file without a final newline keeps lacking one; a line that is no longer last gets one.
+    let final_nl = doc.final_newline();
+    let len = out.len();
+    for (k, l) in out.iter_mut().enumerate() {
+        if k + 1 < len && l.eol.is_empty() {
+            l.eol = doc.eol;
+            l.relax |= eol_relax;
+        }
+        if k + 1 == len && !final_nl {
+            l.eol = "";
+        }
+        if k + 1 == len && final_nl && l.eol.is_empty() {
+            l.eol = doc.eol;
+        }
+    }
+    // An empty last line without a terminator is no line at all (the bytes end after the line
+    // before it).
+    if out
+        .last()
+        .is_some_and(|l| l.text.is_empty() && l.eol.is_empty())
+    {
+        out.pop();
+    }
+    out
+}
+
+/// The bytes of a result.
+pub fn render_lines(lines: &[ExpLine], bom: bool) -> Vec<u8> {
+    let mut b = Vec::new();
+    if bom {
+        b.extend_from_slice("\u{feff}".as_bytes());
+    }
+    for l in lines {
+        b.extend_from_slice(l.text.as_bytes());
+        b.extend_from_slice(l.eol.as_bytes());
+    }
+    b
+}
+
+/// The lines of a file as the engine's line table splits them (`\r\n`, `\n` or a lone `\r`).
+pub fn split_bytes(text: &str) -> Vec<(String, &'static str)> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\n' => {
+                out.push((text[start..i].to_string(), "\n"));
+                i += 1;
+                start = i;
+            }
+            b'\r' if b.get(i + 1) == Some(&b'\n') => {
+                out.push((text[start..i].to_string(), "\r\n"));
+                i += 2;
+                start = i;
+            }
+            b'\r' => {
+                out.push((text[start..i].to_string(), "\r"));
+                i += 1;
+                start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    if start < b.len() {
+        out.push((text[start..].to_string(), ""));
+    }
+    out
+}
+
+/// Whether `actual` (a file's bytes) is the result `exp`, allowing what each line's `relax` allows.
+pub fn matches(actual: &[u8], exp: &[ExpLine], bom: bool) -> bool {
+    let Ok(text) = std::str::from_utf8(actual) else {
+        return false;
+    };
+    let text = match (bom, text.strip_prefix('\u{feff}')) {
+        (true, Some(t)) => t,
+        (false, None) => text,
+        _ => return false,
+    };
+    let got = split_bytes(text);
+    if got.len() != exp.len() {
+        return false;
+    }
+    got.iter().zip(exp).all(|((t, e), x)| {
+        let eol_ok = *e == x.eol || (x.relax & EOL_ANY != 0 && !e.is_empty() && !x.eol.is_empty());
+        let norm = |s: &str| {
+            let mut s = s.to_string();
+            if x.relax & WS_ANY != 0 {
+                s = s.trim_end_matches([' ', '\t']).to_string();
+            }
+            if x.relax & NF_ANY != 0 {
+                use unicode_normalization::UnicodeNormalization;
+                s = s.nfc().collect();
+            }
+            s
+        };
+        let a = norm(t);
+        eol_ok && (a == norm(&x.text) || x.alts.contains(t))
+    })
+}
+
+/// `doc`'s lines as a result (for a case whose right answer leaves the file alone).
+pub fn unchanged(doc: &Doc) -> Vec<ExpLine> {
+    doc.lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| ExpLine {
+            alts: Vec::new(),
+            text: l.text.clone(),
+            eol: l.eol,
+            origin: Some(i),
+            relax: 0,
+        })
+        .collect()
+}
+
+pub fn as_lines(exp: &[ExpLine]) -> Vec<Line> {
+    exp.iter()
+        .map(|e| Line {
+            text: e.text.clone(),
+            eol: e.eol,
+        })
+        .collect()
+}
