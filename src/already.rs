@@ -280,6 +280,45 @@ pub fn classify_edits(
     })
 }
 
+/// `editLines` insertions retried: an `insert_after` (`insert_before`) whose lines, one at least not
+/// blank, already stand right after (before) its anchor line is already applied (an insertion's
+/// anchor line does not change, so its anchor stays valid and a retry would insert the lines
+/// again). `ALREADY_APPLIED` listing them, and the other ops as pending; `None` when none is.
+pub fn reapplied_line_ops(
+    lt: &LineTable,
+    text: &str,
+    ops: &[crate::line_edit::LineOp],
+) -> Option<Failure> {
+    use crate::line_edit::Kind;
+    let same = |at: usize, lines: &[String]| {
+        lines
+            .iter()
+            .enumerate()
+            .all(|(x, l)| at + x < lt.len() && lt.content(at + x, text).trim_end() == l.trim_end())
+    };
+    let states: Vec<State> = ops
+        .iter()
+        .map(|op| {
+            let n = op.lines.len();
+            let solid = op.lines.iter().any(|l| !l.trim().is_empty());
+            let s = op.start.line;
+            let at = match op.kind {
+                Kind::InsertAfter if solid => Some(s),
+                Kind::InsertBefore if solid && s > n => Some(s - 1 - n),
+                _ => None,
+            };
+            match at.filter(|&at| same(at, &op.lines)) {
+                Some(at) => State::Applied((at + 1, at + n), true),
+                None => State::Pending,
+            }
+        })
+        .collect();
+    failure("ops", &states, |i| match ops.len() {
+        1 => "the op".to_string(),
+        _ => format!("ops[{i}]"),
+    })
+}
+
 /// The `ALREADY_APPLIED` refusal of a batch of `n` edits of which those in `reapplied` (index, lines
 /// where its result stands) were found inside their own result; the others apply.
 pub fn reapplied_edits(n: usize, reapplied: &[(usize, (usize, usize))]) -> Failure {

@@ -727,3 +727,32 @@ fn a_deletion_checks_the_content_its_diff_shows() {
     assert_eq!(r["ok"], true, "{r}");
     assert!(!w.exists("gone.txt"));
 }
+
+/// An `editLines` insertion retried (its anchor line is unchanged, so the anchor stays valid) is
+/// `ALREADY_APPLIED`, not a second copy; an insertion of other lines at that place still lands.
+#[test]
+fn an_edit_lines_insertion_retried_is_already_applied() {
+    let w = Ws::new();
+    w.write("f.py", "x = f()\ny = 2\n");
+    let call = |text: &str, kind: &str, line: usize, at: &str| {
+        run(
+            "edit_lines",
+            json!(["f.py", [{"op": kind, "start": anchor(line, at), "text": text}], w.opts(json!({}))]),
+        )
+    };
+    let r = call("print(x)\n", "insert_after", 1, "x = f()");
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(w.read("f.py"), b"x = f()\nprint(x)\ny = 2\n");
+    let r = call("print(x)\n", "insert_after", 1, "x = f()");
+    assert_eq!(code(&r), "ALREADY_APPLIED", "{r}");
+    assert_eq!(w.read("f.py"), b"x = f()\nprint(x)\ny = 2\n");
+    // insert_before, the same.
+    let r = call("# y\n", "insert_before", 3, "y = 2");
+    assert_eq!(r["ok"], true, "{r}");
+    let r = call("# y\n", "insert_before", 4, "y = 2");
+    assert_eq!(code(&r), "ALREADY_APPLIED", "{r}");
+    assert_eq!(w.read("f.py"), b"x = f()\nprint(x)\n# y\ny = 2\n");
+    // Other lines at the same place land.
+    let r = call("print(y)\n", "insert_after", 1, "x = f()");
+    assert_eq!(r["ok"], true, "{r}");
+}

@@ -211,6 +211,9 @@ pub fn edit_lines(args: &[Value]) -> Res {
     let (text, encoding) = codec::decode_slice(bytes).map_err(with_path)?;
     let lt = LineTable::new(&text);
     check_anchors(&ops, &text, &lt).map_err(with_path)?;
+    if let Some(f) = crate::already::reapplied_line_ops(&lt, &text, &ops) {
+        return Err(with_path(f));
+    }
     let done = splice(&text, &lt, &ops).map_err(with_path)?;
     // No op writes an elision placeholder over the lines it replaces.
     for &(os, oe, ns, ne) in &done.changes {
