@@ -143,6 +143,11 @@ function helpText(name, program = 'surepatch') {
 }
 
 const out = (s) => process.stdout.write(s)
+// A failure's message and hint in the command line's words (--overwrite, surepatch view; mcp/vocabulary.cjs).
+const cliWords = (r) => {
+  const v = require('../mcp/vocabulary.cjs')
+  return v.speak(r, v.CLI)
+}
 const err = (s) => process.stderr.write(s)
 
 function workspaceRoot(values) {
@@ -333,6 +338,7 @@ async function apply(values, positionals, { inline, format: given }) {
     if (values.overwrite) opts.overwrite = true
     r = kind === 'apply_patch' ? await sp.applyPatch(text, opts) : kind === 'unified' ? await sp.applyUnifiedDiff(text, opts) : await sp.applyBlocks(text, opts)
   }
+  r = cliWords(r)
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
   if (r.ok !== true) {
     if (!values.json) err(summarize('apply_patch', r))
@@ -370,7 +376,7 @@ async function view(values, positionals) {
   const range = parseRange(values.range)
   const root = workspaceRoot(values)
   const sp = require('../index.js')
-  const r = await sp.viewFile(positionals[0], { workspace_root: root, format: values.hashline ? 'hashline' : values.numbered ? 'numbered' : 'plain', ...range })
+  const r = cliWords(await sp.viewFile(positionals[0], { workspace_root: root, format: values.hashline ? 'hashline' : values.numbered ? 'numbered' : 'plain', ...range }))
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
   if (r.ok !== true) {
     if (!values.json) err(require('../mcp/summary.cjs').summarize('view_file', r))
@@ -386,7 +392,7 @@ async function undo(values, positionals) {
   const sp = require('../index.js')
   const { summarize } = require('../mcp/summary.cjs')
   narrowStateDirs(values['journal-dir'])
-  const r = await sp.undoEdit(positionals[0], { workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']) })
+  const r = cliWords(await sp.undoEdit(positionals[0], { workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']) }))
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
   else (r.ok === true ? out : err)(summarize('undo_edit', r))
   return r.ok === true ? 0 : 1

@@ -2,7 +2,8 @@
 // low-level SDK `Server` so that tools/call hands the raw arguments to the engine, and bad arguments
 // come back as the engine's structured INVALID_INPUT result instead of an SDK validation error.
 //
-// Each tools/call answers with structuredContent equal to the engine's result object, a compact
+// Each tools/call answers with structuredContent equal to the engine's result object (a failure's message
+// and hint in the tool's words: mcp/vocabulary.cjs), a compact
 // human-readable summary of it as the text content (mcp/summary.cjs: the diff, or the message and
 // candidates; never the escaped JSON of the whole result), and isError when ok is false.
 //

@@ -16,6 +16,7 @@
 // validates with Ajv's draft-07 default; MCP documents 2020-12), and carry no `$schema` key.
 
 const path = require('node:path')
+const vocabulary = require('./vocabulary.cjs')
 
 // The failure codes, from the library's ErrorCode (so a new code shows up in the schemas by itself).
 function errorCodesOf(lib) {
@@ -1099,7 +1100,12 @@ function createToolRunner(lib, options) {
     }
   }
 
+  // Every result in the words of tool `name` (mcp/vocabulary.cjs): a hint names only what it takes.
   async function call(name, rawArgs) {
+    return vocabulary.speak(await callTool(name, rawArgs), vocabulary.mcpRows(name))
+  }
+
+  async function callTool(name, rawArgs) {
     const tool = tools.get(name)
     if (!tool) {
       return failure('INVALID_INPUT', `unknown tool ${JSON.stringify(name)}; available tools are ${JSON.stringify([...tools.keys()])}.`)
