@@ -198,6 +198,13 @@ function encode(names, args) {
   }
 }
 
+// A failure's message and hint in the library's words: function names, and the arguments `op` takes
+// (mcp/vocabulary.cjs; the engine writes them naming the MCP tools).
+const vocabulary = require('./mcp/vocabulary.cjs')
+function libraryWords(op, result) {
+  return vocabulary.speak(result, vocabulary.libraryRows(op))
+}
+
 function decode(text) {
   try {
     return JSON.parse(text)
@@ -227,7 +234,7 @@ function engineAsync(op, names, args, seen) {
   } catch (e) {
     return Promise.resolve(failure('INTERNAL_ERROR', `native call failed: ${e && e.message ? e.message : e}`))
   }
-  return pending.then(decode, (e) => failure('INTERNAL_ERROR', `native call failed: ${e && e.message ? e.message : e}`))
+  return pending.then((text) => libraryWords(op, decode(text)), (e) => failure('INTERNAL_ERROR', `native call failed: ${e && e.message ? e.message : e}`))
 }
 
 function callSync(op, names, args) {
@@ -241,7 +248,7 @@ function engineSync(op, names, args, seen) {
   if (error) return error
   if (seen) seen(payload)
   try {
-    return decode(native.callSync(op, payload))
+    return libraryWords(op, decode(native.callSync(op, payload)))
   } catch (e) {
     return failure('INTERNAL_ERROR', `native call failed: ${e && e.message ? e.message : e}`)
   }

@@ -129,3 +129,38 @@ test("CLI table over the engine's own hints for repeated failures: no tool of th
   assert.ok(hints.some((r) => /send it as "\*\*\* Add File" with its complete content and --overwrite/.test(r.hint)))
   assert.ok(hints.some((r) => /surepatch view big\.py --numbered\) and send a patch/.test(r.hint)))
 })
+
+// The library names its functions (viewFile, editLines, writeFile), never the MCP tools, and each
+// function's own arguments: patchFile takes search_block / replace_block, the patch formats a SEARCH text
+// or a hunk.
+const TOOL_NAMES = /\b(view_file|patch_file|edit_file|edit_lines|write_file|undo_edit|move_file|delete_file)\b/
+
+test('library: failures name functions and the arguments of the function that answered', { timeout: 60_000 }, async (t) => {
+  const root = populate(tempDir(t), FILES)
+  const o = { workspace_root: root }
+  const seen = []
+  const fail = async (name, promise, code) => {
+    const r = await promise
+    assert.equal(r.code, code, `${name}: ${JSON.stringify(r)}`)
+    assert.doesNotMatch(`${r.message}\n${r.hint}`, TOOL_NAMES, `${name}: ${r.message} / ${r.hint}`)
+    seen.push(r)
+    return r
+  }
+  const amb = await fail('patchFile', sp.patchFile({ file_path: 'x.py', search_block: 'a = 1', replace_block: 'a = 2' }, o), 'SEARCH_BLOCK_AMBIGUOUS')
+  assert.equal(amb.hint, 'Add unchanged neighbouring lines to search_block until it is unique (to replace every occurrence, use applyEdits with expected_replacements).')
+  for (let i = 0; i < 3; i++) await fail('patchFile', sp.patchFile({ file_path: 'x.py', search_block: `a = 3\nb = ${i}`, replace_block: 'q' }, o), 'SEARCH_BLOCK_NOT_FOUND')
+  assert.match(seen[1].hint, /\(viewFile with start_line \d+ and end_line \d+\)/)
+  assert.match(seen[2].hint, /edit the lines with editLines using their N:tag anchors/)
+  assert.match(seen[3].hint, /rewrite it whole with writeFile/)
+  const ph = await fail('patchFile', sp.patchFile({ file_path: 'y.py', search_block: '    return 1', replace_block: PLACEHOLDER }, o), 'ELIDED_CONTENT')
+  assert.match(ph.message, /^replace_block replaces code .* out of both search_block and replace_block\.$/)
+  // applyEdits takes old / new / expected_replacements: its words are the engine's.
+  const ae = await fail('applyEdits', sp.applyEdits('x.py', [{ old: 'a = 1', new: 'a = 2' }], o), 'SEARCH_BLOCK_AMBIGUOUS')
+  assert.match(ae.hint, /neighbouring lines to old until it is unique, or set expected_replacements/)
+  const blocks = await fail('applyBlocks', sp.applyBlocks('x.py\n<<<<<<< SEARCH\na = 1\n=======\nb\n>>>>>>> REPLACE\n', o), 'SEARCH_BLOCK_AMBIGUOUS')
+  assert.doesNotMatch(blocks.hint, /\bold\b|expected_replacements/)
+  await fail('applyPatch', sp.applyPatch('*** Begin Patch\n*** Update File: x.py\n@@\n-zzz\n+b\n*** End Patch\n', o), 'SEARCH_BLOCK_NOT_FOUND')
+  const stale = await fail('patchFile', sp.patchFile({ file_path: 'z.py', search_block: 'z = 1', replace_block: 'z = 2' }, { ...o, base_hash: '0000000000000000' }), 'STALE_FILE')
+  assert.match(stale.hint, /re-read it \(viewFile\)/)
+  for (const [f, text] of Object.entries(FILES)) assert.equal(readFileSync(join(root, f), 'utf8'), text, f)
+})

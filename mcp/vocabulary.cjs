@@ -4,6 +4,9 @@
 // expected_replacements, overwrite: true, validate); a caller can only act on the names of the surface
 // that answered it. Each surface rewrites the engine's words through one table here:
 //
+// - `LIBRARY`: the library's functions (index.js applies it to every result): function names instead
+//   of tool names (viewFile, editLines), and per op the arguments it takes (patchFile: search_block).
+//   The other surfaces read the library's results, so their tables start from these words.
 // - `MCP`: every MCP tool (and createToolRunner / toolDefinitions, the same tools without MCP), with
 //   per-tool rows first (patch_file takes search_block / replace_block, not old / new; apply_patch
 //   takes a patch, whose SEARCH text or hunk context is what to widen).
@@ -41,6 +44,35 @@ const searchTextRows = (search, both, every) => [
 // A SEARCH/REPLACE block or an apply_patch / unified hunk.
 const PATCH_ROWS = searchTextRows("the SEARCH text (or the hunk's context)", 'both the SEARCH and the REPLACE text (or the hunk)', '')
 
+// The MCP tools, as library functions (`apply_patch` is left alone: it is also the format's name).
+const TOOL_TO_LIBRARY = {
+  view_file: 'viewFile',
+  edit_lines: 'editLines',
+  write_file: 'writeFile',
+  edit_file: 'applyEdits',
+  patch_file: 'patchFile',
+  undo_edit: 'undoEdit',
+  move_file: 'moveFile',
+  delete_file: 'deleteFile',
+}
+const toolNames = new RegExp(`\\b(${Object.keys(TOOL_TO_LIBRARY).join('|')})\\b`, 'g')
+
+const LIBRARY_COMMON = [[toolNames, (m) => TOOL_TO_LIBRARY[m]]]
+const LIBRARY_OPS = {
+  patch_file: [
+    ...searchTextRows('search_block', 'both search_block and replace_block', ' (to replace every occurrence, use applyEdits with expected_replacements)'),
+    [/(^|: )edits\[0\] /g, '$1replace_block '],
+  ],
+  apply_blocks: PATCH_ROWS,
+  apply_patch: PATCH_ROWS,
+  apply_unified_diff: PATCH_ROWS,
+}
+
+/** The rows of library op `op` (snake_case, as in the op table): its own first, then every op's. */
+function libraryRows(op) {
+  return [...(LIBRARY_OPS[op] || []), ...LIBRARY_COMMON]
+}
+
 const MCP_COMMON = [
   [GATE_CLAUSE, '.'],
   [libraryNames, (m) => LIBRARY_TO_TOOL[m]],
@@ -59,17 +91,17 @@ const fileOf = (ctx) => (ctx && typeof ctx.file_path === 'string' && ctx.file_pa
 const CLI = [
   [GATE_CLAUSE, '; if the break is intended, pass --validate report.'],
   [/\bpass overwrite: true\b/g, 'pass --overwrite'],
-  [/\(view_file with start_line (\d+) and end_line (\d+)\)/g, (_m, a, b, ctx) => `(surepatch view ${fileOf(ctx)} --numbered --range ${a}:${b})`],
-  [/\(view_file\)/g, (_m, ctx) => `(surepatch view ${fileOf(ctx)})`],
+  [/\((?:view_file|viewFile) with start_line (\d+) and end_line (\d+)\)/g, (_m, a, b, ctx) => `(surepatch view ${fileOf(ctx)} --numbered --range ${a}:${b})`],
+  [/\((?:view_file|viewFile)\)/g, (_m, ctx) => `(surepatch view ${fileOf(ctx)})`],
   [
-    /view the file with format "hashline" and edit the lines with edit_lines using their N:tag anchors\./g,
+    /view the file with format "hashline" and edit the lines with (?:edit_lines|editLines) using their N:tag anchors\./g,
     (_m, ctx) => `view the file (surepatch view ${fileOf(ctx)} --numbered) and send a patch whose lines are copied from it exactly.`,
   ],
   [
-    /View the file with format "hashline" and edit with edit_lines using the N:tag anchors; the file is too large to rewrite whole\./g,
+    /View the file with format "hashline" and edit with (?:edit_lines|editLines) using the N:tag anchors; the file is too large to rewrite whole\./g,
     (_m, ctx) => `View the file (surepatch view ${fileOf(ctx)} --numbered) and send a patch whose lines are copied from it exactly; the file is too large to rewrite whole.`,
   ],
-  [/rewrite it whole with write_file \(send the complete content\)/g, 'rewrite it whole: send it as "*** Add File" with its complete content and --overwrite'],
+  [/rewrite it whole with (?:write_file|writeFile) \(send the complete content\)/g, 'rewrite it whole: send it as "*** Add File" with its complete content and --overwrite'],
   ...PATCH_ROWS,
 ]
 
@@ -95,4 +127,4 @@ function mcpRows(name) {
   return [...(MCP_TOOLS[name] || []), ...MCP_COMMON]
 }
 
-module.exports = { speak, mcpRows, CLI, MCP_TOOLS, MCP_COMMON, LIBRARY_TO_TOOL }
+module.exports = { speak, mcpRows, libraryRows, CLI, MCP_TOOLS, MCP_COMMON, LIBRARY_OPS, LIBRARY_TO_TOOL, TOOL_TO_LIBRARY }
