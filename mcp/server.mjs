@@ -142,7 +142,11 @@ export function createServer(config = {}) {
       dirs = [base]
     }
     dirs = [...new Set(dirs)]
-    runner.setRoots(dirs, declared.length === 0 ? refusal : null)
+    const why =
+      declared.length === 0
+        ? refusal
+        : `none of the client's roots (${declared.map((r) => r.uri).join(', ')}) is a directory ${fixed ? `inside --root ${fixed}` : 'on this machine'}, so no file can be reached. Add a root (a workspace folder) that exists here in the client, or start the server with --root.`
+    runner.setRoots(dirs, why)
     log(dirs.length ? `serving the client's roots: ${dirs.join(', ')}` : 'the client declares no usable roots: every tool call is refused until it adds one')
   }
   async function ensureRoots(extra) {
