@@ -3,7 +3,7 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync, spawn } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createRequire } from 'node:module'
 import { BIN, REPO, populate, tempDir } from './mcp-helpers.mjs'
@@ -207,7 +207,7 @@ test('usage errors exit 2 with one line, in every mode (the server included), an
 })
 
 test('-h/--help and --version in each command', async () => {
-  for (const cmd of [[], ['mcp'], ['apply'], ['view'], ['undo']]) {
+  for (const cmd of [[], ['mcp'], ['apply'], ['view'], ['undo'], ['log']]) {
     const h = sp([...cmd, '-h'])
     assert.equal(h.code, 0)
     assert.match(h.stdout, /^Usage: surepatch /)
@@ -216,6 +216,167 @@ test('-h/--help and --version in each command', async () => {
   }
   assert.match(sp(['--help']).stdout, /--http \[HOST:\]PORT/)
   assert.match(sp(['apply', '--help']).stdout, /--format FORMAT/)
+})
+
+// Issue #27 §7: the command line and the package.
+const ADD_A = '*** Begin Patch\n*** Add File: a.txt\n+fresh\n*** End Patch\n'
+
+test('apply --overwrite: an Add File of an existing file replaces it; without it FILE_EXISTS, exit 1, bytes unchanged', { timeout: 60_000 }, async (t) => {
+  const s = setup(t)
+  const refused = sp(['apply', '--root', s.root], { input: ADD_A, state: s.state })
+  assert.equal(refused.code, 1)
+  assert.match(refused.stderr, /^FILE_EXISTS: /)
+  assert.equal(s.text('a.txt'), 'one\ntwo\nthree\n')
+  const r = sp(['apply', '--root', s.root, '--overwrite'], { input: ADD_A, state: s.state })
+  assert.equal(r.code, 0, r.stderr)
+  assert.match(r.stdout, /^add a\.txt \+1 -3\nedit_id /)
+  assert.equal(s.text('a.txt'), 'fresh\n')
+  // apply_patch takes it too.
+  const s2 = setup(t)
+  const a = run(APPLY_PATCH, ['--overwrite'], { input: ADD_A, cwd: s2.root, state: s2.state })
+  assert.equal(a.code, 0, a.stderr)
+  assert.equal(s2.text('a.txt'), 'fresh\n')
+})
+
+test('surepatch help [COMMAND]; apply_patch --help describes apply_patch', { timeout: 60_000 }, async () => {
+  const h = sp(['help'])
+  assert.equal(h.code, 0)
+  assert.equal(h.stdout, sp(['--help']).stdout)
+  assert.match(h.stdout, /surepatch log /)
+  assert.match(h.stdout, /surepatch help \[COMMAND\]/)
+  for (const c of ['apply', 'view', 'undo', 'log', 'mcp']) {
+    const r = sp(['help', c])
+    assert.equal(r.code, 0, c)
+    assert.equal(r.stdout, sp([c, '--help']).stdout, c)
+  }
+  const bad = sp(['help', 'nope'])
+  assert.equal(bad.code, 2)
+  assert.equal(bad.stdout, '')
+  assert.match(bad.stderr, /^surepatch help: no command "nope"; the commands are mcp, apply, view, undo, log, help/)
+  const ap = run(APPLY_PATCH, ['--help'])
+  assert.equal(ap.code, 0)
+  assert.match(ap.stdout, /^Usage: apply_patch \[options\] \[FILE \| PATCH\]\n/)
+  assert.match(ap.stdout, /\*\*\* Begin Patch/)
+  assert.match(ap.stdout, /--overwrite/)
+  assert.doesNotMatch(ap.stdout, /surepatch apply \[options\]|--file-path/)
+})
+
+test('surepatch log lists the edits undo accepts, newest first; undo takes a listed id', { timeout: 60_000 }, async (t) => {
+  const s = setup(t, { 'a.txt': 'one\ntwo\nthree\n', 'b.txt': 'b\n' })
+  const empty = sp(['log', '--root', s.root], { state: s.state })
+  assert.deepEqual(empty, { code: 0, stdout: 'no edits to undo in this root.\n', stderr: '' })
+  const first = sp(['apply', '--root', s.root], { input: ENVELOPE, state: s.state })
+  assert.equal(first.code, 0, first.stderr)
+  await new Promise((r) => setTimeout(r, 20))
+  const both = '*** Begin Patch\n*** Update File: a.txt\n@@\n-TWO\n+2\n*** Update File: b.txt\n@@\n-b\n+B\n*** End Patch\n'
+  const second = sp(['apply', '--root', s.root], { input: both, state: s.state })
+  assert.equal(second.code, 0, second.stderr)
+  const id1 = /edit_id (\S+)/.exec(first.stdout)[1]
+  const id2 = /edit_id (\S+)/.exec(second.stdout)[1]
+  const log = sp(['log', '--root', s.root], { state: s.state })
+  assert.equal(log.code, 0, log.stderr)
+  const lines = log.stdout.trimEnd().split('\n')
+  assert.equal(lines.length, 2)
+  assert.match(lines[0], new RegExp(`^${id2}  \\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z  a\\.txt, b\\.txt$`))
+  assert.match(lines[1], new RegExp(`^${id1}  \\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z  a\\.txt$`))
+  const json = JSON.parse(sp(['log', '--root', s.root, '--json', '--limit', '1'], { state: s.state }).stdout)
+  assert.deepEqual(Object.keys(json), ['ok', 'edits'])
+  assert.equal(json.edits.length, 1)
+  assert.equal(json.edits[0].edit_id, id2)
+  assert.deepEqual(json.edits[0].files, ['a.txt', 'b.txt'])
+  assert.ok(!Number.isNaN(Date.parse(json.edits[0].time)))
+  // The listed id is what undo takes; once undone it leaves the list.
+  const u = sp(['undo', id2, '--root', s.root], { state: s.state })
+  assert.equal(u.code, 0, u.stderr)
+  assert.equal(s.text('b.txt'), 'b\n')
+  assert.match(sp(['log', '--root', s.root], { state: s.state }).stdout, new RegExp(`^${id1}  \\S+  a\\.txt\\n$`))
+  const bad = sp(['log', '--root', s.root, '--limit', '0'], { state: s.state })
+  assert.equal(bad.code, 2)
+  assert.match(bad.stderr, /^surepatch log: --limit must be a whole number from 1 to 200; got "0"/)
+})
+
+test('undo PATH reverts the newest edit of that file, then the one before', { timeout: 60_000 }, async (t) => {
+  const s = setup(t)
+  assert.equal(sp(['apply', '--root', s.root], { input: ENVELOPE, state: s.state }).code, 0)
+  const second = '*** Begin Patch\n*** Update File: a.txt\n@@\n-TWO\n+2\n*** End Patch\n'
+  assert.equal(sp(['apply', '--root', s.root], { input: second, state: s.state }).code, 0)
+  const u1 = sp(['undo', 'a.txt', '--root', s.root], { state: s.state })
+  assert.equal(u1.code, 0, u1.stderr)
+  assert.equal(s.text('a.txt'), 'one\nTWO\nthree\n')
+  assert.equal(sp(['undo', 'a.txt', '--root', s.root], { state: s.state }).code, 0)
+  assert.equal(s.text('a.txt'), 'one\ntwo\nthree\n')
+  const none = sp(['undo', 'a.txt', '--root', s.root], { state: s.state })
+  assert.equal(none.code, 1)
+  assert.match(none.stderr, /^EDIT_NOT_FOUND: /)
+  assert.equal(s.text('a.txt'), 'one\ntwo\nthree\n')
+  assert.match(sp(['undo', '--help']).stdout, /^Usage: surepatch undo EDIT_ID\|PATH /)
+})
+
+test('view --numbered prefixes line numbers; with --hashline it is a usage error', { timeout: 60_000 }, async (t) => {
+  const s = setup(t)
+  const r = sp(['view', 'a.txt', '--root', s.root, '--numbered', '--range', '2:3'])
+  assert.deepEqual(r, { code: 0, stdout: '     2\ttwo\n     3\tthree\n', stderr: '' })
+  const both = sp(['view', 'a.txt', '--root', s.root, '--numbered', '--hashline'])
+  assert.equal(both.code, 2)
+  assert.match(both.stderr, /^surepatch view: --numbered and --hashline are two line prefixes; give one/)
+})
+
+test('apply_patch --format unified reads a unified diff (the flag is not "given twice")', { timeout: 60_000 }, async (t) => {
+  const s = setup(t)
+  const r = run(APPLY_PATCH, ['--format', 'unified'], { input: UNIFIED, cwd: s.root, state: s.state })
+  assert.equal(r.code, 0, r.stderr)
+  assert.equal(s.text('a.txt'), 'one\nTWO\nthree\n')
+  const twice = run(APPLY_PATCH, ['--format', 'unified', '--format', 'blocks'], { input: UNIFIED, cwd: s.root, state: s.state })
+  assert.equal(twice.code, 2)
+  assert.match(twice.stderr, /^apply_patch: --format is given twice \(--format unified and --format blocks\)/)
+})
+
+test('an empty patch says "empty": PARSE_ERROR, exit 1, nothing written', { timeout: 60_000 }, async (t) => {
+  const s = setup(t)
+  for (const [bin, args, input, re] of [
+    [BIN, ['apply', '--root', s.root], '', /^PARSE_ERROR: the patch on stdin is empty; nothing was written/],
+    [BIN, ['apply', '--root', s.root], ' \n\n', /^PARSE_ERROR: the patch on stdin is empty \(only white space\); nothing was written/],
+    [APPLY_PATCH, ['--root', s.root], '', /^PARSE_ERROR: the patch on stdin is empty; nothing was written/],
+    [APPLY_PATCH, ['--root', s.root, '\n'], '', /^PARSE_ERROR: the patch given as the argument is empty/],
+  ]) {
+    const r = run(bin, args, { input, state: s.state })
+    assert.equal(r.code, 1, r.stderr)
+    assert.match(r.stderr, re)
+    assert.equal(r.stdout, '')
+  }
+  const file = join(s.state, 'empty.patch')
+  writeFileSync(file, '')
+  const f = sp(['apply', '--root', s.root, file, '--json'], { state: s.state })
+  assert.equal(f.code, 1)
+  const j = JSON.parse(f.stdout)
+  assert.equal(j.code, 'PARSE_ERROR')
+  assert.match(j.message, /the patch in .*empty\.patch is empty/)
+  assert.equal(s.text('a.txt'), 'one\ntwo\nthree\n')
+})
+
+test('a missing native binary: the error names the platform package and the platform, exit 1', { timeout: 60_000 }, async (t) => {
+  // A copy of the package without the .node file (nor a platform package to find).
+  const pkgDir = tempDir(t, 'surepatch-nobinary-')
+  for (const f of ['index.js', 'binding.js', 'record.cjs', 'package.json']) cpSync(join(REPO, f), join(pkgDir, f))
+  for (const d of ['bin', 'cli', 'mcp']) cpSync(join(REPO, d), join(pkgDir, d), { recursive: true })
+  const s = setup(t)
+  const target = process.platform === 'linux' ? `linux-${process.arch}-${process.report.getReport().header.glibcVersionRuntime ? 'gnu' : 'musl'}` : process.platform === 'win32' ? `win32-${process.arch}-msvc` : `${process.platform}-${process.arch}`
+  const want = new RegExp(`the native binary for this platform \\(${target}: ${process.platform} ${process.arch}, .*the package surepatch-${target}\\.`)
+  for (const [bin, args, input] of [
+    [join(pkgDir, 'bin', 'surepatch.mjs'), ['view', 'a.txt', '--root', s.root], ''],
+    [join(pkgDir, 'bin', 'apply_patch.mjs'), ['--root', s.root], ENVELOPE],
+  ]) {
+    const r = run(bin, args, { input, state: s.state })
+    assert.equal(r.code, 1, r.stderr)
+    assert.equal(r.stdout, '')
+    assert.match(r.stderr, want)
+    assert.doesNotMatch(r.stderr, /npm has a bug|\n\s+at /)
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1)
+  }
+  assert.equal(s.text('a.txt'), 'one\ntwo\nthree\n')
+  // The library itself throws the same error, with a code to test for.
+  const lib = spawnSync(process.execPath, ['-e', `try { require(${JSON.stringify(join(pkgDir, 'index.js'))}) } catch (e) { console.log(e.code) }`], { encoding: 'utf8', timeout: 30_000 })
+  assert.equal(lib.stdout, 'SUREPATCH_NATIVE_BINARY_MISSING\n')
 })
 
 // `npm start` builds the addon first, so it needs cargo (the release workflow's test jobs, Alpine

@@ -120,3 +120,22 @@ test('--session-idle: out of range, or without --http, is a usage error (exit 2)
     assert.match(r.stderr, /--session-idle/)
   }
 })
+
+// Issue #27 §1 over HTTP: started in the home directory without --root, a client without roots, or one
+// whose roots are all missing on this machine, is not served the home directory: refused, nothing read.
+test('--http started in the home directory without --root: clients without usable roots are refused', { timeout: 60_000 }, async (t) => {
+  const home = populate(tempDir(t), { 'secret.txt': 'keep\n' })
+  const h = await startHttpServer(t, { cwd: home, env: { SUREPATCH_HTTP_TOKEN: TOKEN, HOME: home } })
+  assert.match(h.stderr(), /warning: no workspace root: the server was started in the home directory/)
+  for (const roots of [undefined, ['/nonexistent-surepatch-root']]) {
+    const c = await httpClient(t, h.url, TOKEN, roots)
+    const r = await c.call('view_file', { file_path: 'secret.txt' })
+    assert.equal(r.isError, true)
+    assert.equal(r.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+    assert.equal(r.structuredContent.content, undefined)
+    assert.match(r.structuredContent.message, roots ? /none of the client's roots \(file:\/\/\/nonexistent-surepatch-root\) is a directory on this machine.*--root/ : /no workspace root: .*--root/)
+    const w = await c.call('write_file', { file_path: 'secret.txt', content: 'gone\n' })
+    assert.equal(w.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  }
+  assert.equal(readFileSync(join(home, 'secret.txt'), 'utf8'), 'keep\n')
+})

@@ -3,7 +3,7 @@
 // roots outside it are ignored; with neither roots nor --root, the current directory.
 import test from 'node:test'
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -130,4 +130,66 @@ test('neither --root nor client roots: the current directory, as before', async 
   const r = await c.call('patch_file', patch('here.txt', 'here', 'there'))
   assert.equal(r.structuredContent.ok, true)
   assert.equal(readFileSync(join(cwd, 'here.txt'), 'utf8'), 'there\n')
+})
+
+// Issue #27 §1: `/` and the home directory are never served implicitly. Started there without --root
+// (nor SUREPATCH_WORKSPACE_ROOT) by a client that declares no roots, every file tool is refused with
+// PATH_OUTSIDE_WORKSPACE and a message that says how to pass --root or roots; nothing is read or written.
+const NO_ROOT = /no workspace root: the server was started in .* without --root.*--root \/path\/to\/project.*SUREPATCH_WORKSPACE_ROOT.*add a root/
+
+test('started in / without --root and without client roots: every file tool refused, nothing read', { timeout: 30_000 }, async (t) => {
+  const c = await connect(t, { roots: null, cwd: '/' })
+  const r = await c.call('view_file', { file_path: 'etc/hostname' })
+  assert.equal(r.isError, true)
+  assert.equal(r.structuredContent.ok, false)
+  assert.equal(r.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.match(r.structuredContent.message, /filesystem root \//)
+  assert.match(r.structuredContent.message, NO_ROOT)
+  assert.equal(r.structuredContent.content, undefined)
+  const list = await c.call('list_directory', { path: 'etc' })
+  assert.equal(list.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.match(list.structuredContent.message, NO_ROOT)
+  await stderrMatches(c.stderr, /warning: no workspace root/)
+})
+
+test('started in the home directory without --root: refused, the file on disk unchanged, nothing created', { timeout: 30_000 }, async (t) => {
+  const home = populate(tempDir(t), { 'notes.txt': 'keep\n' })
+  const c = await connect(t, { roots: null, cwd: home, env: { HOME: home } })
+  const p = await c.call('patch_file', patch('notes.txt', 'keep', 'lost'))
+  assert.equal(p.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.match(p.structuredContent.message, /home directory/)
+  assert.match(p.structuredContent.message, NO_ROOT)
+  const w = await c.call('write_file', { file_path: 'new.txt', content: 'x\n' })
+  assert.equal(w.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.equal(readFileSync(join(home, 'notes.txt'), 'utf8'), 'keep\n')
+  assert.equal(existsSync(join(home, 'new.txt')), false)
+  // A client that declares an empty list of roots gets the same refusal, saying why.
+  const c2 = await connect(t, { roots: [], cwd: home, env: { HOME: home } })
+  const v = await c2.call('view_file', { file_path: 'notes.txt' })
+  assert.equal(v.structuredContent.code, 'PATH_OUTSIDE_WORKSPACE')
+  assert.match(v.structuredContent.message, NO_ROOT)
+})
+
+test('started in the home directory: client roots are served as usual', { timeout: 30_000 }, async (t) => {
+  const home = tempDir(t)
+  const proj = populate(tempDir(t), { 'a.txt': 'a\n' })
+  const c = await connect(t, { roots: [proj], cwd: home, env: { HOME: home } })
+  const r = await c.call('patch_file', patch('a.txt', 'a', 'b'))
+  assert.equal(r.structuredContent.ok, true, JSON.stringify(r.structuredContent))
+  assert.equal(readFileSync(join(proj, 'a.txt'), 'utf8'), 'b\n')
+})
+
+test('started in / or the home directory: --root, SUREPATCH_WORKSPACE_ROOT and an explicit --root / are served', { timeout: 30_000 }, async (t) => {
+  const home = populate(tempDir(t), { 'h.txt': 'h\n' })
+  const proj = populate(tempDir(t), { 'p.txt': 'p\n' })
+  const c1 = await connect(t, { roots: null, cwd: '/', args: ['--root', proj] })
+  assert.equal((await c1.call('patch_file', patch('p.txt', 'p', 'q'))).structuredContent.ok, true)
+  assert.equal(readFileSync(join(proj, 'p.txt'), 'utf8'), 'q\n')
+  const c2 = await connect(t, { roots: null, cwd: home, env: { HOME: home, SUREPATCH_WORKSPACE_ROOT: home } })
+  assert.equal((await c2.call('patch_file', patch('h.txt', 'h', 'i'))).structuredContent.ok, true)
+  assert.equal(readFileSync(join(home, 'h.txt'), 'utf8'), 'i\n')
+  const c3 = await connect(t, { roots: null, cwd: '/', args: ['--root', '/'] })
+  const v = await c3.call('view_file', { file_path: join(proj, 'p.txt').slice(1) })
+  assert.equal(v.structuredContent.ok, true, JSON.stringify(v.structuredContent))
+  assert.match(v.structuredContent.content, /q/)
 })

@@ -12,6 +12,7 @@ const require = createRequire(import.meta.url)
 const sp = require('../index.js')
 const tools = require('../mcp/tools.cjs')
 const { summarize } = require('../mcp/summary.cjs')
+const vocabulary = require('../mcp/vocabulary.cjs')
 
 const has = (fn) => typeof sp[fn] === 'function'
 const landed = (fn, issue) => (has(fn) ? false : `${fn}() is not in this build yet (${issue} issue); the tool appears once it lands`)
@@ -27,7 +28,9 @@ async function setup(t, files, args = []) {
 
 // Asserts the MCP result wraps `expected` exactly: structuredContent, the summary text, isError. A result
 // from the twin workspace names the twin's root where the server's names its own: `from` → `to`.
+// The MCP result is the engine's, its message and hint in the tool's words (mcp/vocabulary.cjs).
 function assertResult(res, expected, from, to) {
+  expected = vocabulary.speak(expected, vocabulary.mcpRows(res.tool))
   if (from) expected = JSON.parse(JSON.stringify(expected).split(JSON.stringify(from).slice(1, -1)).join(JSON.stringify(to).slice(1, -1)))
   assert.deepEqual(stable(res.structuredContent), stable(expected))
   assert.deepEqual(res.content, [{ type: 'text', text: summarize(res.tool, res.structuredContent) }])

@@ -4,4 +4,4 @@
 // (nothing written), 2 usage error.
 import { main } from '../cli/main.mjs'
 
-process.exitCode = await main(['apply', '--format', 'apply_patch', ...process.argv.slice(2)], { program: 'apply_patch', inline: true })
+process.exitCode = await main(['apply', ...process.argv.slice(2)], { program: 'apply_patch', inline: true, format: 'apply_patch' })

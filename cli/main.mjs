@@ -1,9 +1,11 @@
 // The surepatch command line: the MCP server (default), and apply / view / undo through the same engine.
 //
 //   surepatch [mcp] [--root DIR] [--require-read] [--validate MODE] [--http [HOST:]PORT] ...
-//   surepatch apply [--root DIR] [--format auto|apply_patch|unified|blocks] [--dry-run] [--json] [FILE]
-//   surepatch view FILE [--root DIR] [--hashline] [--range A:B] [--json]
-//   surepatch undo EDIT_ID [--root DIR] [--json]
+//   surepatch apply [--root DIR] [--format auto|apply_patch|unified|blocks] [--overwrite] [--dry-run] [--json] [FILE]
+//   surepatch view FILE [--root DIR] [--numbered | --hashline] [--range A:B] [--json]
+//   surepatch undo EDIT_ID|PATH [--root DIR] [--json]
+//   surepatch log [--root DIR] [--limit N] [--json]
+//   surepatch help [COMMAND]
 //   apply_patch [FILE | PATCH]          (= surepatch apply --format apply_patch)
 //
 // Exit codes: 0 done; 1 refused by the engine (nothing written; the reason on stderr); 2 usage error
@@ -14,7 +16,7 @@
 // ~/.local/state; %LOCALAPPDATA% on Windows), or under --journal-dir DIR instead of the state home, so
 // `surepatch undo` works from a later process.
 import { createHash } from 'node:crypto'
-import { chmodSync, lstatSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { chmodSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { basename, isAbsolute, join, resolve } from 'node:path'
@@ -57,6 +59,7 @@ const COMMANDS = {
       root: ROOT,
       format: { type: 'string', value: 'FORMAT', help: 'auto (default: told by the content), apply_patch ("*** Begin Patch"), unified (---/+++/@@ diff) or blocks (SEARCH/REPLACE)' },
       'file-path': { type: 'string', value: 'PATH', help: 'unified or blocks: the file the edit is for, when the text names none' },
+      overwrite: { type: 'boolean', help: 'let a file the patch adds (Add File, a new-file diff, an empty SEARCH) replace an existing one, and a move replace its target (else FILE_EXISTS)' },
       'dry-run': { type: 'boolean', help: 'check and show the diff; write nothing' },
       json: JSON_OUT,
       validate: VALIDATE,
@@ -71,6 +74,7 @@ const COMMANDS = {
     positionals: 1,
     options: {
       root: ROOT,
+      numbered: { type: 'boolean', help: 'prefix each line with its line number (like cat -n)' },
       hashline: { type: 'boolean', help: 'prefix each line with its LINE:HASH anchor' },
       range: { type: 'string', value: 'A:B', help: 'only lines A to B (1-based, inclusive; A: or :B leave one end open)' },
       json: JSON_OUT,
@@ -79,15 +83,50 @@ const COMMANDS = {
     },
   },
   undo: {
-    usage: 'surepatch undo EDIT_ID [options]',
-    about: 'Reverts an edit made by `surepatch apply` (from any earlier process), if every file it touched is still as it left it.',
+    usage: 'surepatch undo EDIT_ID|PATH [options]',
+    about:
+      'Reverts an edit made by `surepatch apply` (from any earlier process), if every file it touched is still as it left it.\n' +
+      'EDIT_ID is printed by `surepatch apply` and listed by `surepatch log`; a PATH (any argument that is not an edit id) reverts the newest edit of that file, and again the one before.',
     positionals: 1,
     options: { root: ROOT, json: JSON_OUT, 'journal-dir': JOURNAL, version: VERSION, help: HELP },
   },
+  log: {
+    usage: 'surepatch log [options]',
+    about: 'Lists the edits `surepatch undo` can revert in this root, newest first: edit_id, time, files.',
+    positionals: 0,
+    options: {
+      root: ROOT,
+      limit: { type: 'string', value: 'N', help: 'at most N edits (default 20; 1 to 200)' },
+      json: { type: 'boolean', help: 'print {ok, edits: [{edit_id, time, files}]} as JSON' },
+      'journal-dir': JOURNAL,
+      version: VERSION,
+      help: HELP,
+    },
+  },
+  help: {
+    usage: 'surepatch help [COMMAND]',
+    about: 'Prints the help of COMMAND (mcp, apply, view, undo, log), or of surepatch.',
+    positionals: 1,
+    options: { help: HELP },
+  },
 }
 
-function helpText(name) {
+// The help of the apply_patch binary (its own name, its own arguments).
+const APPLY_PATCH_HELP =
+  "Usage: apply_patch [options] [FILE | PATCH]\n\n" +
+  "Applies a patch in the apply_patch format (\"*** Begin Patch\" ... \"*** End Patch\"), all or nothing, to the files under the\n" +
+  "workspace root: read from FILE, from stdin (apply_patch <<'EOF' ... EOF), or given as the one argument PATCH.\n" +
+  '`apply_patch --format unified|blocks|auto` reads another format instead. Same as `surepatch apply --format apply_patch`.\n' +
+  'Exit 0: applied (each file with its +/- line counts, and the edit_id for `surepatch undo`); 1: refused, nothing written\n' +
+  '(the reason on stderr); 2: usage error.\n'
+
+
+function helpText(name, program = 'surepatch') {
   const c = COMMANDS[name]
+  if (program === 'apply_patch' && name === 'apply') {
+    const { 'file-path': _f, ...options } = c.options
+    return `${APPLY_PATCH_HELP}\nOptions:\n${optionsHelp(options)}\n`
+  }
   let text = `Usage: ${c.usage}\n\n${c.about}\n\nOptions:\n${optionsHelp(c.options)}\n`
   if (name === 'mcp') {
     text +=
@@ -95,13 +134,20 @@ function helpText(name) {
       '  surepatch [mcp]          the MCP server (this)\n' +
       '  surepatch apply [FILE]   apply a patch (apply_patch, unified diff or SEARCH/REPLACE blocks)\n' +
       '  surepatch view FILE      print a file, or lines of it\n' +
-      '  surepatch undo EDIT_ID   revert an applied patch\n' +
-      'Run `surepatch COMMAND --help` for each.\n'
+      '  surepatch undo EDIT_ID   revert an applied patch (or PATH: the newest edit of that file)\n' +
+      '  surepatch log            list the edits undo can revert\n' +
+      '  surepatch help [COMMAND] this help, or a command\'s\n' +
+      'Run `surepatch COMMAND --help` (or `surepatch help COMMAND`) for each.\n'
   }
   return text
 }
 
 const out = (s) => process.stdout.write(s)
+// A failure's message and hint in the command line's words (--overwrite, surepatch view; mcp/vocabulary.cjs).
+const cliWords = (r) => {
+  const v = require('../mcp/vocabulary.cjs')
+  return v.speak(r, v.CLI)
+}
 const err = (s) => process.stderr.write(s)
 
 function workspaceRoot(values) {
@@ -261,8 +307,8 @@ function fileLines(r, diffCounts) {
     .join('')
 }
 
-async function apply(values, positionals, { inline }) {
-  const format = choice(values.format, ['auto', 'apply_patch', 'unified', 'blocks'], '--format') || 'auto'
+async function apply(values, positionals, { inline, format: given }) {
+  const format = choice(values.format, ['auto', 'apply_patch', 'unified', 'blocks'], '--format') || given || 'auto'
   const validate = choice(values.validate, ['off', 'report', 'enforce'], '--validate') || 'report'
   const root = workspaceRoot(values)
   if (values['file-path'] !== undefined && format === 'apply_patch') throw new UsageError('--file-path is for --format unified or blocks (an apply_patch envelope names its files)')
@@ -271,7 +317,12 @@ async function apply(values, positionals, { inline }) {
   const { summarize, diffCounts } = require('../mcp/summary.cjs')
   const kind = format === 'auto' ? detectFormat(text) : format
   let r
-  if (!kind) {
+  if (text.replace(/^\uFEFF/, '').trim() === '') {
+    // Said before any format is guessed: "no format" would send the caller looking for the wrong fault.
+    const arg = positionals[0]
+    const from = arg === undefined || arg === '-' ? 'on stdin' : inline && arg.includes('\n') ? 'given as the argument' : `in ${arg}`
+    r = { ok: false, code: 'PARSE_ERROR', message: `the patch ${from} is empty${text.length ? ' (only white space)' : ''}; nothing was written. Send the patch text.` }
+  } else if (!kind) {
     r = {
       ok: false,
       code: 'PARSE_ERROR',
@@ -284,8 +335,10 @@ async function apply(values, positionals, { inline }) {
       narrowStateDirs(values['journal-dir'])
     }
     if (values['file-path'] !== undefined) opts.file_path = values['file-path']
+    if (values.overwrite) opts.overwrite = true
     r = kind === 'apply_patch' ? await sp.applyPatch(text, opts) : kind === 'unified' ? await sp.applyUnifiedDiff(text, opts) : await sp.applyBlocks(text, opts)
   }
+  r = cliWords(r)
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
   if (r.ok !== true) {
     if (!values.json) err(summarize('apply_patch', r))
@@ -319,10 +372,11 @@ function parseRange(value) {
 
 async function view(values, positionals) {
   if (positionals.length !== 1) throw new UsageError('view needs FILE')
+  if (values.numbered && values.hashline) throw new UsageError('--numbered and --hashline are two line prefixes; give one')
   const range = parseRange(values.range)
   const root = workspaceRoot(values)
   const sp = require('../index.js')
-  const r = await sp.viewFile(positionals[0], { workspace_root: root, format: values.hashline ? 'hashline' : 'plain', ...range })
+  const r = cliWords(await sp.viewFile(positionals[0], { workspace_root: root, format: values.hashline ? 'hashline' : values.numbered ? 'numbered' : 'plain', ...range }))
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
   if (r.ok !== true) {
     if (!values.json) err(require('../mcp/summary.cjs').summarize('view_file', r))
@@ -333,23 +387,74 @@ async function view(values, positionals) {
 }
 
 async function undo(values, positionals) {
-  if (positionals.length !== 1 || positionals[0] === '') throw new UsageError('undo needs EDIT_ID (printed by surepatch apply)')
+  if (positionals.length !== 1 || positionals[0] === '') throw new UsageError('undo needs EDIT_ID (printed by surepatch apply, listed by surepatch log) or a file PATH')
   const root = workspaceRoot(values)
   const sp = require('../index.js')
   const { summarize } = require('../mcp/summary.cjs')
   narrowStateDirs(values['journal-dir'])
-  const r = await sp.undoEdit(positionals[0], { workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']) })
+  const r = cliWords(await sp.undoEdit(positionals[0], { workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']) }))
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
   else (r.ok === true ? out : err)(summarize('undo_edit', r))
   return r.ok === true ? 0 : 1
 }
 
 /**
+ * The entries of the on-disk journal of `root`, newest first: `{edit_id, time, files}` (time: when the
+ * entry was written, ISO 8601). Reads each entry's manifest (`<edit_id>/entry.json`, written last, so
+ * an entry without one is incomplete and skipped, as the engine skips it).
+ */
+export function journalEntries(dir) {
+  let names
+  try {
+    names = readdirSync(dir)
+  } catch (e) {
+    if (e.code === 'ENOENT') return []
+    throw e
+  }
+  const list = []
+  for (const name of names) {
+    const at = join(dir, name, 'entry.json')
+    let manifest, st
+    try {
+      st = statSync(at)
+      manifest = JSON.parse(readFileSync(at, 'utf8'))
+    } catch {
+      continue
+    }
+    if (!manifest || manifest.edit_id !== name || !Array.isArray(manifest.files)) continue
+    list.push({ edit_id: name, time: st.mtime.toISOString(), ms: st.mtimeMs, files: manifest.files.map((f) => String(f.path)) })
+  }
+  list.sort((a, b) => b.ms - a.ms || (a.edit_id < b.edit_id ? 1 : -1))
+  return list.map(({ ms: _ms, ...e }) => e)
+}
+
+async function log(values) {
+  let limit = 20
+  if (values.limit !== undefined) {
+    limit = Number(values.limit)
+    if (!/^[0-9]+$/.test(values.limit) || limit < 1 || limit > 200) throw new UsageError(`--limit must be a whole number from 1 to 200; got ${JSON.stringify(values.limit)}`)
+  }
+  const root = workspaceRoot(values)
+  const edits = journalEntries(journalDir(root, values['journal-dir'])).slice(0, limit)
+  if (values.json) {
+    out(`${JSON.stringify({ ok: true, edits }, null, 2)}\n`)
+    return 0
+  }
+  if (edits.length === 0) {
+    out('no edits to undo in this root.\n')
+    return 0
+  }
+  for (const e of edits) out(`${e.edit_id}  ${e.time}  ${e.files.join(', ')}\n`)
+  return 0
+}
+
+/**
  * Runs the command line. Resolves to the exit code for apply / view / undo / help; for the server it
  * resolves once the server runs (the process then lives until the client goes away).
  * @param {string[]} argv  arguments after the program name
- * @param {{program?: string, inline?: boolean}} how  `program` names the binary in messages;
- *   `inline` (the apply_patch binary) reads a patch given as the argument itself.
+ * @param {{program?: string, inline?: boolean, format?: string}} how  `program` names the binary in
+ *   messages and help; `inline` (the apply_patch binary) reads a patch given as the argument itself;
+ *   `format` is apply's format when --format is not given (apply_patch's: apply_patch).
  */
 export async function main(argv, how = {}) {
   const program = how.program || 'surepatch'
@@ -368,7 +473,13 @@ export async function main(argv, how = {}) {
   try {
     const { values, positionals } = parse(rest, command)
     if (values.help) {
-      out(helpText(name))
+      out(helpText(name, program))
+      return 0
+    }
+    if (name === 'help') {
+      const topic = positionals[0] ?? 'mcp'
+      if (!Object.hasOwn(COMMANDS, topic)) throw new UsageError(`no command ${JSON.stringify(topic)}; the commands are ${Object.keys(COMMANDS).join(', ')}`)
+      out(helpText(topic))
       return 0
     }
     if (values.version) {
@@ -378,12 +489,18 @@ export async function main(argv, how = {}) {
     if (name === 'apply') return await apply(values, positionals, how)
     if (name === 'view') return await view(values, positionals)
     if (name === 'undo') return await undo(values, positionals)
+    if (name === 'log') return await log(values)
     const { serve } = await import('./serve.mjs')
     return await serve(values)
   } catch (e) {
     if (e instanceof UsageError) {
       err(`${where}: ${e.message} (see ${where} --help)\n`)
       return 2
+    }
+    if (e && e.code === 'SUREPATCH_NATIVE_BINARY_MISSING') {
+      // index.js could not load the engine: which package to install, for which platform. Nothing ran.
+      err(`${where}: ${e.message.replace(/^surepatch: /, '')}\n`)
+      return 1
     }
     throw e
   }

@@ -87,9 +87,13 @@ export async function serve(values) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.on(signal, () => exitWith(128 + osConstants.signals[signal], `received ${signal}`))
   }
-  const { createServer } = await import('../mcp/server.mjs')
+  const { createServer, implicitRootRefusal } = await import('../mcp/server.mjs')
   const config = { root, requireRead: Boolean(values['require-read']), validate, log }
-  const what = `${root ? `for ${root}` : `for the client's roots (else ${shown})`}${values['require-read'] ? ' (read-before-edit)' : ''}, syntax gate ${validate}`
+  // `/` and the home directory are never served unless named (--root or SUREPATCH_WORKSPACE_ROOT).
+  const refusal = root ? null : implicitRootRefusal(shown)
+  if (refusal) log(`warning: ${refusal}`)
+  const fallback = refusal ? 'else nothing' : `else ${shown}`
+  const what = `${root ? `for ${root}` : `for the client's roots (${fallback})`}${values['require-read'] ? ' (read-before-edit)' : ''}, syntax gate ${validate}`
 
   if (listen) {
     const { startHttp } = await import('../mcp/http.mjs')

@@ -2,7 +2,8 @@
 // low-level SDK `Server` so that tools/call hands the raw arguments to the engine, and bad arguments
 // come back as the engine's structured INVALID_INPUT result instead of an SDK validation error.
 //
-// Each tools/call answers with structuredContent equal to the engine's result object, a compact
+// Each tools/call answers with structuredContent equal to the engine's result object (a failure's message
+// and hint in the tool's words: mcp/vocabulary.cjs), a compact
 // human-readable summary of it as the text content (mcp/summary.cjs: the diff, or the message and
 // candidates; never the escaped JSON of the whole result), and isError when ok is false.
 //
@@ -11,9 +12,11 @@
 // notifications/roots/list_changed; the tools then serve those roots (a path must fall inside one of
 // them; relative paths resolve against the first). With a fixed root, client roots inside it narrow
 // what is served and the others are ignored. Otherwise the server serves `defaultRoot` (the current
-// directory).
+// directory), unless that is `/` or the home directory: never served implicitly, every tool call is then
+// refused (PATH_OUTSIDE_WORKSPACE, saying how to pass --root or roots) until the client declares roots.
 import { realpathSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
@@ -40,6 +43,30 @@ export const INSTRUCTIONS =
   'surepatch edits files inside the workspace root(s). Paths are relative to the (first) root. Every result is {ok: true, ...} or ' +
   '{ok: false, code, message, ...}; on ok: false nothing was written and message says what to do next. ' +
   'Successful edits return file_hash: pass it as base_hash to your next edit of that file to chain edits safely.'
+
+const real = (p) => {
+  try {
+    return realpathSync(p)
+  } catch {
+    return resolve(p)
+  }
+}
+
+/**
+ * Why `dir`, a default root nobody chose, must not be served (it is `/` or the home directory), or null.
+ * An explicit root (--root, SUREPATCH_WORKSPACE_ROOT) or a client root is served whatever it is.
+ */
+export function implicitRootRefusal(dir) {
+  const d = real(dir)
+  const home = homedir() ? real(homedir()) : null
+  const what = d === resolve('/') ? 'the filesystem root /' : d === home ? `the home directory ${d}` : null
+  if (!what) return null
+  return (
+    `no workspace root: the server was started in ${what} without --root, and the client declares no roots, ` +
+    'so it serves nothing rather than the whole disk. Start the server with --root /path/to/project ' +
+    '(or set SUREPATCH_WORKSPACE_ROOT), or add a root (a workspace folder) in the client.'
+  )
+}
 
 // A client root (file:// URI) as a real directory path, or null.
 function rootDir(uri) {
@@ -70,6 +97,10 @@ export function createServer(config = {}) {
   const fixed = config.root ? resolve(config.root) : null
   const base = fixed || resolve(config.defaultRoot || process.cwd())
   const runner = tools.createToolRunner(library, { workspaceRoot: base, requireRead: config.requireRead, isolateUndo: config.isolateUndo, validate: config.validate })
+  // `/` or the home directory as the default root (nobody chose it): serve nothing until the client
+  // declares roots.
+  const refusal = fixed ? null : implicitRootRefusal(base)
+  if (refusal) runner.setRoots([], refusal)
   const list = tools.mcpTools(library)
   const names = new Set(list.map((t) => t.name))
   const instructions = config.requireRead
@@ -105,14 +136,18 @@ export function createServer(config = {}) {
       dirs = dirs.filter((d) => tools.inside(realFixed, d))
       if (dirs.length === 0) dirs = [fixed]
     }
-    if (dirs.length === 0 && declared.length > 0 && config.foreignRoots === 'default') {
+    if (dirs.length === 0 && declared.length > 0 && config.foreignRoots === 'default' && !refusal) {
       // Over HTTP the client's roots name its own machine: none exists here, so serve the default.
       log(`none of the client's roots is a directory on this machine; serving ${base}`)
       dirs = [base]
     }
     dirs = [...new Set(dirs)]
-    runner.setRoots(dirs)
-    log(dirs.length ? `serving the client's roots: ${dirs.join(', ')}` : 'the client declares no roots: every tool call is refused until it adds one')
+    const why =
+      declared.length === 0
+        ? refusal
+        : `none of the client's roots (${declared.map((r) => r.uri).join(', ')}) is a directory ${fixed ? `inside --root ${fixed}` : 'on this machine'}, so no file can be reached. Add a root (a workspace folder) that exists here in the client, or start the server with --root.`
+    runner.setRoots(dirs, why)
+    log(dirs.length ? `serving the client's roots: ${dirs.join(', ')}` : 'the client declares no usable roots: every tool call is refused until it adds one')
   }
   async function ensureRoots(extra) {
     if (!server.getClientCapabilities()?.roots) return
@@ -155,5 +190,5 @@ export function createServer(config = {}) {
   if (config.requireRead && !names.has('view_file')) {
     log('warning: --require-read is on but this build has no view_file tool, so existing files cannot be edited.')
   }
-  return { server, tools: list, runner }
+  return { server, tools: list, runner, refusal }
 }

@@ -16,6 +16,7 @@
 // validates with Ajv's draft-07 default; MCP documents 2020-12), and carry no `$schema` key.
 
 const path = require('node:path')
+const vocabulary = require('./vocabulary.cjs')
 
 // The failure codes, from the library's ErrorCode (so a new code shows up in the schemas by itself).
 function errorCodesOf(lib) {
@@ -854,6 +855,8 @@ function schemaFiles(lib) {
 
 // ---- calling a tool --------------------------------------------------------------------------------
 
+const NO_CLIENT_ROOTS = 'the client declares no roots, so no file can be reached. Add a root (a workspace folder) in the client, or start the server with --root.'
+
 function failure(code, message, extra) {
   return Object.assign({ ok: false, code, message }, extra)
 }
@@ -983,6 +986,8 @@ function createToolRunner(lib, options) {
   // The roots served (the MCP client's roots, see setRoots): a path must fall inside one of them;
   // relative paths resolve against the first. Empty: every call is refused.
   let roots = [root]
+  // Why no root is served (the refusal's message) when `roots` is empty.
+  let unserved = NO_CLIENT_ROOTS
   const requireRead = Boolean(opts.requireRead || opts.require_read)
   const validate = opts.validate === undefined ? DEFAULT_VALIDATE : opts.validate
   if (!VALIDATE_MODES.includes(validate)) {
@@ -1095,7 +1100,12 @@ function createToolRunner(lib, options) {
     }
   }
 
+  // Every result in the words of tool `name` (mcp/vocabulary.cjs): a hint names only what it takes.
   async function call(name, rawArgs) {
+    return vocabulary.speak(await callTool(name, rawArgs), vocabulary.mcpRows(name))
+  }
+
+  async function callTool(name, rawArgs) {
     const tool = tools.get(name)
     if (!tool) {
       return failure('INVALID_INPUT', `unknown tool ${JSON.stringify(name)}; available tools are ${JSON.stringify([...tools.keys()])}.`)
@@ -1105,10 +1115,7 @@ function createToolRunner(lib, options) {
     const bad = tool.check && tool.check(args)
     if (bad) return failure('INVALID_INPUT', `${bad} (nothing was written)`)
     if (roots.length === 0) {
-      return failure(
-        'PATH_OUTSIDE_WORKSPACE',
-        `${name}: the client declares no roots, so no file can be reached; nothing was written. Add a root (a workspace folder) in the client, or start the server with --root.`,
-      )
+      return failure('PATH_OUTSIDE_WORKSPACE', `${name}: ${unserved} Nothing was read or written.`)
     }
     try {
       // A tool whose path argument (file_path, path or from_path) is absolute runs in the root that
@@ -1147,12 +1154,17 @@ function createToolRunner(lib, options) {
     }
   }
 
-  /** Serve these roots (absolute directories) from now on; the first resolves relative paths. */
-  function setRoots(list) {
+  /**
+   * Serve these roots (absolute directories) from now on; the first resolves relative paths. An empty
+   * list refuses every call (PATH_OUTSIDE_WORKSPACE) with `why` as the message (default: the client
+   * declares no roots).
+   */
+  function setRoots(list, why) {
     if (!Array.isArray(list) || list.some((r) => typeof r !== 'string' || !path.isAbsolute(r))) {
       throw new TypeError('setRoots takes an array of absolute directory paths')
     }
     roots = list.map((r) => path.resolve(r))
+    unserved = typeof why === 'string' && why ? why : NO_CLIENT_ROOTS
   }
 
   return {
