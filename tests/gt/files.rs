@@ -505,12 +505,11 @@ fn gen_classes(r: &mut Rng, g: &mut Gen) {
         g.snip(0, &s);
         g.push(0, "");
     }
-    if let (Some((a, len, s)), true) = (&twin_src, r.chance(1, 2)) {
-        // The same function at top level: a twin that differs in indentation (and the `self`).
+    // The same function at top level: a twin that differs in indentation (JS methods can not be
+    // top-level functions as they are).
+    if let (Some((a, len, s)), true) = (&twin_src, r.chance(1, 2) && lang != Lang::Js) {
         let (a, len, s) = (*a, *len, s.clone());
-        if lang == Lang::Js {
-            let _ = (a, len);
-        } else {
+        {
             let b = g.lines.len();
             g.snip(0, &s);
             g.twins.push(Twin {

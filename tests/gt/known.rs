@@ -1,5 +1,5 @@
 //! Known classes of wrong writes (FINDINGS.md), by rendering. While the engine still writes them,
-//! `tests/ground_truth.rs` skips them (and `examples/ground_truth.rs` does not fail on them); any
+//! `tests/ground_truth.rs` skips them (and `examples/ground_truth.rs --new-only` does not fail on them); any
 //! wrong write outside these entries fails. **Remove an entry when its class is fixed.**
 //!
 //! Each entry: `reading` is `format noise adversarial` (`*` for any part; `prefix_*` for any

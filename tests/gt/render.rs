@@ -42,11 +42,11 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 use unicode_normalization::UnicodeNormalization;
 
-use super::doc::{indent_of, key, windows_equal, Doc, Lang, TwinKind};
+use super::doc::{indent_of, key, windows_equal, Doc, Lang};
 use super::edit::{
     choose_edits, intended, unchanged, EditKind, ExpLine, LineEdit, NF_ANY, NL, WS_ANY,
 };
-use super::files::{change_token, gen_doc, other_token};
+use super::files::{change_token, gen_doc};
 use super::rng::Rng;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, PartialOrd, Ord)]
@@ -713,8 +713,6 @@ fn blank_edge(doc: &Doc, h: &Hunk) -> Option<(bool, bool)> {
     if h.sub.is_some() || h.b <= h.a + 1 {
         return None;
     }
-    let e_start = h.new.iter().position(|n| !matches!(n, NL::Kept(_)));
-    let _ = e_start;
     let blank = |i: usize| doc.lines[i].text.trim().is_empty();
     let top = blank(h.a) && h.new.first() == Some(&NL::Kept(h.a));
     let bottom = blank(h.b - 1) && h.new.last() == Some(&NL::Kept(h.b - 1));
@@ -1751,14 +1749,11 @@ fn render_blocks(
         let ext = path.rsplit('.').next().unwrap_or("");
         let mut block_texts = Vec::new();
         for (hk, h) in p.hunks.iter().enumerate() {
-            let (old, new) = if let Some((line, x, y)) = h.sub {
-                // SEARCH/REPLACE bodies are lines: show the substring as its own body line only when
-                // it is the whole line.
-                let _ = (line, x, y);
+            if h.sub.is_some() {
+                // SEARCH/REPLACE bodies are whole lines (substrings are not shown for them).
                 return None;
-            } else {
-                h.sides(&p.doc)
-            };
+            }
+            let (old, new) = h.sides(&p.doc);
             let (old, new) = match noise.prefix() {
                 Some(kind) => {
                     let start = shown_start(r, &p.doc, h.a, adv) + 1;
@@ -2384,22 +2379,4 @@ fn render_edit_lines(
         return None;
     }
     Some(("edit_lines", json!([doc.path, ops, options(&[])])))
-}
-
-/// The reading keys of every rendering the generator can make (for the docs and tables).
-pub fn all_noises() -> Vec<Noise> {
-    let mut v: Vec<Noise> = vec![Noise::None];
-    for f in Format::ALL {
-        for n in noises_for(f) {
-            if !v.contains(n) {
-                v.push(*n);
-            }
-        }
-    }
-    v
-}
-
-#[allow(dead_code)]
-fn unused(_: TwinKind, _: &dyn Fn(&mut Rng) -> String) {
-    let _ = other_token;
 }

@@ -442,7 +442,15 @@ impl Stats {
             t.known
         ));
         s.push_str("### Wrong writes per class (FINDINGS.md)\n\n| class | wrong | per 100k cases |\n|---|---:|---:|\n");
-        for (k, v) in &self.by_class {
+        let mut classes: Vec<(&String, &u64)> = self.by_class.iter().collect();
+        // G1, G2, …, G10 in number order; NEW last.
+        classes.sort_by_key(|(k, _)| {
+            k.strip_prefix('G')
+                .and_then(|r| r.split(' ').next())
+                .and_then(|n| n.parse::<u32>().ok())
+                .unwrap_or(u32::MAX)
+        });
+        for (k, v) in classes {
             s.push_str(&format!(
                 "| {k} | {v} | {:.0} |\n",
                 *v as f64 * 100_000.0 / t.cases.max(1) as f64
