@@ -339,6 +339,33 @@ pub fn locate_in(
             needle: old.to_string(),
         });
     }
+    // The smallest liberty first: `old` byte for byte but for a final line break the file lacks,
+    // at the end of the file (before any whitespace tier finds a looser copy elsewhere).
+    let ends_with_break = h.text.ends_with('\n') || h.text.ends_with('\r');
+    if !ends_with_break {
+        if let Some((o, n)) = trim_blank_edges(old, new, false, true) {
+            let (_, spans) = on_words(&o, exact(&o));
+            let spans: Vec<(usize, usize)> = spans
+                .into_iter()
+                .filter(|&(_, e)| e == h.text.len())
+                .collect();
+            if spans.len() == expected
+                && invisible_twins(h, &o, Tier::Exact, expected, expected, within.clone()).is_none()
+            {
+                return decide(
+                    h,
+                    &o,
+                    &n,
+                    Tier::Exact,
+                    &[Tier::BlankEdges],
+                    expected,
+                    spans,
+                    expected,
+                    true,
+                );
+            }
+        }
+    }
     let mut forms = vec![Form {
         old: old.to_string(),
         new: new.to_string(),
@@ -364,7 +391,6 @@ pub fn locate_in(
             });
         }
     }
-    let ends_with_break = h.text.ends_with('\n') || h.text.ends_with('\r');
     for i in 0..forms.len() {
         // A final line break the file lacks is dropped only for a match at the end of the file, and
         // before any blank line is trimmed (a blank line `old` names that the file holds is part of
@@ -653,19 +679,21 @@ pub fn invisible_twins(
         }
     }
     if tier < Tier::Typography && !old.is_ascii() && !h.text.is_ascii() {
-        let mut spans: Vec<(usize, usize)> = Vec::new();
-        let nfc: String = old.nfc().collect();
-        let nfd: String = old.nfd().collect();
-        let mut forms = vec![nfc, nfd];
-        forms.dedup();
-        for f in &forms {
-            spans.extend(inside(find_exact_all(h.text, f).1));
-        }
-        if !forms.iter().any(|f| f == old) {
-            spans.extend(inside(find_exact_all(h.text, old).1));
-        }
-        spans.sort_unstable();
-        spans.dedup();
+        // Places equal to `old` once each line is put in NFC, without trailing whitespace and
+        // line break: found at the typography tier (which folds more: quotes, dashes), then kept
+        // only when they differ in nothing else.
+        let key = |s: &str| -> String {
+            split_lines(s)
+                .iter()
+                .map(|l| l.trim_end().nfc().collect::<String>())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let want = key(old);
+        let spans: Vec<(usize, usize)> = inside(find_lines(h, &split_lines(old), Tier::Typography))
+            .into_iter()
+            .filter(|&(s, e)| key(&h.text[s..e]) == want)
+            .collect();
         if spans.len() > found {
             return refuse(Tier::Typography, spans);
         }
