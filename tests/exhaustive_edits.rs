@@ -85,7 +85,9 @@ fn check(file: &str, old: &str, new: &str) -> bool {
                     .and_then(|c| c.as_u64())
                     .unwrap_or(0);
                 let unseen = match tier {
-                    "trailing_whitespace" => old.contains(['\n', '\r']),
+                    "trailing_whitespace" => {
+                        old.contains(['\n', '\r']) || old.ends_with([' ', '\t'])
+                    }
                     "typography" => !old.is_ascii(),
                     _ => false,
                 };

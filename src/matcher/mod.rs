@@ -630,7 +630,8 @@ fn splits_words(text: &str, s: usize, e: usize) -> bool {
 }
 
 /// What the model could not see cannot decide: places in `within` that differ from `old` only in
-/// bytes a view does not show — line endings, trailing whitespace, NFC against NFD — beside the
+/// bytes a view does not show — line endings, trailing whitespace (of an `old` with a line break, or
+/// that ends with whitespace), NFC against NFD — beside the
 /// `found` places a strict tier (below [`Tier::TrailingWhitespace`], or below [`Tier::Typography`]
 /// for the Unicode forms) located. `Some` ambiguity refusal when there are more of them than
 /// `found`: the model cannot have meant one of them rather than another.
@@ -669,7 +670,7 @@ pub fn invisible_twins(
             .is_some_and(|l| find_exact(h.text, l).0 <= found)
     };
     if tier < Tier::TrailingWhitespace
-        && old.contains(['\n', '\r'])
+        && (old.contains(['\n', '\r']) || old.ends_with([' ', '\t']))
         && h.has_unseen_bytes()
         && !no_twin()
     {

@@ -1345,3 +1345,14 @@ fn a_textual_drift_keeps_tabs_and_spaces_as_written() {
     assert_eq!(tier, Tier::InlineWhitespace);
     assert_eq!(out, "CC      = gcc\nCFLAGS  = -O2\nall:\n\t@echo hi\n");
 }
+
+/// An `old` that ends with whitespace has an invisible part too: `-f size.o\t` matched the line
+/// that ends with the tab byte for byte, beside one that ends without it; ambiguous now.
+#[test]
+fn an_old_ending_with_whitespace_has_invisible_twins() {
+    let h = Haystack::new("\trm -f size.o\n\trm -f size.o\t\n");
+    match locate(&h, "-f size.o\t", "-f size6.o\t", 1, Tolerance::Safe) {
+        Err(Miss::Count { count: 2, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+}
