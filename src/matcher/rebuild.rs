@@ -412,16 +412,16 @@ struct Drift {
     unit: usize,
 }
 
-fn drift<'t>(
+/// The indentation of each (file line, `old` line) pair that starts at a line start and holds text.
+fn indent_pairs<'t, 'o>(
     h: &Haystack<'t>,
     i: usize,
-    old: &[&str],
+    old: &[&'o str],
     seg: &dyn Fn(usize) -> &'t str,
     full_old: &dyn Fn(usize) -> bool,
-) -> Option<Drift> {
+) -> Vec<(&'t str, &'o str)> {
     let lines = h.lines();
     let k = old.len() - 1;
-    // Pairs of (file line, old part) that start at a line start and hold text.
     let mut pairs = Vec::new();
     for (j, part) in old.iter().enumerate() {
         if full_old(j) && !is_blank(part) {
@@ -433,6 +433,17 @@ fn drift<'t>(
             pairs.push((indent_of(file_line), indent_of(part)));
         }
     }
+    pairs
+}
+
+fn drift<'t>(
+    h: &Haystack<'t>,
+    i: usize,
+    old: &[&str],
+    seg: &dyn Fn(usize) -> &'t str,
+    full_old: &dyn Fn(usize) -> bool,
+) -> Option<Drift> {
+    let pairs = indent_pairs(h, i, old, seg, full_old);
     let tabs = if pairs.iter().any(|(f, _)| f.contains('\t')) {
         true
     } else if pairs.iter().any(|(f, _)| f.contains(' ')) {
@@ -483,19 +494,7 @@ fn textual_drift<'t>(
     seg: &dyn Fn(usize) -> &'t str,
     full_old: &dyn Fn(usize) -> bool,
 ) -> Option<(String, String)> {
-    let lines = h.lines();
-    let k = old.len() - 1;
-    let mut pairs = Vec::new();
-    for (j, part) in old.iter().enumerate() {
-        if full_old(j) && !is_blank(part) {
-            let file_line = if k == 0 {
-                seg(0)
-            } else {
-                lines.content(i + j, h.text)
-            };
-            pairs.push((indent_of(file_line), indent_of(part)));
-        }
-    }
+    let pairs = indent_pairs(h, i, old, seg, full_old);
     let &(f0, o0) = pairs.first()?;
     let common = f0
         .bytes()
