@@ -194,13 +194,23 @@ enum State {
     Missing,
 }
 
-fn edit_state(h: &Haystack, e: &Edit, tol: Tolerance) -> State {
+/// `missing`: the batch already found this edit's `old` nowhere (the refusal being classified), so
+/// it is not searched again (on a large file a miss costs the whole tolerance ladder).
+fn edit_state(h: &Haystack, e: &Edit, tol: Tolerance, missing: bool) -> State {
     if e.old.is_empty() {
         return State::Missing;
     }
     let expected = e.expected_replacements.unwrap_or(1);
+    let not_found = || {
+        Err(Miss::NotFound {
+            needle: String::new(),
+        })
+    };
     let mut pair = (e.old.clone(), e.new.clone());
-    let mut found = locate(h, &pair.0, &pair.1, expected, tol);
+    let mut found = match missing {
+        true => not_found(),
+        false => locate(h, &pair.0, &pair.1, expected, tol),
+    };
     if matches!(found, Err(Miss::NotFound { .. }))
         && tol == Tolerance::Safe
         && !e.old.contains('\n')
@@ -208,7 +218,10 @@ fn edit_state(h: &Haystack, e: &Edit, tol: Tolerance) -> State {
     {
         // As the batch reads it: an `old` escaped once too often.
         pair = (unescape_once(&e.old), unescape_once(&e.new));
-        found = locate(h, &pair.0, &pair.1, expected, tol);
+        found = match missing {
+            true => not_found(),
+            false => locate(h, &pair.0, &pair.1, expected, tol),
+        };
     }
     let (old, new) = (&pair.0, &pair.1);
     match found {
@@ -267,7 +280,7 @@ pub fn classify_edits(
         .chain((0..edits.len()).filter(|&i| Some(i) != first));
     let mut states: Vec<Option<State>> = (0..edits.len()).map(|_| None).collect();
     for i in order {
-        match edit_state(&h, &edits[i], tol) {
+        match edit_state(&h, &edits[i], tol, Some(i) == first) {
             State::Missing => return None,
             s => states[i] = Some(s),
         }
