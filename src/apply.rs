@@ -16,8 +16,7 @@ use crate::error::{Code, Failure};
 use crate::formats::unescape_once;
 use crate::ir::{Dialect, Edit};
 use crate::matcher::{
-    candidates, invisible_twins, locate, locate_in, Haystack, IndentMiss, Miss, Tier, Tolerance,
-    MAX_LISTED,
+    candidates, invisible_twins, locate, locate_in, Haystack, Miss, Tier, Tolerance, MAX_LISTED,
 };
 
 /// Where one edit landed.
@@ -510,31 +509,6 @@ fn common_prefix(a: &str, b: &str) -> usize {
     n
 }
 
-/// For refusal messages: the first ten start lines, how many more there are, and the tier (if not exact).
-pub(crate) fn describe_places(
-    lines: &[usize],
-    count: usize,
-    tier: Tier,
-) -> (String, String, String) {
-    let shown = lines
-        .iter()
-        .take(10)
-        .map(|l| l.to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
-    let more = if count > 10 {
-        format!(" and {} more", count - 10)
-    } else {
-        String::new()
-    };
-    let via = if tier == Tier::Exact {
-        String::new()
-    } else {
-        format!(" (at the {} tier)", tier.as_str())
-    };
-    (shown, more, via)
-}
-
 #[derive(Serialize)]
 struct Region {
     start_line: usize,
@@ -603,7 +577,7 @@ fn miss_failure(h: &Haystack, miss: Miss, i: usize, n_edits: usize) -> Failure {
         } => {
             let listed = regions(h, &spans);
             let lines: Vec<usize> = listed.iter().map(|r| r.start_line).collect();
-            let (shown, more, via) = describe_places(&lines, count, tier);
+            let (shown, more, via) = crate::matcher::words::describe_places(&lines, count, tier);
             let (code, message, hint) = if count > expected && expected == 1 {
                 (
                     Code::SearchBlockAmbiguous,
@@ -645,7 +619,8 @@ fn miss_failure(h: &Haystack, miss: Miss, i: usize, n_edits: usize) -> Failure {
         Miss::InconsistentIndent { span, why } => {
             let (s, e) = span;
             let (sl, el) = (h.line_of(s), h.end_line_of(s, e));
-            let (difference, message) = indent_miss_words(why, sl, el, "new");
+            let (difference, message) =
+                crate::matcher::words::indent_miss_words(why, sl, el, "new");
             let c = candidates::Candidate {
                 start_line: sl,
                 end_line: el,
@@ -662,29 +637,6 @@ fn miss_failure(h: &Haystack, miss: Miss, i: usize, n_edits: usize) -> Failure {
                     format!("Re-read lines {sl}-{el} and copy their indentation exactly."),
                 )
         }
-    }
-}
-
-/// What a region that matches apart from indentation differs in, and why `new` (`what`) is refused.
-pub(crate) fn indent_miss_words(
-    why: IndentMiss,
-    sl: usize,
-    el: usize,
-    what: &str,
-) -> (&'static str, String) {
-    match why {
-        IndentMiss::Uneven => (
-            "indentation differs by different amounts on different lines",
-            format!("lines {sl}-{el} match apart from indentation, but the indentation differs unevenly, so {what} cannot be re-indented safely."),
-        ),
-        IndentMiss::FramesDisagree => (
-            "indentation differs; the changed lines could be meant at the file's columns or shifted like the rest",
-            format!("lines {sl}-{el} match apart from indentation, but {what} repeats lines at old's columns while a changed line sits at the file's column: the two readings put that line at different depths (in or out of a block), so nothing was applied."),
-        ),
-        IndentMiss::MoveAmbiguous => (
-            "old lacks its line's indentation; the later lines of new could be relative to the first or at the file's columns",
-            format!("line {sl} matches after its indentation, which old leaves out, and the later lines of {what} read both as written at the file's columns and as indented relative to the first line, at different depths; nothing was applied."),
-        ),
     }
 }
 

@@ -703,7 +703,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                     why,
                 }) => {
                     let (difference, message) =
-                        crate::apply::indent_miss_words(why, sl, el, "the hunk");
+                        matcher::words::indent_miss_words(why, sl, el, "the hunk");
                     let c = candidates::Candidate {
                         start_line: sl,
                         end_line: el,
@@ -928,7 +928,7 @@ fn ambiguous(
     line_hint: Option<usize>,
 ) -> Failure {
     let starts: Vec<usize> = lines.iter().map(|l| l.0).collect();
-    let (shown, more, via) = crate::apply::describe_places(&starts, count, tier);
+    let (shown, more, via) = matcher::words::describe_places(&starts, count, tier);
     let hinted = match line_hint {
         Some(l) => format!(" The diff says line {l}, but line numbers are hints only and never choose between places."),
         None => String::new(),

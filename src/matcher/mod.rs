@@ -29,6 +29,7 @@ pub mod normalize;
 mod prefix;
 mod rebuild;
 mod search;
+pub mod words;
 
 pub use search::{
     bounded_diff, bounded_distance_steps, exact_occurrences, exact_occurrences_budget, Distance,
