@@ -18,10 +18,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use surepatch::apply::apply_edits;
-use surepatch::formats::{parse_patch, parse_path_blocks};
-use surepatch::ir::Edit;
-use surepatch::matcher::Tolerance;
+use surepatch::edit::apply::apply_edits;
+use surepatch::edit::formats::{parse_patch, parse_path_blocks};
+use surepatch::edit::ir::Edit;
+use surepatch::edit::matcher::Tolerance;
 
 /// Code-like text of about `bytes` bytes, every line unique.
 fn code(bytes: usize) -> String {

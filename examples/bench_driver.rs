@@ -20,7 +20,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use serde_json::json;
-use surepatch::{apply::apply_edits, ir::Edit, matcher::Tolerance};
+use surepatch::edit::{apply::apply_edits, ir::Edit, matcher::Tolerance};
 
 fn floor(path: &Path) {
     let bytes = fs::read(path).expect("read");

@@ -6,7 +6,7 @@
 use std::io::{BufRead, Write};
 
 use serde_json::{json, Value};
-use surepatch::{apply::apply_edits, ir::Edit, matcher::Tolerance};
+use surepatch::edit::{apply::apply_edits, ir::Edit, matcher::Tolerance};
 
 fn main() {
     let stdin = std::io::stdin();

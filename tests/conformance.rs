@@ -160,7 +160,7 @@ fn a_failed_write_restores_every_file_already_written() {
         .join("f3.txt")
         .to_string_lossy()
         .into_owned();
-    let out = surepatch::fsio::with_write_fault(marker, || {
+    let out = surepatch::fs::fsio::with_write_fault(marker, || {
         surepatch::api::call(
             "apply_patch",
             &json!([patch, {"workspace_root": d.path().to_str().unwrap()}]).to_string(),

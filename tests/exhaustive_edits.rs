@@ -15,10 +15,10 @@
 //! `SUREPATCH_EXHAUSTIVE=4` raises the file length to four characters (about 1.7 million cases per
 //! alphabet; run it with `--release`).
 
-use surepatch::apply::apply_edits;
+use surepatch::edit::apply::apply_edits;
+use surepatch::edit::ir::Edit;
+use surepatch::edit::matcher::Tolerance;
 use surepatch::error::Code;
-use surepatch::ir::Edit;
-use surepatch::matcher::Tolerance;
 
 fn texts(alphabet: &[&str], max: usize) -> Vec<String> {
     let mut out = vec![String::new()];
@@ -50,7 +50,7 @@ fn check(file: &str, old: &str, new: &str) -> bool {
             (pos, npos) = (oe, ne);
         }
         assert_eq!(&file[pos..], &a.text[npos..], "{case}: after the last span");
-        let _ = surepatch::diff::unified("p", file, &a.text, &a.changes);
+        let _ = surepatch::edit::diff::unified("p", file, &a.text, &a.changes);
     }
     // A multi-line `old` that splits a word at either end is no match (it matches whole lines
     // unless it plainly starts or ends inside one).

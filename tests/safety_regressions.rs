@@ -2,9 +2,9 @@
 //! outside the safety remit; each was fixed where it lives, and the test stays as a regression guard.
 //! Also regressions of issue #16 (the file system layer) that need the JSON entry point.
 
-use surepatch::apply::apply_edits;
-use surepatch::ir::Edit;
-use surepatch::matcher::Tolerance;
+use surepatch::edit::apply::apply_edits;
+use surepatch::edit::ir::Edit;
+use surepatch::edit::matcher::Tolerance;
 
 /// fuzz target `api_call`, an artifact (not kept): two edits on a CRLF file, the first written
 /// with LF (line_endings tier). `api::call` catches the panic and answers `INTERNAL_ERROR` with
@@ -15,7 +15,7 @@ fn two_edits_on_crlf_file_render_a_diff() {
     let edits = [Edit::new("two\n", "2\n"), Edit::new("one", "1")];
     let applied = apply_edits(before, &edits, Tolerance::Safe).unwrap();
     assert_eq!(applied.text, "1\r\n2\r\nthree\r\n");
-    let diff = surepatch::diff::unified("crlf.txt", before, &applied.text, &applied.changes);
+    let diff = surepatch::edit::diff::unified("crlf.txt", before, &applied.text, &applied.changes);
     assert!(diff.contains("+2"), "{diff}");
 }
 
@@ -41,7 +41,7 @@ fn two_edits_on_crlf_file_through_the_api() {
 fn unified_diff_with_empty_path_is_a_parse_error() {
     let text =
         "diff --git (((((+++ b/\n@ x@\n-%\nnew file mode+e to b\u{b}\0\0\0\0\0\0\0it a/a b\n";
-    match surepatch::formats::parse_unified_diff(text) {
+    match surepatch::edit::formats::parse_unified_diff(text) {
         Ok(ops) => assert!(ops.iter().all(|op| !op.path().is_empty()), "{ops:?}"),
         Err(e) => assert!(e.line >= 1),
     }
@@ -54,7 +54,7 @@ fn unified_diff_with_empty_path_is_a_parse_error() {
 #[test]
 fn unreadable_git_header_after_headerless_hunks_is_a_parse_error() {
     let text = "@@\n+\ndiff --git \n@@\n+";
-    let e = surepatch::formats::parse_unified_diff(text).unwrap_err();
+    let e = surepatch::edit::formats::parse_unified_diff(text).unwrap_err();
     assert_eq!(e.line, 3, "{e}");
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("a.txt"), "a\n").unwrap();
@@ -77,8 +77,8 @@ fn unreadable_git_header_after_headerless_hunks_is_a_parse_error() {
 /// call on the same thread without the option waits with the default again.
 #[test]
 fn lock_timeout_through_the_api() {
-    use surepatch::txn::Txn;
-    use surepatch::workspace::{Resolve, Workspace};
+    use surepatch::fs::txn::Txn;
+    use surepatch::fs::workspace::{Resolve, Workspace};
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("a.txt"), "one\n").unwrap();
     let ws = Workspace::new(d.path()).unwrap();
@@ -168,7 +168,7 @@ fn failed_create_leaves_no_directories() {
         "kept/new/f.txt",
         "kept/f.txt",
     ] {
-        let out = surepatch::fsio::with_write_fault(native(&root, path), || {
+        let out = surepatch::fs::fsio::with_write_fault(native(&root, path), || {
             call_json(
                 "create_file",
                 serde_json::json!([path, "x", {"workspace_root": &root}]),
@@ -249,7 +249,7 @@ fn failed_transaction_leaves_no_directories() {
         let patch = format!(
             "*** Begin Patch\n*** Update File: a.txt\n@@\n alpha\n-beta\n+gamma\n{adds}*** End Patch\n"
         );
-        let out = surepatch::fsio::with_write_fault(native(&root, fail), || {
+        let out = surepatch::fs::fsio::with_write_fault(native(&root, fail), || {
             call_json(
                 "apply_patch",
                 serde_json::json!([patch, {"workspace_root": &root}]),

@@ -44,9 +44,9 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use surepatch::codec::Encoding;
-use surepatch::ir::Edit;
-use surepatch::matcher::Tolerance;
+use surepatch::fs::codec::Encoding;
+use surepatch::edit::ir::Edit;
+use surepatch::edit::matcher::Tolerance;
 
 /// The operations, with the index of their options argument (`None`: none, or one without a root).
 /// The order is the selector's meaning: append, never reorder (the corpus depends on it). Names the
@@ -301,7 +301,7 @@ fn has_journal_dir(v: &Value) -> bool {
 
 /// Whether the workspace entry `rel` (relative to the root) is inside a journal entry directory.
 fn in_journal_entry(rel: &str) -> bool {
-    rel.split('/').any(surepatch::journal::is_edit_id)
+    rel.split('/').any(surepatch::fs::ids::is_edit_id)
 }
 
 /// The last `edit_id` and `file_hash` strings in an answer.
@@ -459,7 +459,7 @@ fn one_call(
         let Some(Node::File(b, _)) = after.get(&format!("ws/{p}")) else {
             panic!("view_file named {p}, which is not a file: {}", ctx());
         };
-        assert_eq!(v["file_hash"], surepatch::hash::file_hash(b), "{}", ctx());
+        assert_eq!(v["file_hash"], surepatch::edit::hash::file_hash(b), "{}", ctx());
     }
     if ok && op == "touched_files" {
         for t in v["targets"]
@@ -470,7 +470,7 @@ fn one_call(
                 let Some(Node::File(b, _)) = after.get(&format!("ws/{d}")) else {
                     panic!("touched_files hashed {d}, which is not a file: {}", ctx());
                 };
-                assert_eq!(h, surepatch::hash::file_hash(b), "{}", ctx());
+                assert_eq!(h, surepatch::edit::hash::file_hash(b), "{}", ctx());
             }
         }
     }
@@ -546,7 +546,7 @@ fn check_write(
             (None, None) => {}
             (None, Some(n)) => panic!("{} should be gone, is {n:?}: {}", c.path, ctx()),
             (Some(h), Some(Node::File(b, mode))) => {
-                assert_eq!(*h, surepatch::hash::file_hash(b), "file_hash: {}", ctx());
+                assert_eq!(*h, surepatch::edit::hash::file_hash(b), "file_hash: {}", ctx());
                 if let Some(n) = c.bytes {
                     assert_eq!(n, b.len() as u64, "after_bytes: {}", ctx());
                 }
@@ -608,11 +608,11 @@ fn check_write(
             panic!("{p} is not a file before and after an edit: {}", ctx());
         };
         if let Some((edits, tol)) = parsed.and_then(|a| edits_of(op, a)) {
-            let (text, encoding) = surepatch::codec::decode_slice(old).unwrap();
+            let (text, encoding) = surepatch::fs::codec::decode_slice(old).unwrap();
             if matches!(encoding, Encoding::Utf8 | Encoding::Utf8Bom) {
-                let applied = surepatch::apply::apply_edits(&text, &edits, tol)
+                let applied = surepatch::edit::apply::apply_edits(&text, &edits, tol)
                     .unwrap_or_else(|f| panic!("the engine wrote what the applier refuses: {f:?}"));
-                let expected = surepatch::codec::encode(applied.text, encoding);
+                let expected = surepatch::fs::codec::encode(applied.text, encoding);
                 assert!(
                     *now == expected,
                     "{p} on disk is not the applier's result: {}",

@@ -2,8 +2,8 @@
 //! apply_patch envelope parser: no panic, errors name a real line, CRLF ≡ LF, BOM ignored, and every
 //! operation names a non-empty path.
 use libfuzzer_sys::fuzz_target;
-use surepatch::formats::parse_patch;
-use surepatch::ir::{Change, FileOp};
+use surepatch::edit::formats::parse_patch;
+use surepatch::edit::ir::{Change, FileOp};
 
 #[path = "common.rs"]
 mod common;

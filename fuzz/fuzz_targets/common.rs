@@ -1,7 +1,7 @@
 //! Shared checks for the parser targets.
 #![allow(dead_code)]
 
-use surepatch::ir::ParseError;
+use surepatch::edit::ir::ParseError;
 
 /// Lines of `text` as the parsers count them (formats module docs): split on LF, a final LF ends the
 /// last line, one leading BOM ignored. At least 1 (an error about empty input names line 1).

@@ -24,12 +24,12 @@
 //!   something; its output is the input with exactly the located spans replaced by their
 //!   replacements; outside the reported `changes`, the bytes are those of the input.
 use libfuzzer_sys::fuzz_target;
-use surepatch::apply::apply_edits;
-use surepatch::formats::unescape_once;
-use surepatch::ir::Edit;
-use surepatch::matcher::normalize::norm;
-use surepatch::matcher::{locate, Haystack, Miss, Tier, Tolerance};
-use surepatch::text::split_lines;
+use surepatch::edit::apply::apply_edits;
+use surepatch::edit::formats::unescape_once;
+use surepatch::edit::ir::Edit;
+use surepatch::edit::matcher::normalize::norm;
+use surepatch::edit::matcher::{locate, Haystack, Miss, Tier, Tolerance};
+use surepatch::edit::text::split_lines;
 
 fn degrade(s: &str, how: u8) -> String {
     match how & 3 {

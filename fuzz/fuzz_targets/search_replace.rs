@@ -2,7 +2,7 @@
 //! SEARCH/REPLACE parser: no panic, errors name a real line, CRLF ≡ LF, BOM ignored; the path form
 //! holds exactly the blocks of the plain form when both succeed.
 use libfuzzer_sys::fuzz_target;
-use surepatch::formats::{parse_blocks, parse_path_blocks};
+use surepatch::edit::formats::{parse_blocks, parse_path_blocks};
 
 #[path = "common.rs"]
 mod common;

@@ -3,8 +3,8 @@
 //! names a non-empty path (but the first, when it is an update of the caller's file: hunks that came
 //! before any file header) and every hunk's source line is a line of the input.
 use libfuzzer_sys::fuzz_target;
-use surepatch::formats::parse_unified_diff;
-use surepatch::ir::{Change, FileOp};
+use surepatch::edit::formats::parse_unified_diff;
+use surepatch::edit::ir::{Change, FileOp};
 
 #[path = "common.rs"]
 mod common;

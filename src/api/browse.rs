@@ -38,8 +38,8 @@ use crate::contract::receipts::{
     SkippedIgnoreFile, True,
 };
 use crate::error::{Code, Failure, Result};
-use crate::fsio::{self, Sandbox};
-use crate::workspace::{Resolve, Workspace};
+use crate::fs::fsio::{self, Sandbox};
+use crate::fs::workspace::{Resolve, Workspace};
 
 /// Default and largest `max_entries` of `listDirectory`.
 pub const LIST_DEFAULT_MAX: u64 = 1000;

@@ -110,7 +110,7 @@ fn bad_arguments_are_refused_without_a_panic() {
 // ---- hostile repository content (issue 26 §1) ---------------------------------------------------
 
 use super::browse::{resolve_dir, walker, WalkOpts};
-use crate::workspace::Workspace;
+use crate::fs::workspace::Workspace;
 use ignore::overrides::OverrideBuilder;
 use ignore::WalkBuilder;
 use std::path::Path;

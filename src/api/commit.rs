@@ -9,17 +9,17 @@
 //! 2. The op plans: it reads each file's bytes from [`Writer::txn`] and sets each file's [`Action`]
 //!    (nothing is written yet; any refusal here leaves every file as it was).
 //! 3. [`Writer::commit`]: a dry run writes nothing and records nothing. Otherwise the transaction
-//!    commits (all files or none, crash-atomic: see [`crate::txn`]) and one undo-journal entry records
-//!    what it replaced ([`crate::journal`]): one `edit_id` for the whole call, whatever the number of
+//!    commits (all files or none, crash-atomic: see [`crate::fs::txn`]) and one undo-journal entry records
+//!    what it replaced ([`crate::fs::journal`]): one `edit_id` for the whole call, whatever the number of
 //!    files.
 //! 4. The receipt carries [`Written::recorded`] as `edit_id`, `undo_available` and, when the journal
 //!    directory could not be written, `journal_warning`.
 
 use super::options::JournalAt;
 use crate::error::Result;
-use crate::journal::{self, DiskJournal, Recorded};
-use crate::txn::{Action, Committed, Txn};
-use crate::workspace::{Resolve, Workspace};
+use crate::fs::journal::{self, DiskJournal, Recorded};
+use crate::fs::txn::{Action, Committed, Txn};
+use crate::fs::workspace::{Resolve, Workspace};
 
 /// A write in progress: the transaction (locks held) and where its journal entry goes.
 pub struct Writer {
@@ -139,7 +139,7 @@ mod tests {
             args[last] = ws.opts(json!({"journal_dir": "jd"}));
             // Everything below the journal directory (the path joined with "" ends in a separator).
             let below = ws.path().join("jd").join("");
-            let r = crate::fsio::with_write_fault(below.to_string_lossy(), || run(op, args));
+            let r = crate::fs::fsio::with_write_fault(below.to_string_lossy(), || run(op, args));
             assert_eq!(r["ok"], true, "{op}: {r}");
             let warning = r["journal_warning"].as_str().unwrap_or_default();
             assert!(

@@ -6,20 +6,20 @@ use super::args::{bad, type_name, Obj};
 use super::commit::Writer;
 use super::options::{read_options, EditOptions, Validate};
 use super::{arg, Res};
-use crate::apply::{self, Planned};
-use crate::codec::{self, Encoding};
 use crate::contract::receipts::{
     to_value, ApplyEditsSuccess, JournalFields, PatchFileSuccess, True,
 };
+use crate::edit::apply::{self, Planned};
+use crate::edit::hash::{file_hash, file_hash_parts};
+use crate::edit::ir::{Dialect, Edit};
+use crate::edit::matcher::Tolerance;
+use crate::edit::text::utf16_len;
 use crate::error::{Code, Failure, Result};
-use crate::hash::{file_hash, file_hash_parts};
-use crate::ir::{Dialect, Edit};
-use crate::journal::Recorded;
-use crate::matcher::Tolerance;
+use crate::fs::codec::{self, Encoding};
+use crate::fs::journal::Recorded;
+use crate::fs::txn::Action;
+use crate::fs::workspace::{Resolve, Workspace};
 use crate::syntax;
-use crate::text::utf16_len;
-use crate::txn::Action;
-use crate::workspace::{Resolve, Workspace};
 
 /// Set once an edit ran the syntax gate in this process; from then on `viewFile` warms the gate's
 /// tree cache (see [`super::view`]), so hosts that never validate never pay for parsing.
@@ -135,7 +135,7 @@ pub fn edit_file(
     let syntax = syntax_gate_planned(opts.validate, &display, &text, &applied)?;
     let mut lines = std::mem::take(&mut applied.lines);
     let spans: Vec<(usize, usize, &str)> = applied.spans().collect();
-    let diff = crate::diff::unified_spans(&display, &text, &spans, &mut lines);
+    let diff = crate::edit::diff::unified_spans(&display, &text, &spans, &mut lines);
     // Only the changed spans differ: adjust by them instead of measuring the new text again.
     let after_text_utf16 = spans.iter().fold(before_text_utf16, |n, &(os, oe, new)| {
         n - utf16_len(&text[os..oe]) + utf16_len(new)
@@ -232,10 +232,10 @@ fn fill_file(path: &str, new: &str, opts: &EditOptions, names: (&str, &str)) -> 
             .with("edit_index", 0),
         ));
     }
-    let term = crate::text::dominant_terminator(&old_text);
+    let term = crate::edit::text::dominant_terminator(&old_text);
     let new_text = match created {
         true => new.to_string(),
-        false => crate::text::convert_terminators(new, term).into_owned(),
+        false => crate::edit::text::convert_terminators(new, term).into_owned(),
     };
     if !created && new_text == *old_text {
         return Err(with_path(
@@ -256,9 +256,9 @@ fn fill_file(path: &str, new: &str, opts: &EditOptions, names: (&str, &str)) -> 
     }
     let changes = vec![(0, old_text.len(), 0, new_text.len())];
     let syntax = syntax_gate(opts.validate, &display, &old_text, &new_text, &changes)?;
-    let diff = crate::diff::unified(&display, &old_text, &new_text, &changes);
+    let diff = crate::edit::diff::unified(&display, &old_text, &new_text, &changes);
     let after_text_utf16 = utf16_len(&new_text);
-    let end_line = crate::text::split_lines(&old_text).len().max(1);
+    let end_line = crate::edit::text::split_lines(&old_text).len().max(1);
     drop(old_text);
     let out = codec::encode(new_text.clone(), encoding);
     let after_bytes = out.len();
@@ -278,13 +278,13 @@ fn fill_file(path: &str, new: &str, opts: &EditOptions, names: (&str, &str)) -> 
             edit_index: 0,
             start_line: 1,
             end_line,
-            tier: crate::matcher::Tier::Exact.as_str(),
+            tier: crate::edit::matcher::Tier::Exact.as_str(),
             tolerances: Vec::new(),
         }],
         changes,
         first_changed_line: 1,
-        tier: crate::matcher::Tier::Exact,
-        lines: crate::text::LineCounter::new(),
+        tier: crate::edit::matcher::Tier::Exact,
+        lines: crate::edit::text::LineCounter::new(),
         dialect: Vec::new(),
     };
     Ok(Outcome {
@@ -429,7 +429,7 @@ pub fn patch_file(args: &[Value]) -> Res {
         created: out.created.then_some(true),
         line_number: first.start_line,
         tier: first.tier,
-        dialect: crate::ir::dialect_names(&out.applied.dialect),
+        dialect: crate::edit::ir::dialect_names(&out.applied.dialect),
         before_chars: out.before_text_utf16,
         after_chars: out.after_text_utf16,
         before_bytes: out.before_bytes,
@@ -482,7 +482,7 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
         created: out.created.then_some(true),
         first_changed_line: out.applied.first_changed_line,
         tier: out.applied.tier.as_str(),
-        dialect: crate::ir::dialect_names(&out.applied.dialect),
+        dialect: crate::edit::ir::dialect_names(&out.applied.dialect),
         before_chars: out.before_text_utf16,
         after_chars: out.after_text_utf16,
         before_bytes: out.before_bytes,

@@ -21,7 +21,10 @@ fn patch_file_success_receipt() {
     assert_eq!(r["tier"], "exact");
     assert_eq!(r["before_bytes"], 12);
     assert_eq!(r["after_bytes"], 12);
-    assert_eq!(r["file_hash"], crate::hash::file_hash(b"x = 1\ny = 3\n"));
+    assert_eq!(
+        r["file_hash"],
+        crate::edit::hash::file_hash(b"x = 1\ny = 3\n")
+    );
     assert!(r["diff"].as_str().unwrap().contains("-y = 2\n+y = 3\n"));
     assert_eq!(
         fs::read_to_string(d.path().join("a.py")).unwrap(),
@@ -203,9 +206,9 @@ fn stale_base_hash_is_refused() {
         json!([{"file_path": "s.txt", "search_block": "one", "replace_block": "two"}, {"workspace_root": d.root(), "base_hash": "0000000000000000"}]),
     );
     assert_eq!(r["code"], "STALE_FILE");
-    assert_eq!(r["current_hash"], crate::hash::file_hash(b"one\n"));
+    assert_eq!(r["current_hash"], crate::edit::hash::file_hash(b"one\n"));
     assert_eq!(fs::read_to_string(&p).unwrap(), "one\n");
-    let good = crate::hash::file_hash(b"one\n");
+    let good = crate::edit::hash::file_hash(b"one\n");
     let r = run(
         "patch_file",
         json!([{"file_path": "s.txt", "search_block": "one", "replace_block": "two"}, {"workspace_root": d.root(), "base_hash": good}]),
@@ -324,7 +327,10 @@ fn a_large_bom_crlf_file_is_edited_in_place_byte_for_byte() {
     );
     assert_eq!(r["ok"], true, "{r}");
     assert_eq!(fs::read(&p).unwrap(), expected.as_bytes());
-    assert_eq!(r["file_hash"], crate::hash::file_hash(expected.as_bytes()));
+    assert_eq!(
+        r["file_hash"],
+        crate::edit::hash::file_hash(expected.as_bytes())
+    );
     assert_eq!(dry["file_hash"], r["file_hash"]);
     assert_eq!(r["before_bytes"], original.len());
     assert_eq!(r["after_bytes"], expected.len());

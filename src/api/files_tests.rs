@@ -1,6 +1,6 @@
 //! End-to-end tests of viewFile, editLines, the whole-file operations and undo.
 
-use crate::hash::{file_hash, line_tag};
+use crate::edit::hash::{file_hash, line_tag};
 use serde_json::{json, Value};
 
 use super::test_support::{run, Ws};
@@ -169,7 +169,7 @@ fn edit_lines_receipt_and_crlf() {
         "{}",
         r["diff"]
     );
-    assert!(crate::journal::is_edit_id(r["edit_id"].as_str().unwrap()));
+    assert!(crate::fs::ids::is_edit_id(r["edit_id"].as_str().unwrap()));
     assert_eq!(r["undo_available"], true);
 }
 
@@ -525,8 +525,8 @@ fn undo_round_trips() {
 
 #[test]
 fn multi_file_transactions_undo_as_one() {
-    use crate::txn::{Action, Txn};
-    use crate::workspace::{Resolve, Workspace};
+    use crate::fs::txn::{Action, Txn};
+    use crate::fs::workspace::{Resolve, Workspace};
     let w = Ws::new();
     w.write("a.txt", "A\n");
     w.write("b.txt", "B\n");
@@ -541,7 +541,7 @@ fn multi_file_transactions_undo_as_one() {
     t.files[1].action = Action::Delete;
     t.files[2].action = Action::Write(b"C\n".to_vec());
     let done = t.commit().unwrap();
-    let id = crate::journal::record(&done).unwrap();
+    let id = crate::fs::journal::record(&done).unwrap();
     // A later change to one file blocks the whole undo.
     w.write("c/new.txt", "C changed\n");
     let r = run("undo_edit", json!([id, w.opts(json!({}))]));

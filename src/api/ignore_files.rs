@@ -36,8 +36,8 @@ use serde_json::Value;
 
 use crate::contract::receipts::SkippedIgnoreFile;
 use crate::error::Result;
-use crate::fsio::{self, Sandbox, SmallFile, SmallRefusal};
-use crate::workspace::Workspace;
+use crate::fs::fsio::{self, Sandbox, SmallFile, SmallRefusal};
+use crate::fs::workspace::Workspace;
 
 /// Largest ignore file read (1 MiB); a larger one is skipped (`too_large`).
 pub const MAX_IGNORE_FILE_BYTES: u64 = 1024 * 1024;

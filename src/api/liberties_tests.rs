@@ -201,7 +201,7 @@ fn no_edit_path_writes_a_placeholder_over_code() {
     let tag = |n: usize| {
         format!(
             "{n}:{}",
-            crate::hash::line_tag(body.lines().nth(n - 1).unwrap())
+            crate::edit::hash::line_tag(body.lines().nth(n - 1).unwrap())
         )
     };
     let r = run(

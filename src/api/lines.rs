@@ -20,13 +20,13 @@ use super::edit::{check_base, syntax_gate};
 use super::options::read_options;
 use super::whole::{commit_one, open_one};
 use super::{arg, Res};
-use crate::codec;
 use crate::contract::receipts::{to_value, EditLinesSuccess, JournalFields, True};
+use crate::edit::line_edit::{check_anchors, op_name, splice, Anchor, Kind, LineOp};
+use crate::edit::text::{split_lines, utf16_len, LineTable};
 use crate::error::{Code, Failure, Result};
-use crate::line_edit::{check_anchors, op_name, splice, Anchor, Kind, LineOp};
-use crate::text::{split_lines, utf16_len, LineTable};
-use crate::txn::Action;
-use crate::workspace::Resolve;
+use crate::fs::codec;
+use crate::fs::txn::Action;
+use crate::fs::workspace::Resolve;
 
 const MAX_OPS: usize = 10_000;
 
@@ -211,17 +211,17 @@ pub fn edit_lines(args: &[Value]) -> Res {
     let (text, encoding) = codec::decode_slice(bytes).map_err(with_path)?;
     let lt = LineTable::new(&text);
     check_anchors(&ops, &text, &lt).map_err(with_path)?;
-    if let Some(f) = crate::already::reapplied_line_ops(&lt, &text, &ops) {
+    if let Some(f) = crate::edit::already::reapplied_line_ops(&lt, &text, &ops) {
         return Err(with_path(f));
     }
     let done = splice(&text, &lt, &ops).map_err(with_path)?;
     // No op writes an elision placeholder over the lines it replaces.
     for &(os, oe, ns, ne) in &done.changes {
-        let elided = crate::placeholder::elided_in_change(&text, os, oe, &done.text[ns..ne]);
+        let elided = crate::edit::placeholder::elided_in_change(&text, os, oe, &done.text[ns..ne]);
         if !elided.is_empty() {
-            let first = crate::text::line_number_at(&text, os);
+            let first = crate::edit::text::line_number_at(&text, os);
             let lines: Vec<(usize, &str)> = elided.iter().map(|&(j, l)| (first + j, l)).collect();
-            return Err(with_path(crate::placeholder::elided_failure(
+            return Err(with_path(crate::edit::placeholder::elided_failure(
                 &lines, "an op",
             )));
         }
@@ -233,8 +233,8 @@ pub fn edit_lines(args: &[Value]) -> Res {
         )));
     }
     let syntax = syntax_gate(opts.validate, &display, &text, &done.text, &done.changes)?;
-    let diff = crate::diff::unified(&display, &text, &done.text, &done.changes);
-    let first_changed_line = crate::text::line_number_at(&done.text, done.changes[0].2);
+    let diff = crate::edit::diff::unified(&display, &text, &done.text, &done.changes);
+    let first_changed_line = crate::edit::text::line_number_at(&done.text, done.changes[0].2);
     let (before_chars, after_chars) = (utf16_len(&text), utf16_len(&done.text));
     drop(text);
     let out = codec::encode(done.text, encoding);
@@ -262,8 +262,8 @@ pub fn edit_lines(args: &[Value]) -> Res {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hash::line_tag;
-    use crate::line_edit::Spliced;
+    use crate::edit::hash::line_tag;
+    use crate::edit::line_edit::Spliced;
     use serde_json::json;
 
     fn anchor(text: &str, n: usize) -> String {
@@ -384,7 +384,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(s.text, "");
-        let d = crate::diff::unified("f", t, &s.text, &s.changes);
+        let d = crate::edit::diff::unified("f", t, &s.text, &s.changes);
         assert!(d.contains("-a\n-b\n-c\n"), "{d}");
     }
 

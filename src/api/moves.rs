@@ -24,10 +24,10 @@ use super::edit::check_base;
 use super::options::read_common;
 use super::{arg, Res};
 use crate::contract::receipts::{to_value, JournalFields, MoveFileSuccess, True};
+use crate::edit::hash::file_hash;
 use crate::error::{Code, Failure, Result};
-use crate::hash::file_hash;
-use crate::txn::{Action, Committed, Txn};
-use crate::workspace::{Resolve, Workspace};
+use crate::fs::txn::{Action, Committed, Txn};
+use crate::fs::workspace::{Resolve, Workspace};
 
 /// `moveFile(fromPath, toPath, {overwrite, dry_run, base_hash, journal_dir, max_file_bytes,
 /// workspace_root})`.
@@ -296,7 +296,7 @@ mod tests {
         fs::set_permissions(p("keep.txt"), fs::Permissions::from_mode(0o666)).unwrap();
         // From the disk journal alone, as another process would undo it.
         let id = r["edit_id"].as_str().unwrap();
-        crate::journal::forget_in_memory(id);
+        crate::fs::journal::forget_in_memory(id);
         undo(&r);
         assert_eq!(ws.read_string("keep.txt"), "k\n");
         assert_eq!(mode(&p("keep.txt")), 0o604);

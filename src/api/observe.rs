@@ -35,7 +35,7 @@ pub const MAX_SAMPLES: usize = 2048;
 pub const SMALL_FILE_LINES: u64 = 400;
 
 fn take_touched() -> Vec<String> {
-    crate::trace::take()
+    crate::fs::trace::take()
 }
 
 #[derive(Default)]
@@ -65,7 +65,7 @@ struct State {
     ops: BTreeMap<String, OpStats>,
     failures_by_code: BTreeMap<String, u64>,
     successes_by_tier: BTreeMap<String, u64>,
-    /// Successful calls that needed each dialect liberty (see `crate::ir::Dialect`).
+    /// Successful calls that needed each dialect liberty (see `crate::edit::ir::Dialect`).
     successes_by_dialect: BTreeMap<String, u64>,
     changed_lines: [u64; 6],
     retries_total: u64,

@@ -7,10 +7,10 @@
 use serde_json::Value;
 
 use super::args::{bad, Obj};
+use crate::edit::matcher::Tolerance;
 use crate::error::{Code, Failure, Result};
-use crate::journal::DiskJournal;
-use crate::matcher::Tolerance;
-use crate::workspace::Workspace;
+use crate::fs::journal::DiskJournal;
+use crate::fs::workspace::Workspace;
 
 /// Files larger than this are refused unless `max_file_bytes` says otherwise.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
@@ -67,10 +67,10 @@ pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
 
 /// The workspace root option (default: the current directory). Also reads `lock_timeout_ms` (how
 /// long the call's lock waits may last, default 10 s), which every call that touches files takes:
-/// it is set for the calling thread ([`crate::fsio::set_lock_timeout`]) at each read.
+/// it is set for the calling thread ([`crate::fs::fsio::set_lock_timeout`]) at each read.
 pub fn read_root(o: &mut Obj) -> Result<std::path::PathBuf> {
     let lock_timeout = o.uint(&["lock_timeout_ms", "lockTimeoutMs"])?;
-    crate::fsio::set_lock_timeout(lock_timeout.map(std::time::Duration::from_millis));
+    crate::fs::fsio::set_lock_timeout(lock_timeout.map(std::time::Duration::from_millis));
     Ok(match o.string(&["workspace_root", "workspaceRoot"])? {
         Some("") => return Err(bad("workspace_root is empty.")),
         Some(r) => r.into(),

@@ -27,21 +27,22 @@ use super::commit::Writer;
 use super::edit::{check_base, syntax_gate};
 use super::options::{read_common, EditOptions};
 use super::{arg, Res};
-use crate::apply::MatchInfo;
-use crate::apply_hunks::HunkMatch;
 use crate::contract::receipts::{
     indexmap_like::OrderedMap, to_value, ApplyBlocksSuccess, ApplyPatchSuccess, BlockEdit,
     BlockFileReceipt, HunkFileReceipt, JournalFields, ParseBlocksSuccess, ParsePathBlocksSuccess,
     TouchedFile, True,
 };
+use crate::edit::apply::MatchInfo;
+use crate::edit::apply_hunks::HunkMatch;
+use crate::edit::formats;
+use crate::edit::hash::file_hash;
+use crate::edit::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
+use crate::edit::{apply, apply_hunks, diff, text};
 use crate::error::{Code, Failure, Result};
-use crate::formats;
-use crate::hash::file_hash;
-use crate::ir::{dialect_names, note, Change, Dialect, Edit, FileOp, ParseError, Parsed};
+use crate::fs::codec;
+use crate::fs::txn::{Action, Txn};
+use crate::fs::workspace::{Resolve, Workspace};
 use crate::syntax::SyntaxReport;
-use crate::txn::{Action, Txn};
-use crate::workspace::{Resolve, Workspace};
-use crate::{apply, apply_hunks, codec, diff, text};
 
 /// Options of the multi-file entry points: the common ones ([`read_common`], without `base_hash`:
 /// a patch names several files) and their own.
@@ -717,12 +718,12 @@ fn whole(before: &str, after: &str) -> Vec<(usize, usize, usize, usize)> {
 }
 
 /// [`apply_hunks::apply_hunks`], refusing hunks whose result is already in the file
-/// (`ALREADY_APPLIED`, see [`crate::already`]) and hunks that write an elision placeholder over the
-/// code it stands for (`ELIDED_CONTENT`, see [`crate::placeholder::elided_in_change`]).
+/// (`ALREADY_APPLIED`, see [`crate::edit::already`]) and hunks that write an elision placeholder over the
+/// code it stands for (`ELIDED_CONTENT`, see [`crate::edit::placeholder::elided_in_change`]).
 fn hunks_checked(
     text: &str,
-    hunks: &[crate::ir::Hunk],
-    tol: crate::matcher::Tolerance,
+    hunks: &[crate::edit::ir::Hunk],
+    tol: crate::edit::matcher::Tolerance,
 ) -> Result<apply_hunks::AppliedHunks> {
     let a = match apply_hunks::apply_hunks(text, hunks, tol) {
         Ok(a) => a,
@@ -736,13 +737,13 @@ fn hunks_checked(
                 .detail("hunk_index")
                 .and_then(Value::as_u64)
                 .map(|i| i as usize);
-            return Err(crate::already::classify_hunks(text, hunks, at, tol).unwrap_or(f));
+            return Err(crate::edit::already::classify_hunks(text, hunks, at, tol).unwrap_or(f));
         }
         Err(f) => return Err(f),
     };
-    crate::already::check_hunks(text, hunks, &a.matches, tol)?;
+    crate::edit::already::check_hunks(text, hunks, &a.matches, tol)?;
     for &(os, oe, ns, ne) in &a.changes {
-        let elided = crate::placeholder::elided_in_change(text, os, oe, &a.text[ns..ne]);
+        let elided = crate::edit::placeholder::elided_in_change(text, os, oe, &a.text[ns..ne]);
         if elided.is_empty() {
             continue;
         }
@@ -758,7 +759,7 @@ fn hunks_checked(
             Some(i) => format!("hunks[{i}] (patch line {})", hunks[i].source_line),
             None => "a hunk".to_string(),
         };
-        let mut f = crate::placeholder::elided_failure(&lines, &who);
+        let mut f = crate::edit::placeholder::elided_failure(&lines, &who);
         if let Some(i) = hunk {
             f = f
                 .with("hunk_index", i)
@@ -855,10 +856,10 @@ fn plan(
             };
             // Overwriting code with placeholders that stand for it deletes it.
             let elided =
-                crate::placeholder::elided_in_change(&old_text, 0, old_text.len(), &new_text);
+                crate::edit::placeholder::elided_in_change(&old_text, 0, old_text.len(), &new_text);
             if !elided.is_empty() {
                 let lines: Vec<(usize, &str)> = elided.iter().map(|&(j, l)| (j + 1, l)).collect();
-                return Err(crate::placeholder::elided_failure(
+                return Err(crate::edit::placeholder::elided_failure(
                     &lines,
                     &format!("the new content of {display}"),
                 ));

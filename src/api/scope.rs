@@ -7,12 +7,12 @@ use serde_json::Value;
 use super::args::{bad, type_name, Obj};
 use super::{arg, Res};
 use crate::contract::receipts::{to_value, PermissionScopeSuccess, True};
+use crate::edit::formats;
+use crate::edit::ir::FileOp;
 use crate::error::{Code, Failure};
-use crate::formats;
-use crate::ir::FileOp;
-use crate::workspace::{Resolve, Workspace};
+use crate::fs::workspace::{Resolve, Workspace};
 
-fn parse_error(e: crate::ir::ParseError) -> Failure {
+fn parse_error(e: crate::edit::ir::ParseError) -> Failure {
     Failure::new(Code::ParseError, format!("line {}: {}", e.line, e.message)).with("line", e.line)
 }
 

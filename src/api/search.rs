@@ -43,8 +43,8 @@ use crate::contract::receipts::{
     to_value, SearchFileResult, SearchFilesSuccess, SearchMatch, True,
 };
 use crate::error::Code;
-use crate::fsio::Sandbox;
-use crate::workspace::{Resolve, Workspace};
+use crate::fs::fsio::Sandbox;
+use crate::fs::workspace::{Resolve, Workspace};
 
 /// Default `max_results` (matching lines).
 pub const DEFAULT_MAX: u64 = 200;

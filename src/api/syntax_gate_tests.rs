@@ -157,7 +157,7 @@ fn every_language_through_patch_file() {
 #[cfg(feature = "syntax")]
 fn edit_lines_create_and_write_are_gated() {
     let ws = Ws::with(&[("a.py", "def f():\n    return 1\n")]);
-    let tag = crate::hash::line_tag("    return 1");
+    let tag = crate::edit::hash::line_tag("    return 1");
     let ops = json!([{"op": "replace", "start": format!("2:{tag}"), "lines": ["    return (1"]}]);
     let r = run(
         "edit_lines",

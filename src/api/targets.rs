@@ -30,10 +30,10 @@ use super::args::{bad, str_arg, type_name, Obj};
 use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, Res};
 use crate::contract::receipts::{to_value, TouchedFile, TouchedFilesSuccess, True};
+use crate::edit::hash::file_hash;
 use crate::error::Result;
-use crate::fsio::{Deadline, LockedFile, Sandbox};
-use crate::hash::file_hash;
-use crate::workspace::{Resolve, Workspace};
+use crate::fs::fsio::{Deadline, LockedFile, Sandbox};
+use crate::fs::workspace::{Resolve, Workspace};
 
 /// The paths a call that names its files outright names (with their roles), and the index of its
 /// options argument.

@@ -22,15 +22,15 @@ use serde_json::Value;
 use super::args::{bad, str_arg, Obj};
 use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, Res};
-use crate::codec::{self, detect_line_ending};
 use crate::contract::receipts::{to_value, True, ViewFileSuccess};
+use crate::edit::hash::file_hash;
+use crate::edit::line_edit::{push_line, Format};
+use crate::edit::text::LineTable;
 use crate::error::Failure;
-use crate::hash::file_hash;
-use crate::line_edit::{push_line, Format};
+use crate::fs::codec::{self, detect_line_ending};
+use crate::fs::txn::Txn;
+use crate::fs::workspace::{Resolve, Workspace};
 use crate::syntax;
-use crate::text::LineTable;
-use crate::txn::Txn;
-use crate::workspace::{Resolve, Workspace};
 
 /// Default cap on the lines of a view without `end_line`.
 pub const VIEW_MAX_LINES: u64 = 2000;

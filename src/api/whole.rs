@@ -1,7 +1,7 @@
 //! Whole-file operations: `createFile`, `writeFile`, `deleteFile`, and `undoEdit`.
 //!
 //! All go through the sandbox, a [`Txn`] (lock, atomic write, rollback) and the codecs, accept
-//! `base_hash`, and journal what they replaced (see [`crate::journal`]).
+//! `base_hash`, and journal what they replaced (see [`crate::fs::journal`]).
 //!
 //! A rewrite (`writeFile`, or `createFile` with `overwrite` over an existing file) keeps the file's
 //! encoding (BOM included) and, when the file uses one line terminator throughout, converts the new
@@ -34,19 +34,19 @@ use super::edit::{check_base, syntax_gate};
 use super::options::{read_common, read_journal, read_options, read_root, JournalAt};
 use super::options::{EditOptions, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, Res};
-use crate::codec::{self, detect_line_ending, Encoding, LineEnding};
 use crate::contract::receipts::{
     to_value, ChangedRange, DeleteFileSuccess, JournalFields, LineChangeFields, TouchedFile, True,
     UndoEditSuccess, WriteFileSuccess,
 };
+use crate::edit::hash::file_hash;
+use crate::edit::line_changes::{differing_span, line_changes, LineChanges, MAX_CHANGED_RANGES};
+use crate::edit::placeholder::placeholder_lines;
+use crate::edit::text::convert_terminators;
 use crate::error::{Code, Failure, Result};
-use crate::hash::file_hash;
-use crate::journal::{self, Recorded, Scope, Target};
-use crate::line_changes::{differing_span, line_changes, LineChanges, MAX_CHANGED_RANGES};
-use crate::placeholder::placeholder_lines;
-use crate::text::convert_terminators;
-use crate::txn::Action;
-use crate::workspace::{Resolve, Workspace};
+use crate::fs::codec::{self, detect_line_ending, Encoding, LineEnding};
+use crate::fs::journal::{self, Recorded, Scope, Target};
+use crate::fs::txn::Action;
+use crate::fs::workspace::{Resolve, Workspace};
 
 /// One file opened for writing (step 1 of the write pipeline, [`super::commit`]).
 pub struct Opened(Writer);
@@ -328,7 +328,7 @@ fn write_whole(args: &[Value], create: bool) -> Res {
     }
     let syntax = syntax_gate(o.edit.validate, &display, old_text, &new_text, &lines.spans)?;
     let span = differing_span(old_text, &new_text);
-    let diff = crate::diff::unified(&display, old_text, &new_text, &[span]);
+    let diff = crate::edit::diff::unified(&display, old_text, &new_text, &[span]);
     let line_ending = detect_line_ending(&new_text).as_str();
     let new_bytes = codec::encode(new_text.into_owned(), encoding);
     if existing == Some(new_bytes.as_slice()) {
@@ -398,7 +398,7 @@ pub fn delete_file(args: &[Value]) -> Res {
 /// `{file_path}` says which explicitly.
 fn undo_target(v: Option<&Value>) -> Result<Target<'_>> {
     Ok(match v {
-        Some(Value::String(s)) if journal::is_edit_id(s) => Target::Id(s),
+        Some(Value::String(s)) if crate::fs::ids::is_edit_id(s) => Target::Id(s),
         Some(Value::String(s)) => Target::Path(s),
         Some(v @ Value::Object(_)) => {
             let mut t = Obj::new("target", Some(v), false)?;

@@ -13,8 +13,8 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::borrow::Cow;
 
-use crate::apply::MatchInfo;
-use crate::journal::UndoneFile;
+use crate::edit::apply::MatchInfo;
+use crate::fs::journal::UndoneFile;
 use crate::syntax::SyntaxReport;
 
 // ---- markers ------------------------------------------------------------------------------------
@@ -233,7 +233,7 @@ pub struct JournalFields {
 }
 
 impl JournalFields {
-    pub fn of(r: &crate::journal::Recorded) -> Self {
+    pub fn of(r: &crate::fs::journal::Recorded) -> Self {
         JournalFields {
             edit_id: r.edit_id.clone(),
             undo_available: r.edit_id.is_some(),
@@ -530,7 +530,7 @@ pub struct HunkFileReceipt {
     /// 0 for add, delete and pure moves.
     pub hunks_applied: usize,
     #[schemars(with = "Vec<HunkMatch>")]
-    pub matches: Vec<crate::apply_hunks::HunkMatch>,
+    pub matches: Vec<crate::edit::apply_hunks::HunkMatch>,
     /// Unified diff of the content change ("" for a pure move).
     pub diff: String,
     /// Size on disk before (0 for a created file), BOM included.

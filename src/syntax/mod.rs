@@ -38,7 +38,7 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use std::time::Duration;
 
-use crate::text::LineTable;
+use crate::edit::text::LineTable;
 
 #[cfg(grammar)]
 mod engine;
@@ -226,7 +226,7 @@ pub fn languages() -> Vec<&'static str> {
 /// Checks whether replacing `before` by `after` introduces a syntax error in `path`'s language.
 ///
 /// `changes` are `(old_start, old_end, new_start, new_end)` byte spans, sorted and disjoint, as
-/// produced by [`crate::apply::Applied`]'s `changes`. An empty or inconsistent list is replaced by the
+/// produced by [`crate::edit::apply::Applied`]'s `changes`. An empty or inconsistent list is replaced by the
 /// single span between the texts' common prefix and suffix, so callers without spans can pass `&[]`.
 pub fn check(
     path: &str,

@@ -1496,7 +1496,7 @@ fn prefixed(kind: Pfx, n: usize, text: &str) -> String {
         Pfx::Colon => format!("{n}: {text}"),
         Pfx::Pipe => format!("{n:>4} | {text}"),
         Pfx::Arrow => format!("{n:>6}\u{2192}{text}"),
-        Pfx::Hashline => format!("{n}:{}|{text}", surepatch::hash::line_tag(text)),
+        Pfx::Hashline => format!("{n}:{}|{text}", surepatch::edit::hash::line_tag(text)),
     }
 }
 
@@ -2325,7 +2325,7 @@ fn render_edit_lines(
             Some((k, s)) if *k == i => s.clone(),
             _ => doc.lines[i].text.clone(),
         };
-        let tag = surepatch::hash::line_tag(&t);
+        let tag = surepatch::edit::hash::line_tag(&t);
         if paste {
             format!("{}:{tag}|{t}", i + 1)
         } else {

@@ -1,0 +1,694 @@
+//! Applying twice is not applying: an edit or hunk whose result is already in the file (a call retried
+//! after a timeout, a patch sent again) is refused with `ALREADY_APPLIED`, and never applied a second
+//! time. Pure: no I/O.
+//!
+//! The danger is an edit whose `new` side holds its `old` side: an insertion (`old = "a"`,
+//! `new = "a\nb"`), or a hunk whose context sits on one side of its `+` lines. After it landed, its
+//! `old` side is still found, once, inside the text it wrote, and a second application would write
+//! the added lines twice. The rules, each decided by content alone:
+//!
+//! - **Found inside its own result.** An edit whose `new` holds its `old` (trimmed), where `new` is
+//!   found (at the tolerance tiers) as many times as `old` matched and every place `old` matched lies
+//!   inside one of those occurrences: already applied ([`edit_reapplied`]). For a hunk, likewise when
+//!   its `old` side (context and `-` lines) is a run of lines of its `new` side (context and `+`
+//!   lines): its `new` side, located as a hunk of context lines under the same `@@` scopes, occurs
+//!   exactly once, and the place the hunk matched lies inside it; a pure insertion (only `+` lines)
+//!   is already applied when its lines (one at least not blank) stand right before or right after
+//!   the point it would insert at ([`check_hunks`]).
+//! - **Not found, its result found.** When a batch is refused because an `old` side is found
+//!   nowhere, each edit (or hunk) is classified: already applied (as above, or its `old` side is
+//!   nowhere and its `new` side, with a non-blank line, is found exactly once), pending (it applies
+//!   alone), or neither. If none is neither and one at least is already applied, the refusal becomes
+//!   `ALREADY_APPLIED`, listing both ([`classify_edits`], [`classify_hunks`]); otherwise the original
+//!   refusal stands.
+//!
+//! A partly applied batch is refused whole (nothing written), with `already_applied` and `pending`
+//! (0-based indices of its edits or hunks). A refusal here can only turn a write into a refusal,
+//! never make anything land: the cost of a wrong guess is an edit that must be rephrased (e.g. one
+//! that really means to insert a second copy of the lines right next to the first).
+
+use crate::edit::apply_hunks::apply_hunks;
+use crate::edit::formats::unescape_once;
+use crate::edit::ir::{Edit, Hunk, HunkLine};
+use crate::edit::matcher::{locate, Haystack, Match, Miss, Tolerance};
+use crate::edit::text::LineTable;
+use crate::error::{Code, Failure};
+
+/// At most this many edits or hunks of a refused batch are classified (each is a search of the
+/// file); a larger batch keeps its original refusal.
+const MAX_CLASSIFIED: usize = 256;
+
+/// Whether every non-blank line of `new` that is no line of `old` occurs in `text` (trimmed, or
+/// after a view's line-number prefix): a cheap necessary condition for `new` to be found in `text`,
+/// checked before any tolerant search. A line with non-ASCII characters passes (the tolerance tiers
+/// fold typography, and a first application folds "smartened" quotes back to the file's).
+fn added_lines_present(text: &str, old: &str, new: &str) -> bool {
+    let old_lines: Vec<&str> = old.lines().map(str::trim).collect();
+    new.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !old_lines.contains(l))
+        .all(|l| {
+            !l.is_ascii()
+                || text.contains(l)
+                || without_view_prefix(l).is_some_and(|c| c.is_empty() || text.contains(c))
+        })
+}
+
+/// Whether `new` has a non-blank line (trimmed) that no line of `old` is: what identifies an edit's
+/// result once its `old` is gone.
+fn has_own_line<'a>(
+    old: impl Iterator<Item = &'a str>,
+    new: impl Iterator<Item = &'a str>,
+) -> bool {
+    let old: Vec<&str> = old.map(str::trim).collect();
+    new.map(str::trim)
+        .any(|l| !l.is_empty() && !old.contains(&l))
+}
+
+/// A line after a view's line-number prefix (`12\t`, `12: `, `12:ab3f|`, `12 | `), loosely: only
+/// used to let a line through [`added_lines_present`].
+fn without_view_prefix(l: &str) -> Option<&str> {
+    let d = l.bytes().take_while(u8::is_ascii_digit).count();
+    if d == 0 {
+        return None;
+    }
+    let rest = &l[d..];
+    ["\t", "\u{2192}", "|", ": "].iter().find_map(|sep| {
+        rest.find(sep)
+            .filter(|&i| i <= 17)
+            .map(|i| rest[i + sep.len()..].trim())
+    })
+}
+
+/// Whether an edit whose `old` matched at `found` is being applied a second time: `new` holds `old`
+/// (trimmed, and is more than it: more text, or more lines), and `new` is found in the text, with as
+/// many lines, around every place `old` matched: the lines where it stands around the first one.
+pub fn edit_reapplied(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    found: &[Match],
+    tol: Tolerance,
+) -> Option<(usize, usize)> {
+    let core = old.trim();
+    // A change of whitespace within the same lines (a re-indentation) adds nothing to find twice.
+    let breaks = |t: &str| t.matches('\n').count();
+    let same_lines = new.trim() == core && breaks(new) == breaks(old);
+    // An `old` of blank lines only is held as it is.
+    let holds = match core.is_empty() {
+        true => new.contains(old),
+        false => new.contains(core),
+    };
+    if new.trim().is_empty() || same_lines || !holds || !added_lines_present(h.text, old, new) {
+        return None;
+    }
+    let mut at = Vec::with_capacity(found.len());
+    for m in found {
+        at.push(new_around(h, m, old, new, tol)?);
+    }
+    at.first().copied()
+}
+
+/// Where `new` stands (at the tolerance tiers, with as many lines as `new`: a tier that forgives
+/// blank lines at the edges would otherwise find it where only `old` stands, when what `new` adds is
+/// blank lines) around the match `m` of `old`: 1-based lines. Searched in the lines around `m` only
+/// (as many as `new` has, on each side), since an occurrence that holds `m` lies there: one search
+/// costs the size of the edit, not of the file.
+///
+/// What `new` adds before `old` may be only a line break (`old = "x"`, `new = "\nx"`): then the
+/// break the file has before `x` is the previous line's own, and `new` stands there before it was
+/// ever applied. Such an occurrence counts only when it starts the file or the byte before it is a
+/// line break too (a blank line was inserted); likewise a break added after an `old` that ends inside its line counts only
+/// when a line break follows the occurrence.
+fn new_around(
+    h: &Haystack,
+    m: &Match,
+    old: &str,
+    new: &str,
+    tol: Tolerance,
+) -> Option<(usize, usize)> {
+    let lt = h.lines();
+    if lt.is_empty() {
+        return None;
+    }
+    let lines = new.lines().count();
+    let reach = lines + 2;
+    let (first, last) = (
+        lt.index_of(m.start),
+        lt.index_of(m.end.max(m.start + 1) - 1),
+    );
+    let lo = lt.start(first.saturating_sub(reach));
+    let hi = lt.end((last + reach).min(lt.len() - 1));
+    let sub = &h.text[lo..hi];
+    let sh = Haystack::new(sub);
+    let spans: Vec<(usize, usize)> = match locate(&sh, new, new, 1, tol) {
+        Ok(ms) => ms.iter().map(|x| (x.start, x.end)).collect(),
+        Err(Miss::Count { spans, .. }) | Err(Miss::Overlapping { spans, .. }) => spans,
+        Err(_) => return None,
+    };
+    let (before, after) = merged_breaks(old, new);
+    let brk = |b: Option<&u8>| matches!(b, Some(b'\n' | b'\r'));
+    let bytes = h.text.as_bytes();
+    spans
+        .into_iter()
+        .map(|(s, e)| (lo + s, lo + e))
+        .find(|&(s, e)| {
+            s <= m.start
+                && m.end <= e
+                && h.text[s..e].lines().count() == lines
+                && (!before || s == 0 || brk(bytes.get(s - 1)))
+                && (!after || brk(bytes.get(e)))
+        })
+        .map(|(s, e)| (h.line_of(s), h.end_line_of(s, e)))
+}
+
+/// Whether what `new` adds around `old` (`new = before + old + after`) merges with the line breaks
+/// of `old`'s own line: `before` is only whitespace ending in a line break while `old` starts
+/// inside a line, or `after` is only whitespace starting with a line break while `old` ends inside
+/// its line.
+fn merged_breaks(old: &str, new: &str) -> (bool, bool) {
+    let Some(k) = new.find(old) else {
+        return (false, false);
+    };
+    let (pre, post) = (&new[..k], &new[k + old.len()..]);
+    let is_break = |c: char| c == '\n' || c == '\r';
+    let before = !pre.is_empty()
+        && pre.trim().is_empty()
+        && pre.ends_with(is_break)
+        && !old.starts_with(is_break);
+    let after = !post.is_empty()
+        && post.trim().is_empty()
+        && post.starts_with(is_break)
+        && !old.ends_with(is_break);
+    (before, after)
+}
+
+/// What one edit or hunk is, against the file as it is.
+enum State {
+    /// Its result is in the file: 1-based lines where it stands, and whether its `old` side is still
+    /// found (inside that result).
+    Applied((usize, usize), bool),
+    /// It applies.
+    Pending,
+    /// Neither: the original refusal stands.
+    Missing,
+}
+
+/// `missing`: the batch already found this edit's `old` nowhere (the refusal being classified), so
+/// it is not searched again (on a large file a miss costs the whole tolerance ladder).
+fn edit_state(h: &Haystack, e: &Edit, tol: Tolerance, missing: bool) -> State {
+    if e.old.is_empty() {
+        return State::Missing;
+    }
+    let expected = e.expected_replacements.unwrap_or(1);
+    let not_found = || {
+        Err(Miss::NotFound {
+            needle: String::new(),
+        })
+    };
+    let mut pair = (e.old.clone(), e.new.clone());
+    let mut found = match missing {
+        true => not_found(),
+        false => locate(h, &pair.0, &pair.1, expected, tol),
+    };
+    if matches!(found, Err(Miss::NotFound { .. }))
+        && tol == Tolerance::Safe
+        && !e.old.contains('\n')
+        && e.old.contains("\\n")
+    {
+        // As the batch reads it: an `old` escaped once too often.
+        pair = (unescape_once(&e.old), unescape_once(&e.new));
+        found = match missing {
+            true => not_found(),
+            false => locate(h, &pair.0, &pair.1, expected, tol),
+        };
+    }
+    let (old, new) = (&pair.0, &pair.1);
+    match found {
+        Ok(found) => {
+            if let Some(at) = edit_reapplied(h, old, new, &found, tol) {
+                State::Applied(at, true)
+            } else {
+                State::Pending
+            }
+        }
+        Err(Miss::NotFound { .. }) => {
+            // Only a `new` with a line of its own (one `old` does not have) can be recognised: a
+            // deletion's `new` is part of its `old`, and finding it says nothing (a stale deletion
+            // would read as applied).
+            if new.trim().is_empty()
+                || !has_own_line(old.lines(), new.lines())
+                || !added_lines_present(h.text, "", new)
+            {
+                return State::Missing;
+            }
+            let lines = new.lines().count();
+            match locate(h, new, new, expected, tol) {
+                // Every occurrence as many lines as `new` (not a blank-edge trimmed form of it).
+                Ok(n)
+                    if n.iter()
+                        .all(|n| h.text[n.start..n.end].lines().count() == lines) =>
+                {
+                    State::Applied(
+                        (h.line_of(n[0].start), h.end_line_of(n[0].start, n[0].end)),
+                        false,
+                    )
+                }
+                _ => State::Missing,
+            }
+        }
+        Err(_) => State::Missing,
+    }
+}
+
+/// After a batch of edits was refused with `SEARCH_BLOCK_NOT_FOUND`: `ALREADY_APPLIED` when every
+/// edit is either already applied or applies, and one at least is already applied; `None` otherwise
+/// (the original refusal stands). `first` is the index the refusal named, classified first.
+pub fn classify_edits(
+    text: &str,
+    edits: &[Edit],
+    first: Option<usize>,
+    tol: Tolerance,
+) -> Option<Failure> {
+    if edits.len() > MAX_CLASSIFIED {
+        return None;
+    }
+    let h = Haystack::new(text);
+    let order = first
+        .filter(|&f| f < edits.len())
+        .into_iter()
+        .chain((0..edits.len()).filter(|&i| Some(i) != first));
+    let mut states: Vec<Option<State>> = (0..edits.len()).map(|_| None).collect();
+    for i in order {
+        match edit_state(&h, &edits[i], tol, Some(i) == first) {
+            State::Missing => return None,
+            s => states[i] = Some(s),
+        }
+    }
+    let states: Vec<State> = states.into_iter().flatten().collect();
+    let one = edits.len() == 1;
+    failure("edits", &states, |i| match one {
+        true => "the edit".to_string(),
+        false => format!("edits[{i}]"),
+    })
+}
+
+/// `editLines` insertions retried: an `insert_after` (`insert_before`) whose lines, one at least not
+/// blank, already stand right after (before) its anchor line is already applied (an insertion's
+/// anchor line does not change, so its anchor stays valid and a retry would insert the lines
+/// again). `ALREADY_APPLIED` listing them, and the other ops as pending; `None` when none is.
+pub fn reapplied_line_ops(
+    lt: &LineTable,
+    text: &str,
+    ops: &[crate::edit::line_edit::LineOp],
+) -> Option<Failure> {
+    use crate::edit::line_edit::Kind;
+    let same = |at: usize, lines: &[String]| {
+        lines
+            .iter()
+            .enumerate()
+            .all(|(x, l)| at + x < lt.len() && lt.content(at + x, text).trim_end() == l.trim_end())
+    };
+    let states: Vec<State> = ops
+        .iter()
+        .map(|op| {
+            let n = op.lines.len();
+            let solid = op.lines.iter().any(|l| !l.trim().is_empty());
+            let s = op.start.line;
+            let at = match op.kind {
+                Kind::InsertAfter if solid => Some(s),
+                Kind::InsertBefore if solid && s > n => Some(s - 1 - n),
+                _ => None,
+            };
+            match at.filter(|&at| same(at, &op.lines)) {
+                Some(at) => State::Applied((at + 1, at + n), true),
+                None => State::Pending,
+            }
+        })
+        .collect();
+    failure("ops", &states, |i| match ops.len() {
+        1 => "the op".to_string(),
+        _ => format!("ops[{i}]"),
+    })
+}
+
+/// The `ALREADY_APPLIED` refusal of a batch of `n` edits of which those in `reapplied` (index, lines
+/// where its result stands) were found inside their own result; the others apply.
+pub fn reapplied_edits(n: usize, reapplied: &[(usize, (usize, usize))]) -> Failure {
+    let states: Vec<State> = (0..n)
+        .map(|i| match reapplied.iter().find(|r| r.0 == i) {
+            Some(&(_, at)) => State::Applied(at, true),
+            None => State::Pending,
+        })
+        .collect();
+    let one = n == 1;
+    failure("edits", &states, |i| match one {
+        true => "the edit".to_string(),
+        false => format!("edits[{i}]"),
+    })
+    .unwrap_or_else(|| {
+        Failure::new(
+            Code::InternalError,
+            "already-applied edits were not reported",
+        )
+    })
+}
+
+/// Whether `after`, what a reading of a batch makes of `text`, is that batch applied a second time:
+/// `after` only inserts runs of lines, each a copy of the lines right above or right below it in
+/// `text`, and the same reading (`rerun`) applied to `text` without those copies gives `text` exactly.
+/// Used for the in-turn reading, where a retried batch can match again in the text its own first
+/// application wrote, and no single edit shows it.
+pub fn repeats_itself(text: &str, after: &str, rerun: impl Fn(&str) -> Option<String>) -> bool {
+    let tl: Vec<&str> = text.split_inclusive('\n').collect();
+    let al: Vec<&str> = after.split_inclusive('\n').collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
+    let ops =
+        similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &tl, &al, Some(deadline));
+    let mut copies: Vec<std::ops::Range<usize>> = Vec::new();
+    for op in ops {
+        match op {
+            similar::DiffOp::Equal { .. } => {}
+            similar::DiffOp::Insert {
+                old_index: p,
+                new_index,
+                new_len,
+            } => {
+                let b = &al[new_index..new_index + new_len];
+                if p >= new_len && &tl[p - new_len..p] == b {
+                    copies.push(p - new_len..p);
+                } else if p + new_len <= tl.len() && &tl[p..p + new_len] == b {
+                    copies.push(p..p + new_len);
+                } else {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    if copies.is_empty() || copies.windows(2).any(|w| w[1].start < w[0].end) {
+        return false;
+    }
+    let before: String = tl
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !copies.iter().any(|c| c.contains(i)))
+        .map(|(_, l)| *l)
+        .collect();
+    rerun(&before).as_deref() == Some(text)
+}
+
+/// The lines of a hunk's `old` side form one run of lines of its `new` side (an insertion, or a pure
+/// insertion): the shape that can match again inside its own result.
+fn grows(hk: &Hunk) -> bool {
+    let (old, new) = (hk.old_lines(), hk.new_lines());
+    if old.len() >= new.len() || !new.iter().any(|l| !l.trim().is_empty()) {
+        return false;
+    }
+    old.is_empty() || new.windows(old.len()).any(|w| w == old.as_slice())
+}
+
+/// The hunk's `new` side as a hunk of context lines under the same scopes, located as hunks are: the
+/// 1-based lines where it stands, when it stands exactly once.
+fn new_side_at(text: &str, hk: &Hunk, tol: Tolerance) -> Option<(usize, usize)> {
+    let new: Vec<&str> = hk.new_lines();
+    if new.is_empty() {
+        return None;
+    }
+    let old_lines = hk.old_lines().join("\n");
+    if !added_lines_present(text, &old_lines, &new.join("\n")) {
+        return None;
+    }
+    let probe = Hunk {
+        anchors: hk.anchors.clone(),
+        lines: new
+            .iter()
+            .map(|l| HunkLine::Context(l.to_string()))
+            .collect(),
+        at_eof: hk.at_eof || hk.old_no_eol || hk.new_no_eol,
+        line_hint: None,
+        source_line: hk.source_line,
+        old_no_eol: hk.new_no_eol,
+        new_no_eol: hk.new_no_eol,
+        alt_lines: None,
+    };
+    let a = apply_hunks(text, std::slice::from_ref(&probe), tol).ok()?;
+    let m = a.matches.first()?;
+    // As many lines as the new side (not a blank-edge trimmed form of it).
+    (m.end_line + 1 - m.start_line == new.len()).then_some((m.start_line, m.end_line))
+}
+
+/// Whether a hunk that matched at lines `at` (for a pure insertion: `(after, after)`, the line the
+/// lines go after) stands already applied there: see the module doc. `lt` is `text`'s line table.
+fn hunk_applied_at(
+    text: &str,
+    lt: &LineTable,
+    hk: &Hunk,
+    at: (usize, usize),
+    tol: Tolerance,
+) -> Option<(usize, usize)> {
+    readings(hk).into_iter().find_map(|hk| {
+        if !grows(&hk) {
+            return None;
+        }
+        let new = hk.new_lines();
+        if hk.old_lines().is_empty() {
+            // A pure insertion: its lines right above or right below the point it inserts at.
+            return adjacent(text, lt, &new, at.0);
+        }
+        let (s, e) = new_side_around(text, lt, &hk, at, tol)?;
+        (s <= at.0 && at.1 <= e).then_some((s, e))
+    })
+}
+
+/// Where the hunk's `new` side stands around lines `at` (where its `old` side matched): for each
+/// place of the `old` side's lines within the `new` side's, the lines of the file that the `new`
+/// side would cover there, matched against it as a hunk of context lines (the tolerance tiers, on
+/// exactly those lines; to the end of the file for a hunk bound to it). Its scopes already chose
+/// `at`, so one check costs the size of the hunk, not of the file.
+fn new_side_around(
+    text: &str,
+    lt: &LineTable,
+    hk: &Hunk,
+    at: (usize, usize),
+    tol: Tolerance,
+) -> Option<(usize, usize)> {
+    let (old, new) = (hk.old_lines(), hk.new_lines());
+    let n = lt.len();
+    let eof = hk.at_eof || hk.old_no_eol || hk.new_no_eol;
+    let probe = Hunk {
+        lines: new
+            .iter()
+            .map(|l| HunkLine::Context(l.to_string()))
+            .collect(),
+        at_eof: eof,
+        line_hint: None,
+        source_line: hk.source_line,
+        old_no_eol: hk.new_no_eol,
+        new_no_eol: hk.new_no_eol,
+        alt_lines: None,
+        anchors: Vec::new(),
+    };
+    (0..=new.len() - old.len())
+        .filter(|&k| new[k..k + old.len()] == old[..])
+        .find_map(|k| {
+            // 1-based first and last line the new side would cover.
+            let s = at.0.checked_sub(k).filter(|&s| s >= 1)?;
+            let e = s + new.len() - 1;
+            if e > n || (eof && e != n) {
+                return None;
+            }
+            let window = &text[lt.start(s - 1)..lt.end(e - 1)];
+            let a = apply_hunks(window, std::slice::from_ref(&probe), tol).ok()?;
+            let m = a.matches.first()?;
+            (m.start_line == 1 && m.end_line == new.len()).then_some((s, e))
+        })
+}
+
+/// Where `lines` (compared without edge whitespace) stand right above or right below the point after
+/// 1-based line `after` of `text`: the 1-based lines, when they do.
+fn adjacent(text: &str, lt: &LineTable, lines: &[&str], after: usize) -> Option<(usize, usize)> {
+    let n = lt.len();
+    let k = lines.len();
+    let same = |from: usize| (0..k).all(|i| lt.content(from + i, text).trim() == lines[i].trim());
+    if k == 0 || after > n {
+        return None;
+    }
+    if after >= k && same(after - k) {
+        return Some((after - k + 1, after));
+    }
+    if after + k <= n && same(after) {
+        return Some((after + 1, after + k));
+    }
+    None
+}
+
+/// The hunk as written, and its other reading when its context lines lost their prefix
+/// ([`Hunk::alt_lines`]).
+fn readings(hk: &Hunk) -> Vec<Hunk> {
+    let mut out = vec![hk.clone()];
+    if let Some(alt) = &hk.alt_lines {
+        out.push(Hunk {
+            lines: alt.clone(),
+            alt_lines: None,
+            ..hk.clone()
+        });
+    }
+    out
+}
+
+/// After every hunk of one file landed at `matches` (one per hunk, in hunk order): `ALREADY_APPLIED`
+/// when one at least is a second application of itself (see the module doc).
+pub fn check_hunks(
+    text: &str,
+    hunks: &[Hunk],
+    matches: &[crate::edit::apply_hunks::HunkMatch],
+    tol: Tolerance,
+) -> Result<(), Failure> {
+    let mut states = Vec::with_capacity(hunks.len());
+    let mut any = false;
+    let lt = LineTable::new(text);
+    for (hk, m) in hunks.iter().zip(matches) {
+        match hunk_applied_at(text, &lt, hk, (m.start_line, m.end_line), tol) {
+            Some(at) => {
+                any = true;
+                states.push(State::Applied(at, true));
+            }
+            None => states.push(State::Pending),
+        }
+    }
+    if !any {
+        return Ok(());
+    }
+    Err(hunk_failure(hunks, &states).unwrap_or_else(|| {
+        Failure::new(
+            Code::InternalError,
+            "already-applied hunks were not reported",
+        )
+    }))
+}
+
+/// [`failure`] for hunks, with the first applied hunk's line in the patch text.
+fn hunk_failure(hunks: &[Hunk], states: &[State]) -> Option<Failure> {
+    let one = hunks.len() == 1;
+    let f = failure("hunks", states, |i| match one {
+        true => format!("the hunk (patch line {})", hunks[i].source_line),
+        false => format!("hunks[{i}] (patch line {})", hunks[i].source_line),
+    })?;
+    let line = f
+        .detail("hunk_index")
+        .and_then(|v| v.as_u64())
+        .and_then(|i| hunks.get(i as usize))
+        .map(|h| h.source_line);
+    Some(match line {
+        Some(l) => f.with("hunk_line", l),
+        None => f,
+    })
+}
+
+fn hunk_state(text: &str, lt: &LineTable, hk: &Hunk, tol: Tolerance) -> State {
+    match apply_hunks(text, std::slice::from_ref(hk), tol) {
+        Ok(a) => {
+            let Some(m) = a.matches.first() else {
+                return State::Missing;
+            };
+            match hunk_applied_at(text, lt, hk, (m.start_line, m.end_line), tol) {
+                Some(at) => State::Applied(at, true),
+                None => State::Pending,
+            }
+        }
+        Err(f) if f.code == Code::SearchBlockNotFound => {
+            let (old, new) = (hk.old_lines(), hk.new_lines());
+            if old == new || !has_own_line(old.iter().copied(), new.iter().copied()) {
+                return State::Missing;
+            }
+            match readings(hk).iter().find_map(|r| new_side_at(text, r, tol)) {
+                Some(at) => State::Applied(at, false),
+                None => State::Missing,
+            }
+        }
+        Err(_) => State::Missing,
+    }
+}
+
+/// After the hunks of one file were refused (not found, ambiguous or overlapping): `ALREADY_APPLIED`
+/// when every hunk is either already applied or applies alone, and one at least is already applied;
+/// `None` otherwise. `first` is the hunk the refusal named, classified first.
+pub fn classify_hunks(
+    text: &str,
+    hunks: &[Hunk],
+    first: Option<usize>,
+    tol: Tolerance,
+) -> Option<Failure> {
+    if hunks.len() > MAX_CLASSIFIED {
+        return None;
+    }
+    let order = first
+        .filter(|&f| f < hunks.len())
+        .into_iter()
+        .chain((0..hunks.len()).filter(|&i| Some(i) != first));
+    let mut states: Vec<Option<State>> = (0..hunks.len()).map(|_| None).collect();
+    let lt = LineTable::new(text);
+    for i in order {
+        match hunk_state(text, &lt, &hunks[i], tol) {
+            State::Missing => return None,
+            s => states[i] = Some(s),
+        }
+    }
+    let states: Vec<State> = states.into_iter().flatten().collect();
+    hunk_failure(hunks, &states)
+}
+
+/// The `ALREADY_APPLIED` failure for a batch whose items are `states` (none `Missing`), or `None`
+/// when none is applied.
+fn failure(kind: &str, states: &[State], name: impl Fn(usize) -> String) -> Option<Failure> {
+    let mut applied = Vec::new();
+    let mut pending = Vec::new();
+    let mut told = Vec::new();
+    for (i, s) in states.iter().enumerate() {
+        match s {
+            State::Applied((a, b), still) => {
+                applied.push(i);
+                let how = if *still {
+                    "where its old text matches: applying it again would write its new lines twice"
+                } else {
+                    "and its old text is no longer in the file"
+                };
+                told.push(format!(
+                    "{} is already applied (its new text stands at lines {a}-{b}, {how})",
+                    name(i)
+                ));
+            }
+            State::Pending => pending.push(i),
+            State::Missing => return None,
+        }
+    }
+    let first = *applied.first()?;
+    let message = if pending.is_empty() {
+        format!(
+            "{}. Nothing was written, and nothing is left to do: the file already reads as the result (a retried call?). Re-read the file to confirm.",
+            told.join("; ")
+        )
+    } else {
+        let names: Vec<String> = pending.iter().map(|&i| name(i)).collect();
+        format!(
+            "{}; {} not applied yet. Nothing was written: re-read the file and send only the {kind} not yet applied (pending).",
+            told.join("; "),
+            names.join(", ")
+        )
+    };
+    let index_key = if kind == "hunks" {
+        "hunk_index"
+    } else {
+        "edit_index"
+    };
+    Some(
+        Failure::new(Code::AlreadyApplied, message)
+            .with(index_key, first)
+            .with("already_applied", &applied)
+            .with("pending", &pending),
+    )
+}
+
+#[cfg(test)]
+mod tests;

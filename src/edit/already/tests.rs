@@ -1,0 +1,571 @@
+//! Applying twice is not applying: every reading of an edit or hunk, applied to the text its first
+//! application left, is refused (`ALREADY_APPLIED`), and edits that only look alike still land.
+
+use super::*;
+use crate::edit::apply::{apply_batch, plan_edits};
+use crate::edit::formats::{parse_patch, parse_unified_diff};
+use crate::edit::ir::{Change, Dialect, FileOp};
+
+const SAFE: Tolerance = Tolerance::Safe;
+
+fn edits(pairs: &[(&str, &str)]) -> Vec<Edit> {
+    pairs.iter().map(|(o, n)| Edit::new(*o, *n)).collect()
+}
+
+/// The batch applied once to `text`, and the refusal of the same batch applied to that result.
+fn twice(text: &str, es: &[Edit], turn: Dialect) -> (String, Failure) {
+    let once = apply_batch(text, es, SAFE, turn)
+        .unwrap_or_else(|f| panic!("first application refused: {f}"))
+        .text;
+    let again = apply_batch(&once, es, SAFE, turn).expect_err(&format!("applied twice: {once:?}"));
+    (once, again)
+}
+
+fn list(f: &Failure, key: &str) -> Vec<u64> {
+    f.detail(key)
+        .and_then(|v| v.as_array())
+        .map(|a| a.iter().filter_map(|x| x.as_u64()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn an_insertion_applied_again_is_refused_as_already_applied() {
+    let text = "def f():\n    a = 1\n    return a\n";
+    let es = edits(&[("    a = 1\n", "    a = 1\n    b = 2\n")]);
+    let (once, f) = twice(text, &es, Dialect::EditsInTurn);
+    assert_eq!(once, "def f():\n    a = 1\n    b = 2\n    return a\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert_eq!(list(&f, "already_applied"), [0]);
+    assert!(list(&f, "pending").is_empty());
+    assert!(f.message.contains("lines 2-3"), "{}", f.message);
+    // The one-line form of the issue: `a` → `a\nb`.
+    let (once, f) = twice("x\na\ny\n", &edits(&[("a", "a\nb")]), Dialect::EditsInTurn);
+    assert_eq!(once, "x\na\nb\ny\n");
+    assert_eq!(f.code, Code::AlreadyApplied);
+    // Appended to a line, not a new line: the same.
+    let (_, f) = twice(
+        "call(x)\n",
+        &edits(&[("call(x)", "call(x) or 0")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(f.code, Code::AlreadyApplied);
+}
+
+#[test]
+fn a_retry_is_recognised_at_every_tolerance_tier_the_first_one_used() {
+    // The model's old lost its indentation (indentation tier): its new is re-indented on the way in,
+    // so on the retry new is found at the same tier, around old.
+    let text = "class A:\n    def f(self):\n        a = 1\n        return a\n";
+    let es = edits(&[("a = 1\nreturn a\n", "a = 1\nb = 2\nreturn a\n")]);
+    let (once, f) = twice(text, &es, Dialect::EditsInTurn);
+    assert_eq!(
+        once,
+        "class A:\n    def f(self):\n        a = 1\n        b = 2\n        return a\n"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // Line-number prefixes copied from a view (line_prefix tier), on both sides.
+    let (once, f) = twice(
+        "a = 1\nc = 3\n",
+        &edits(&[("1: a = 1\n", "1: a = 1\n2: b = 2\n")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(once, "a = 1\nb = 2\nc = 3\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // Smart quotes the file does not use, folded back where the typography tier matched.
+    let (once, f) = twice(
+        "s = \"x\"\nt = 1\n",
+        &edits(&[(
+            "s = \u{201c}x\u{201d}\n",
+            "s = \u{201c}x\u{201d}\nname = \u{201c}a\u{201d}\n",
+        )]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(once, "s = \"x\"\nname = \"a\"\nt = 1\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // A CRLF file edited with LF text.
+    let (once, f) = twice(
+        "p\r\nq\r\n",
+        &edits(&[("p\n", "p\nr\n")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(once, "p\r\nr\r\nq\r\n");
+    assert_eq!(f.code, Code::AlreadyApplied);
+}
+
+#[test]
+fn edits_that_only_look_like_retries_still_land() {
+    // Closing one more block: new holds old, but the file does not already read as new.
+    let es = edits(&[("    }\n}\n", "    }\n    }\n}\n")]);
+    let out = apply_batch("f {\n  g {\n    }\n}\n", &es, SAFE, Dialect::EditsInTurn).unwrap();
+    assert_eq!(out.text, "f {\n  g {\n    }\n    }\n}\n");
+    // new is in the file, but elsewhere than around old: a second copy is meant.
+    let es = edits(&[("a = 1\n", "a = 1\nb = 2\n")]);
+    let text = "def f():\n    a = 1\n    b = 2\ndef g():\n    a = 1\n    c = 3\n";
+    // (old occurs twice: ambiguous, whatever new does)
+    assert_eq!(
+        apply_batch(text, &es, SAFE, Dialect::EditsInTurn)
+            .unwrap_err()
+            .code,
+        Code::SearchBlockAmbiguous
+    );
+    let es = edits(&[("c = 3\n", "b = 2\nc = 3\n")]);
+    let out = apply_batch(text, &es, SAFE, Dialect::EditsInTurn).unwrap();
+    assert!(
+        out.text.ends_with("    a = 1\n    b = 2\n    c = 3\n"),
+        "{}",
+        out.text
+    );
+    // An edit whose new only re-indents old is no insertion.
+    let es = edits(&[("x = 1\n", "    x = 1\n")]);
+    let out = apply_batch("x = 1\n", &es, SAFE, Dialect::EditsInTurn).unwrap();
+    assert_eq!(out.text, "    x = 1\n");
+}
+
+#[test]
+fn a_replacement_retried_is_already_applied_when_its_new_text_stands_once() {
+    let text = "retries = 2\ntimeout = 5\n";
+    let es = edits(&[("retries = 2", "retries = 3")]);
+    let (_, f) = twice(text, &es, Dialect::EditsInTurn);
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert!(f.message.contains("no longer in the file"), "{}", f.message);
+    // Neither old nor new in the file: the refusal stays not-found, with its candidates.
+    let f = apply_batch("retries = 5\n", &es, SAFE, Dialect::EditsInTurn).unwrap_err();
+    assert_eq!(f.code, Code::SearchBlockNotFound);
+    // new twice, old nowhere: nothing says which one the edit wrote.
+    let f = apply_batch(
+        "retries = 3\nretries = 3\n",
+        &es,
+        SAFE,
+        Dialect::EditsInTurn,
+    )
+    .unwrap_err();
+    assert_eq!(f.code, Code::SearchBlockNotFound);
+    // A deletion leaves nothing to recognise: not found.
+    let es = edits(&[("timeout = 5\n", "")]);
+    let (_, f) = twice(text, &es, Dialect::EditsInTurn);
+    assert_eq!(f.code, Code::SearchBlockNotFound);
+}
+
+#[test]
+fn a_partly_applied_batch_is_refused_whole_with_what_is_pending() {
+    let text = "import os\n\nx = 1\ny = 2\n";
+    let es = edits(&[
+        ("import os\n", "import os\nimport sys\n"),
+        ("y = 2", "y = 3"),
+    ]);
+    // The first edit is in the file already, the second is not.
+    let now = "import os\nimport sys\n\nx = 1\ny = 2\n";
+    let f = apply_batch(now, &es, SAFE, Dialect::EditsInTurn).unwrap_err();
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert_eq!(list(&f, "already_applied"), [0]);
+    assert_eq!(list(&f, "pending"), [1]);
+    assert!(
+        f.message.contains("edits[1] not applied yet"),
+        "{}",
+        f.message
+    );
+    // Both in: the whole batch.
+    let (_, f) = twice(text, &es, Dialect::EditsInTurn);
+    assert_eq!(f.code, Code::AlreadyApplied);
+    assert_eq!(list(&f, "already_applied"), [0, 1]);
+    // One applied, one that matches nowhere: that refusal stands.
+    let es = edits(&[
+        ("import os\n", "import os\nimport sys\n"),
+        ("z = 9", "z = 8"),
+    ]);
+    let f = apply_batch(now, &es, SAFE, Dialect::EditsInTurn).unwrap_err();
+    assert_eq!(f.code, Code::SearchBlockNotFound);
+    assert_eq!(f.detail("edit_index"), Some(&1.into()));
+}
+
+#[test]
+fn expected_replacements_retried_is_refused() {
+    let mut e = Edit::new("log(", "log(ctx, ");
+    e.expected_replacements = Some(2);
+    let (once, f) = twice("log(a)\nlog(b)\n", &[e], Dialect::EditsInTurn);
+    assert_eq!(once, "log(ctx, a)\nlog(ctx, b)\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+#[test]
+fn edits_read_in_turn_are_not_applied_twice() {
+    // The second edit's old exists only in the first one's new: in turn.
+    let es = edits(&[("a\n", "a\nb\n"), ("b\n", "c\n")]);
+    let once = apply_batch("a\n", &es, SAFE, Dialect::EditsInTurn).unwrap();
+    assert_eq!(once.text, "a\nc\n");
+    assert_eq!(once.dialect, vec![Dialect::EditsInTurn]);
+    // Retried: in turn it would match again (a → a b, b → c) and write `c` twice.
+    let f = apply_batch(&once.text, &es, SAFE, Dialect::EditsInTurn).unwrap_err();
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert_eq!(list(&f, "already_applied"), [0, 1]);
+    assert!(list(&f, "pending").is_empty());
+    // The same batch on a file where the in-turn result repeats no line lands.
+    let out = apply_batch("a\nz\n", &es, SAFE, Dialect::EditsInTurn).unwrap();
+    assert_eq!(out.text, "a\nc\nz\n");
+    // Its result repeats a line, but the file is no result of the batch (`b` is not what the first
+    // edit would put after `a` there): it lands.
+    let es = edits(&[("a\n", "a\nb\n"), ("b\n", "a\n")]);
+    let out = apply_batch("a\nz\n", &es, SAFE, Dialect::EditsInTurn).unwrap();
+    assert_eq!(out.text, "a\na\nz\n");
+}
+
+#[test]
+fn plan_edits_refuses_a_second_application_without_building_anything() {
+    let f = plan_edits("a\nb\n", &edits(&[("a\n", "a\nb\n")]), SAFE).unwrap_err();
+    assert_eq!(f.code, Code::AlreadyApplied);
+    assert_eq!(f.detail("edit_index"), Some(&0.into()));
+}
+
+fn patch_hunks(p: &str) -> Vec<Hunk> {
+    let ops = parse_patch(p).unwrap();
+    match &ops[0] {
+        FileOp::Update {
+            change: Change::Hunks(h),
+            ..
+        } => h.clone(),
+        _ => panic!("not an update"),
+    }
+}
+
+fn diff_hunks(p: &str) -> Vec<Hunk> {
+    let ops = parse_unified_diff(p).unwrap();
+    match &ops[0] {
+        FileOp::Update {
+            change: Change::Hunks(h),
+            ..
+        } => h.clone(),
+        _ => panic!("not an update"),
+    }
+}
+
+/// The hunks applied once, and checked against the result as a second application is.
+fn hunks_twice(text: &str, hunks: &[Hunk]) -> (String, Failure) {
+    let once = apply_hunks(text, hunks, SAFE).unwrap();
+    check_hunks(text, hunks, &once.matches, SAFE).unwrap_or_else(|f| panic!("first: {f}"));
+    let again = match apply_hunks(&once.text, hunks, SAFE) {
+        Ok(a) => check_hunks(&once.text, hunks, &a.matches, SAFE)
+            .expect_err(&format!("applied twice: {:?}", a.text)),
+        Err(f) => {
+            let at = f
+                .detail("hunk_index")
+                .and_then(|v| v.as_u64())
+                .map(|i| i as usize);
+            classify_hunks(&once.text, hunks, at, SAFE).unwrap_or(f)
+        }
+    };
+    (once.text, again)
+}
+
+#[test]
+fn a_chunk_with_context_on_one_side_is_not_applied_twice() {
+    let text = "def f():\n    a = 1\n    return a\n\ndef g():\n    pass\n";
+    let h = patch_hunks("*** Begin Patch\n*** Update File: m.py\n@@ def f():\n     a = 1\n+    b = 2\n*** End Patch\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert!(once.contains("    a = 1\n    b = 2\n    return a\n"));
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert_eq!(f.detail("hunk_index"), Some(&0.into()));
+    // A unified diff with context below the added line only.
+    let h = diff_hunks(
+        "--- a/m.py\n+++ b/m.py\n@@ -5,2 +5,3 @@\n+# g does nothing\n def g():\n     pass\n",
+    );
+    let (once, f) = hunks_twice(text, &h);
+    assert!(once.contains("\n# g does nothing\ndef g():\n"), "{once}");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+#[test]
+fn a_chunk_whose_context_lost_its_prefix_is_not_applied_twice() {
+    // A context line came without its leading space (read as context all the same).
+    let text = "def f():\n    return a\n";
+    let h = patch_hunks(
+        "*** Begin Patch\n*** Update File: m.py\n@@\ndef f():\n+    \"\"\"Doc.\"\"\"\n*** End Patch\n",
+    );
+    let (once, f) = hunks_twice(text, &h);
+    assert_eq!(once, "def f():\n    \"\"\"Doc.\"\"\"\n    return a\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // Two readings (an unprefixed context line, and one with a space that may be the file's): the
+    // one that matched is the one recognised.
+    let text = "x = 0\n   y = 1\nz = 2\n";
+    let h = patch_hunks(
+        "*** Begin Patch\n*** Update File: m.py\n@@\nx = 0\n   y = 1\n+w = 3\n*** End Patch\n",
+    );
+    assert!(h[0].alt_lines.is_some());
+    let a = apply_hunks(text, &h, SAFE).unwrap();
+    assert_eq!(a.dialect, vec![Dialect::ContextPrefixMissing]);
+    let (once, f) = hunks_twice(text, &h);
+    assert_eq!(once, "x = 0\n   y = 1\nw = 3\nz = 2\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+#[test]
+fn pure_insertions_are_not_applied_twice() {
+    let text = "def f():\n    return 1\n";
+    // At the end of the file (a chunk with no context).
+    let h = patch_hunks(
+        "*** Begin Patch\n*** Update File: m.py\n@@\n+\n+def g():\n+    return 2\n*** End Patch\n",
+    );
+    let (once, f) = hunks_twice(text, &h);
+    assert_eq!(once, "def f():\n    return 1\n\ndef g():\n    return 2\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // Right after a scope line.
+    let h = patch_hunks("*** Begin Patch\n*** Update File: m.py\n@@ def f():\n+    \"\"\"Doc.\"\"\"\n*** End Patch\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert_eq!(once, "def f():\n    \"\"\"Doc.\"\"\"\n    return 1\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // Lines that stand elsewhere in the file (not at the insertion point) are inserted.
+    let text = "x = 1\ndef f():\n    return 1\n";
+    let h = patch_hunks("*** Begin Patch\n*** Update File: m.py\n@@\n+x = 1\n*** End Patch\n");
+    let a = apply_hunks(text, &h, SAFE).unwrap();
+    assert!(check_hunks(text, &h, &a.matches, SAFE).is_ok());
+    // Only blank lines: nothing to recognise.
+    let h = patch_hunks("*** Begin Patch\n*** Update File: m.py\n@@\n+\n*** End Patch\n");
+    let a = apply_hunks("a\n\n", &h, SAFE).unwrap();
+    assert!(check_hunks("a\n\n", &h, &a.matches, SAFE).is_ok());
+}
+
+#[test]
+fn a_multi_hunk_patch_is_all_already_applied_or_partly_with_what_is_pending() {
+    let text = "import os\n\ndef f():\n    return 1\n\ndef g():\n    return 2\n";
+    let p = "*** Begin Patch\n*** Update File: m.py\n@@\n import os\n+import sys\n@@ def g():\n-    return 2\n+    return 3\n*** End Patch\n";
+    let h = patch_hunks(p);
+    let (once, f) = hunks_twice(text, &h);
+    assert!(once.contains("import sys\n") && once.contains("return 3"));
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert_eq!(list(&f, "already_applied"), [0, 1]);
+    assert!(list(&f, "pending").is_empty());
+    // Only the first hunk in the file: refused, with hunk 1 pending.
+    let half = "import os\nimport sys\n\ndef f():\n    return 1\n\ndef g():\n    return 2\n";
+    let a = apply_hunks(half, &h, SAFE).unwrap();
+    let f = check_hunks(half, &h, &a.matches, SAFE).unwrap_err();
+    assert_eq!(f.code, Code::AlreadyApplied);
+    assert_eq!(list(&f, "already_applied"), [0]);
+    assert_eq!(list(&f, "pending"), [1]);
+    // A hunk found nowhere whose new side is not there either: not found stands.
+    let p2 = "*** Begin Patch\n*** Update File: m.py\n@@\n import os\n+import sys\n@@\n-    return 9\n+    return 8\n*** End Patch\n";
+    let h2 = patch_hunks(p2);
+    let f = apply_hunks(half, &h2, SAFE).unwrap_err();
+    assert_eq!(f.code, Code::SearchBlockNotFound);
+    assert!(classify_hunks(half, &h2, Some(1), SAFE).is_none());
+}
+
+#[test]
+fn a_scope_decides_whose_lines_they_are() {
+    // f already has `b = 2` after `a = 1`; g does not: the chunk under `def g` lands in g.
+    let text = "def f():\n    a = 1\n    b = 2\n\ndef g():\n    a = 1\n    return a\n";
+    let h = patch_hunks("*** Begin Patch\n*** Update File: m.py\n@@ def g():\n     a = 1\n+    b = 2\n*** End Patch\n");
+    let a = apply_hunks(text, &h, SAFE).unwrap();
+    assert!(check_hunks(text, &h, &a.matches, SAFE).is_ok());
+    assert_eq!(
+        a.text,
+        "def f():\n    a = 1\n    b = 2\n\ndef g():\n    a = 1\n    b = 2\n    return a\n"
+    );
+    // And once it did, it is not applied again.
+    let again = apply_hunks(&a.text, &h, SAFE).unwrap();
+    assert_eq!(
+        check_hunks(&a.text, &h, &again.matches, SAFE)
+            .unwrap_err()
+            .code,
+        Code::AlreadyApplied
+    );
+}
+
+#[test]
+fn repeats_itself_needs_the_rerun_to_give_the_text_back() {
+    // An insertion that repeats the line above, but the batch on the text without it does not give
+    // the text back: not a retry.
+    assert!(!repeats_itself("a\nb\n", "a\nb\nb\n", |_| Some(
+        "other".into()
+    )));
+    assert!(repeats_itself("a\nb\n", "a\nb\nb\n", |t| (t == "a\n")
+        .then(|| "a\nb\n".into())));
+    // A change that is not a pure insertion never is.
+    assert!(!repeats_itself("a\nb\n", "a\nc\n", |_| Some(
+        "a\nb\n".into()
+    )));
+}
+
+#[test]
+fn a_line_break_added_at_an_edge_of_old_is_no_retry_where_the_file_has_its_own() {
+    // `x` → `\nx` on `head\nx`: the break before `x` is the end of `head`, not an inserted blank
+    // line. It lands; retried, the blank line it wrote is there, and it is refused.
+    let (once, f) = twice(
+        "head\n\u{bd}|\ntail\n",
+        &edits(&[("\u{bd}|", "\n\u{bd}|")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(once, "head\n\n\u{bd}|\ntail\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // The same after: `a` → `a\n` on `x\na\ny`.
+    let (once, f) = twice("x\na\ny\n", &edits(&[("a", "a\n")]), Dialect::EditsInTurn);
+    assert_eq!(once, "x\na\n\ny\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // A break added after an old that ends with its own is a blank line, whatever follows.
+    let (_, f) = twice(
+        "a\n\tz()\nb\n",
+        &edits(&[("\tz()\n", "\tz()\n\n")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // An old that starts with a line break, and content before it.
+    let (_, f) = twice(
+        "x\nfoo\n",
+        &edits(&[("\nfoo", "\nbar\nfoo")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+#[test]
+fn cases_the_seeded_test_found_stay_refused() {
+    // An old of blank lines only, before lines it inserts.
+    let text = "\n\nu_2 = 2\n    x = 1\n";
+    let (_, f) = twice(
+        text,
+        &edits(&[("\n\n", "\n\n    x = 1\n")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // A blank line added after a line.
+    let (once, f) = twice(
+        "a\n\tz()\nb\n",
+        &edits(&[("\tz()\n", "\tz()\n\n")]),
+        Dialect::EditsInTurn,
+    );
+    assert_eq!(once, "a\n\tz()\n\nb\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // A pure insertion at the end whose lines repeat the file's last line: its new side then
+    // occurs twice (overlapping), yet it stands right above the insertion point.
+    let h = vec![Hunk {
+        lines: vec![HunkLine::Add("\tz()".into()), HunkLine::Add("\tz()".into())],
+        ..Hunk::default()
+    }];
+    let (once, f) = hunks_twice("return x\n\tz()\n", &h);
+    assert_eq!(once, "return x\n\tz()\n\tz()\n\tz()\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// A small xorshift generator, for the seeded property tests below.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+const WORDS: &[&str] = &[
+    "x = 1",
+    "    x = 1",
+    "return x",
+    "    return x",
+    "}",
+    "",
+    "def f():",
+    "    pass",
+    "y = x + 1",
+    "\tz()",
+];
+
+/// Texts full of repeated lines, insertions of lines that already occur elsewhere: whatever the
+/// first application of an insertion does, the second never writes (the same batch meets the text
+/// the first left and is refused, whatever the code).
+#[test]
+fn an_insertion_never_lands_twice_seeded() {
+    let mut r = Rng(0x9e37_79b9_7f4a_7c15);
+    let (mut landed, mut hunks_landed) = (0, 0);
+    for case in 0..3_000 {
+        let n = 4 + r.below(12);
+        let lines: Vec<String> = (0..n)
+            .map(|i| match r.below(4) {
+                0 => format!("u{case}_{i} = {i}"),
+                _ => WORDS[r.below(WORDS.len())].to_string(),
+            })
+            .collect();
+        let text = lines.join("\n") + "\n";
+        let at = r.below(n);
+        let len = 1 + r.below((n - at).min(3));
+        let region: Vec<&str> = lines[at..at + len].iter().map(String::as_str).collect();
+        let added: Vec<String> = (0..1 + r.below(2))
+            .map(|k| match r.below(3) {
+                0 => format!("added_{case}_{k}()"),
+                _ => WORDS[r.below(WORDS.len())].to_string(),
+            })
+            .collect();
+        let below = r.below(2) == 0;
+        let new_lines: Vec<&str> = match below {
+            true => region
+                .iter()
+                .copied()
+                .chain(added.iter().map(String::as_str))
+                .collect(),
+            false => added
+                .iter()
+                .map(String::as_str)
+                .chain(region.iter().copied())
+                .collect(),
+        };
+        // Whole lines, or (one case in three) without the last line's break, ending inside a line.
+        let end = if r.below(3) == 0 { "" } else { "\n" };
+        let old = region.join("\n") + end;
+        let new = new_lines.join("\n") + end;
+        let es = [Edit::new(&old, &new)];
+        if let Ok(once) = apply_batch(&text, &es, SAFE, Dialect::EditsInTurn) {
+            landed += 1;
+            let again = apply_batch(&once.text, &es, SAFE, Dialect::EditsInTurn);
+            assert!(again.is_err(), "{text:?} {es:?} -> {:?}", once.text);
+        }
+        // The same change as a hunk: context on one side of the `+` lines.
+        let mut hk = Hunk::default();
+        for l in &new_lines {
+            hk.lines
+                .push(match region.contains(l) && !added.iter().any(|a| a == l) {
+                    true => HunkLine::Context(l.to_string()),
+                    false => HunkLine::Add(l.to_string()),
+                });
+        }
+        let hs = [hk];
+        if !grows(&hs[0]) {
+            continue;
+        }
+        let Ok(a) = apply_hunks(&text, &hs, SAFE) else {
+            continue;
+        };
+        if check_hunks(&text, &hs, &a.matches, SAFE).is_err() {
+            continue;
+        }
+        hunks_landed += 1;
+        let second = apply_hunks(&a.text, &hs, SAFE)
+            .and_then(|b| check_hunks(&a.text, &hs, &b.matches, SAFE).map(|_| b));
+        assert!(second.is_err(), "{text:?} {hs:?} -> {:?}", a.text);
+    }
+    // Not bought by refusing everything: most first applications land.
+    assert!(
+        landed > 1_000 && hunks_landed > 500,
+        "{landed} {hunks_landed}"
+    );
+}
+
+/// A stale deletion is no retry: its `new` is part of its `old` (a line dropped), so finding `new`
+/// says nothing about whether it was applied; it stays `SEARCH_BLOCK_NOT_FOUND` (the refusal keeps
+/// its candidates). A stale SEARCH deleting `delete: ...Id,` above two lines the file has.
+#[test]
+fn a_stale_deletion_is_not_already_applied() {
+    let text = "x = {\n  open: k,\n  delete: k,\n  keys: k\n}\n";
+    let e = Edit::new("  delete: kId,\n  keys: k\n}", "  keys: k\n}");
+    let f = apply_batch(text, &[e], SAFE, Dialect::EditsInTurn).unwrap_err();
+    assert_eq!(f.code, Code::SearchBlockNotFound, "{f:?}");
+    // A stale hunk deleting a line the same way.
+    let p = "*** Begin Patch\n*** Update File: a.js\n@@\n-  delete: kId,\n   keys: k\n }\n*** End Patch\n";
+    let ops = parse_patch(p).unwrap();
+    let FileOp::Update {
+        change: Change::Hunks(h),
+        ..
+    } = &ops[0]
+    else {
+        unreachable!()
+    };
+    assert!(classify_hunks(text, h, Some(0), SAFE).is_none());
+}

@@ -1,0 +1,1449 @@
+//! Applying line-oriented hunks (`apply_patch` chunks, unified-diff hunks) to a decoded text. Pure:
+//! no I/O.
+//!
+//! Every hunk is located in the *original* text, with the matcher's tolerance tiers and its
+//! uniqueness rule (0 or 2+ places is a refusal, never "first match wins"):
+//!
+//! - **Lines, not substrings.** A hunk's body is whole lines: its `old` side (context and `-` lines)
+//!   must start at the start of a line of the file. The text is searched with one extra line in front
+//!   (the file's own terminator) and the needle starts with a line break, so a body can not match
+//!   the tail of a longer line.
+//! - **Scopes narrow, content decides.** `@@ scope` lines are found first, in order, each one at or
+//!   below the previous one: the first whole line that matches it (whitespace-tolerant tiers), else
+//!   the one line that contains it (`@@ def f` names `def f(x):`). A scope that names no line there
+//!   (prose such as `@@ fix the retry loop`, or text several lines contain) is ignored
+//!   ([`Dialect::AnchorIgnored`]); one that occurs several times narrows from its first occurrence
+//!   ([`Dialect::AnchorRepeated`]). The body is then searched from the last scope line itself (a
+//!   scope may name the line the chunk changes) and must be unique there; when it occurs nowhere
+//!   below the scopes, it is searched without them and must be unique in the whole file (the scope
+//!   is then ignored). So a scope can only choose among several places the content matches, never
+//!   make content that matches nowhere (or twice, without a scope that tells them apart) land.
+//! - **Two readings.** A body whose context lines lost their ` ` prefix carries a second reading
+//!   ([`Hunk::alt_lines`]); it is tried only when the first matches nowhere.
+//! - **Order.** Hunks of one file must be in file order and must not overlap. A body is searched
+//!   below the previous hunk (text above it can not be meant, since hunks are in file order); one
+//!   that only occurs above or inside the previous hunk is refused with `OVERLAPPING_EDITS`.
+//! - **End of file.** `*** End of File` (and the unified-diff `\ No newline at end of file` markers)
+//!   restrict the body to a match that ends at the end of the file.
+//! - **Pure insertions** (a hunk with only `+` lines) go right after the last anchor line; without an
+//!   anchor, at the end of the file (`*** End of File`, or an `apply_patch` chunk with no context, as
+//!   Codex does), or, for a unified diff, at the start (`@@ -0,0 +1,n @@`) or end of the file as its
+//!   line numbers say; a context-free unified-diff insertion anywhere else is refused, since nothing
+//!   could confirm the place.
+//! - **Bytes kept.** The matcher rebuilds the replacement from the hunk's `new` side while keeping the
+//!   file's own bytes for the lines `new` repeats from `old`, so context lines keep the file's
+//!   indentation, typography and line terminators; only `-`/`+` lines change. Inserted lines use the
+//!   file's dominant terminator.
+//! - **Final newline.** A file without a final line break keeps lacking one, unless a unified diff
+//!   says otherwise (`\ No newline at end of file` on its old side only adds one; on its new side it
+//!   removes one).
+//! - **Line numbers** of unified diffs are hints only: they never choose between two places. An
+//!   ambiguous body is refused even when the hint points at one of them; the hint is shown.
+//!
+//! Failures carry the shapes of [`crate::edit::apply::apply_edits`] (`match_count`, `candidates`,
+//! `match_lines`, `matches`, `tier`, `hint`) plus `hunk_index` and `hunk_line` (the hunk's line in the
+//! patch text).
+//!
+//! ```
+//! use surepatch::edit::{apply_hunks::apply_hunks, formats::parse_patch, ir::{Change, FileOp}, matcher::Tolerance};
+//! let ops = parse_patch("*** Begin Patch\n*** Update File: a.py\n@@ def f():\n-    return 1\n+    return 2\n*** End Patch\n").unwrap();
+//! let FileOp::Update { change: Change::Hunks(h), .. } = &ops[0] else { unreachable!() };
+//! let out = apply_hunks("def g():\n    return 1\ndef f():\n    return 1\n", h, Tolerance::Safe).unwrap();
+//! assert_eq!(out.text, "def g():\n    return 1\ndef f():\n    return 2\n");
+//! assert_eq!(out.matches[0].start_line, 4);
+//! ```
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::edit::ir::{note, Dialect, Hunk};
+use crate::edit::matcher::{self, candidates, Haystack, Miss, Tier, Tolerance};
+use crate::edit::text;
+use crate::error::{Code, Failure};
+
+/// Where one hunk landed, in lines of the original file. For a pure insertion both lines are the
+/// line the new lines were inserted after (0: at the start of the file).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct HunkMatch {
+    pub hunk_index: usize,
+    pub start_line: usize,
+    pub end_line: usize,
+    pub tier: &'static str,
+}
+
+/// The result of applying every hunk of one file.
+#[derive(Debug, Clone)]
+pub struct AppliedHunks {
+    pub text: String,
+    /// One entry per hunk, in order.
+    pub matches: Vec<HunkMatch>,
+    /// `(old_start, old_end, new_start, new_end)` byte spans, sorted and disjoint (for diffs).
+    pub changes: Vec<(usize, usize, usize, usize)>,
+    /// The loosest tier any hunk (or anchor) needed.
+    pub tier: Tier,
+    /// Liberties taken with `@@` scopes (sorted, each once).
+    pub dialect: Vec<Dialect>,
+}
+
+/// The original text with one terminator line in front (and one at the end when the text lacks a
+/// final line break), so that every line, the first and the last included, is surrounded by
+/// terminators.
+struct Padded<'a> {
+    text: &'a str,
+    padded: String,
+    /// Length of the leading pad.
+    p: usize,
+    /// Whether a terminator was appended (the text lacks a final line break).
+    tail: bool,
+    term: &'static str,
+}
+
+impl<'a> Padded<'a> {
+    fn new(text: &'a str) -> Self {
+        let term = text::dominant_terminator(text);
+        let tail = !text.is_empty() && !text.ends_with('\n') && !text.ends_with('\r');
+        let mut padded = String::with_capacity(text.len() + 4);
+        padded.push_str(term);
+        padded.push_str(text);
+        if tail {
+            padded.push_str(term);
+        }
+        Padded {
+            text,
+            padded,
+            p: term.len(),
+            tail,
+            term,
+        }
+    }
+}
+
+/// Hunks of one file from which the one-pass index is built (see [`ExactIndex`]).
+const MIN_INDEXED_HUNKS: usize = 32;
+
+/// Where each needle a patch will search for occurs exactly in the padded text: every hunk body
+/// (`"\n" + lines + "\n"`, both readings) and every `@@` scope, found in one pass over the file
+/// ([`matcher::exact_occurrences`]) instead of one pass per hunk. Starts are sorted; overlapping
+/// occurrences count, as they do for the matcher's exact tier. Left empty when the pass gives up
+/// (nested needles occurring far more often than the file has bytes): every hunk then searches on
+/// its own, as below [`MIN_INDEXED_HUNKS`].
+struct ExactIndex {
+    starts: HashMap<String, Vec<usize>>,
+}
+
+impl ExactIndex {
+    fn new(padded: &str, hunks: &[Hunk]) -> Self {
+        let mut needles: Vec<String> = Vec::new();
+        for hk in hunks {
+            for a in &hk.anchors {
+                needles.push(format!("\n{a}\n"));
+            }
+            needles.push(needle_of(&hk.old_lines()));
+            if let Some(alt) = &hk.alt_lines {
+                let alt = Hunk {
+                    lines: alt.clone(),
+                    ..Hunk::default()
+                };
+                needles.push(needle_of(&alt.old_lines()));
+            }
+        }
+        needles.retain(|n| n.len() > 2 || n == "\n\n");
+        needles.sort();
+        needles.dedup();
+        // A few hunks search the file quickly one by one; the one-pass index pays off from a few
+        // dozen.
+        if hunks.len() < MIN_INDEXED_HUNKS {
+            return ExactIndex {
+                starts: HashMap::new(),
+            };
+        }
+        let starts = match matcher::exact_occurrences(padded, &needles) {
+            Some(found) => needles.into_iter().zip(found).collect(),
+            None => HashMap::new(),
+        };
+        ExactIndex { starts }
+    }
+
+    /// The exact occurrences of `needle` (sorted starts), when it was indexed.
+    fn get(&self, needle: &str) -> Option<&[usize]> {
+        self.starts.get(needle).map(Vec::as_slice)
+    }
+}
+
+/// `"\n" + lines + "\n"`: a body as the exact tier searches it in the padded text.
+fn needle_of(lines: &[&str]) -> String {
+    let mut s = String::from("\n");
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}
+
+/// A located region in original-text offsets.
+#[derive(Debug)]
+struct Region {
+    start: usize,
+    end: usize,
+    replacement: String,
+    tier: Tier,
+}
+
+/// Why a line search failed; lines are 1-based lines of the original text.
+enum LineMiss {
+    NotFound,
+    Many {
+        tier: Tier,
+        count: usize,
+        lines: Vec<(usize, usize)>,
+    },
+    Uneven {
+        lines: (usize, usize),
+        why: matcher::IndentMiss,
+    },
+}
+
+#[derive(Clone, Copy, Default)]
+struct LineOpts {
+    /// The match must end at the end of the file.
+    eof_only: bool,
+    old_no_eol: bool,
+    new_no_eol: bool,
+}
+
+fn is_line_start(b: &[u8], i: usize) -> bool {
+    i == 0 || b[i - 1] == b'\n' || (b[i - 1] == b'\r' && b.get(i) != Some(&b'\n'))
+}
+
+/// 1-based original lines of a padded span.
+fn orig_lines(hp: &Haystack, s: usize, e: usize) -> (usize, usize) {
+    let b = hp.text.as_bytes();
+    let start = if is_line_start(b, s) {
+        hp.line_of(s).saturating_sub(1)
+    } else {
+        hp.line_of(s)
+    };
+    let end = hp.end_line_of(s, e).saturating_sub(1);
+    (start.max(1), end.max(start.max(1)))
+}
+
+fn strip_final_terminator(s: &mut String) {
+    if s.ends_with("\r\n") {
+        s.truncate(s.len() - 2);
+    } else if s.ends_with('\n') || s.ends_with('\r') {
+        s.truncate(s.len() - 1);
+    }
+}
+
+/// Maps a matcher match in padded coordinates to a region of the original text, or `None` when it
+/// does not start at a line start.
+fn map_match(pd: &Padded, m: matcher::Match, o: LineOpts) -> Option<Region> {
+    let b = pd.padded.as_bytes();
+    let (s, e) = (m.start, m.end);
+    let mut rep = m.replacement;
+    // Where the terminator before the region starts (padded offsets), when the match began on it.
+    let mut prev_term = None;
+    // Anchored: the match begins on the terminator that precedes its first line (the needle starts
+    // with a line break), possibly after that line's whitespace (indentation tier).
+    let lead_end = memchr::memchr2(b'\n', b'\r', &b[s..e]).map(|rel| {
+        let t_at = s + rel;
+        let tl = if b[t_at] == b'\r' && b.get(t_at + 1) == Some(&b'\n') {
+            2
+        } else {
+            1
+        };
+        (t_at, t_at + tl)
+    });
+    let mut start = match lead_end {
+        Some((t_at, fl))
+            if pd.padded[s..t_at].trim().is_empty() && rep.starts_with(&pd.padded[s..fl]) =>
+        {
+            rep.drain(..fl - s);
+            prev_term = Some(t_at);
+            fl - pd.p
+        }
+        // A form of the needle without its leading break (blank-edge trimming): whole lines only.
+        _ if is_line_start(b, s) && s >= pd.p => s - pd.p,
+        _ => return None,
+    };
+    let end = if e >= b.len() {
+        let want_eol = if o.new_no_eol {
+            false
+        } else if o.old_no_eol {
+            true
+        } else {
+            !pd.tail
+        };
+        if !want_eol {
+            if !rep.is_empty() {
+                strip_final_terminator(&mut rep);
+            } else if let Some(t) = prev_term.filter(|&t| t >= pd.p) {
+                // Deleting the last lines of a file without a final break: the break before them goes.
+                start = t - pd.p;
+            }
+        }
+        pd.text.len()
+    } else {
+        e - pd.p
+    };
+    if end < start {
+        return None;
+    }
+    Some(Region {
+        start,
+        end,
+        replacement: rep,
+        tier: m.tier,
+    })
+}
+
+/// Locates whole lines `old` (replaced by `new`) at or below original offset `lo`.
+#[allow(clippy::too_many_arguments)]
+fn locate_lines(
+    pd: &Padded,
+    hp: &Haystack,
+    ix: &ExactIndex,
+    old: &[&str],
+    new: &[&str],
+    o: LineOpts,
+    tol: Tolerance,
+    lo: usize,
+) -> Result<Region, LineMiss> {
+    let old_s = needle_of(old);
+    let new_s = needle_of(new);
+    let lines = hp.lines();
+    // The search starts on the line whose terminator precedes offset `lo`.
+    let at = (lo + pd.p).clamp(1, pd.padded.len());
+    let mut lo_p = lines.start(lines.index_of(at - 1));
+    if o.eof_only {
+        let n = lines.len();
+        if n < old.len() + 1 {
+            return Err(LineMiss::NotFound);
+        }
+        lo_p = lo_p.max(lines.start(n - old.len() - 1));
+    }
+    let mut within = lo_p..pd.padded.len();
+    if let Some(starts) = ix.get(&old_s) {
+        // The exact tier decides whenever it finds anything: count from the index, and hand the
+        // matcher only the one span it has to rebuild.
+        let first = starts.partition_point(|&s| s < lo_p);
+        let hits: Vec<(usize, usize)> = starts[first..]
+            .iter()
+            .map(|&s| (s, s + old_s.len()))
+            .filter(|&(_, e)| !o.eof_only || e == pd.padded.len())
+            .collect();
+        match hits.len() {
+            0 => {}
+            1 if tol == Tolerance::Safe => {
+                // Twins that differ only in what a view does not show are counted as the matcher
+                // would over the whole range.
+                let range = lo_p..pd.padded.len();
+                match matcher::invisible_twins(hp, &old_s, Tier::Exact, 1, 1, range) {
+                    Some(_) => {}
+                    None => within = hits[0].0..hits[0].1,
+                }
+            }
+            1 => within = hits[0].0..hits[0].1,
+            count => {
+                return Err(LineMiss::Many {
+                    tier: Tier::Exact,
+                    count,
+                    lines: hits
+                        .iter()
+                        .take(matcher::MAX_LISTED)
+                        .map(|&(s, e)| orig_lines(hp, s, e))
+                        .collect(),
+                })
+            }
+        }
+    }
+    match matcher::locate_in(hp, &old_s, &new_s, 1, tol, within) {
+        Ok(mut ms) => {
+            let m = ms.remove(0);
+            if o.eof_only && m.end != pd.padded.len() {
+                return Err(LineMiss::NotFound);
+            }
+            // A form of the needle without its leading break can start on the line that ends at
+            // `lo`, inside the previous region: that is no match below `lo`.
+            map_match(pd, m, o)
+                .filter(|r| r.start >= lo)
+                .ok_or(LineMiss::NotFound)
+        }
+        Err(Miss::Count {
+            tier, count, spans, ..
+        }) => Err(LineMiss::Many {
+            tier,
+            count,
+            lines: spans.iter().map(|&(s, e)| orig_lines(hp, s, e)).collect(),
+        }),
+        Err(Miss::Overlapping { tier, spans }) => Err(LineMiss::Many {
+            tier,
+            count: spans.len(),
+            lines: spans.iter().map(|&(s, e)| orig_lines(hp, s, e)).collect(),
+        }),
+        Err(Miss::InconsistentIndent { span, why }) => Err(LineMiss::Uneven {
+            lines: orig_lines(hp, span.0, span.1),
+            why,
+        }),
+        Err(Miss::NotFound { .. }) | Err(Miss::EmptyOld) => Err(LineMiss::NotFound),
+    }
+}
+
+/// An anchor line found in the file.
+struct AnchorHit {
+    /// 1-based line.
+    line: usize,
+    /// Original offset of the line's start.
+    start: usize,
+    /// Original offset just past the line (its terminator included).
+    end: usize,
+    tier: Tier,
+    /// The line occurs more than once at or below where it was searched (this is the first).
+    repeated: bool,
+    /// Every line it names (1-based, at most [`matcher::MAX_LISTED`]), for a refusal.
+    lines: Vec<usize>,
+}
+
+/// Finds an `@@` scope line at or below original offset `lo`. The lines it names are the whole lines
+/// equal to it apart from indentation, line ending, trailing whitespace and typography (scopes are
+/// written without the line's indentation: `@@ try {` names `  try {` as well as `try {`), else apart
+/// from inline whitespace too, else the lines that contain it (`@@ def f` names `def f(x):`). The
+/// first of them is the anchor, `repeated` when there are several. `None` when it names no line
+/// there: the scope is prose, or names text that is not there (or only above `lo`).
+fn find_anchor(
+    pd: &Padded,
+    hp: &Haystack,
+    ix: &ExactIndex,
+    h: &Haystack,
+    anchor: &str,
+    lo: usize,
+    tol: Tolerance,
+) -> Option<AnchorHit> {
+    let lines = h.lines();
+    let hit = |all: Vec<usize>, tier: Tier| {
+        let line = all[0];
+        AnchorHit {
+            line,
+            start: lines.start(line - 1),
+            end: lines.end(line - 1),
+            tier,
+            repeated: all.len() > 1,
+            lines: all.into_iter().take(matcher::MAX_LISTED).collect(),
+        }
+    };
+    if tol == Tolerance::Exact {
+        let one = [anchor];
+        return match locate_lines(pd, hp, ix, &one, &one, LineOpts::default(), tol, lo) {
+            Ok(r) => Some(hit(vec![h.line_of(r.start)], r.tier)),
+            Err(LineMiss::Many { tier, lines, .. }) => {
+                Some(hit(lines.iter().map(|l| l.0).collect(), tier))
+            }
+            Err(_) => None,
+        };
+    }
+    for ladder in [Tier::Indentation, Tier::InlineWhitespace] {
+        let found = matcher::whole_lines_at(h, anchor, ladder, lo);
+        if let Some(&first) = found.first() {
+            // The tier of the first line itself, for the receipt.
+            let (s, e) = (lines.start(first), lines.content_end(first));
+            let tier = match matcher::locate_in(h, anchor, anchor, 1, tol, s..e) {
+                Ok(ms) => ms[0].tier,
+                Err(_) => ladder,
+            };
+            return Some(hit(found.iter().map(|i| i + 1).collect(), tier));
+        }
+    }
+    // Else the lines that contain it (`@@ def f` names `def f(x):`); the first of several.
+    let needle = anchor.trim();
+    if needle.is_empty() {
+        return None;
+    }
+    match matcher::locate_in(h, needle, needle, 1, tol, lo..h.text.len()) {
+        Ok(ms) => Some(hit(vec![lines.index_of(ms[0].start) + 1], ms[0].tier)),
+        Err(Miss::Count { tier, spans, .. }) | Err(Miss::Overlapping { tier, spans }) => {
+            let mut all: Vec<usize> = spans.iter().map(|s| lines.index_of(s.0) + 1).collect();
+            all.sort_unstable();
+            all.dedup();
+            (!all.is_empty()).then(|| hit(all, tier))
+        }
+        Err(_) => None,
+    }
+}
+
+/// Applies `hunks` (of one file) to `text`, all or nothing.
+pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<AppliedHunks, Failure> {
+    let pd = Padded::new(text);
+    let hp = Haystack::new(&pd.padded);
+    let ix = ExactIndex::new(&pd.padded, hunks);
+    let h = Haystack::new(text);
+    let n_lines = h.lines().len();
+    let mut regions: Vec<Region> = Vec::with_capacity(hunks.len());
+    let mut matches = Vec::with_capacity(hunks.len());
+    let mut prev_end = 0usize;
+    let mut loosest = Tier::Exact;
+    let mut dialect = Vec::new();
+    for (i, hk) in hunks.iter().enumerate() {
+        let at = format!("hunks[{i}] (patch line {}): ", hk.source_line);
+        let tag = |f: Failure| f.with("hunk_index", i).with("hunk_line", hk.source_line);
+        // Scopes narrow the search; one that names no line below the previous one is ignored.
+        let mut lo = 0;
+        let mut tier = Tier::Exact;
+        // Placed above the previous hunk (the patch is out of file order).
+        let mut reordered = false;
+        let mut last_anchor: Option<AnchorHit> = None;
+        let old = hk.old_lines();
+        let new = hk.new_lines();
+        for a in &hk.anchors {
+            match find_anchor(&pd, &hp, &ix, &h, a, lo, tol) {
+                // A hunk that only adds lines is placed by its scopes alone: each must name exactly
+                // one line.
+                Some(hit) if hit.repeated && old.is_empty() => {
+                    let listed: Vec<(usize, usize)> = hit.lines.iter().map(|&l| (l, l)).collect();
+                    return Err(tag(ambiguous(
+                        &at,
+                        &format!("the @@ scope {a:?}, which places this hunk of added lines,"),
+                        hit.tier,
+                        hit.lines.len(),
+                        &listed,
+                        hk.line_hint,
+                    )
+                    .with("hint", "Add an unchanged line above or below the insertion as context, or an @@ line that names exactly one line.")));
+                }
+                Some(hit) => {
+                    if hit.repeated {
+                        note(&mut dialect, Dialect::AnchorRepeated);
+                    }
+                    lo = hit.end;
+                    tier = tier.max(hit.tier);
+                    last_anchor = Some(hit);
+                }
+                None if old.is_empty() => {
+                    let f = not_found(
+                        &h,
+                        a,
+                        &at,
+                        &format!("the @@ scope {a:?}, which places this hunk of added lines,"),
+                    );
+                    return Err(tag(f.with("hint", "A hunk that only adds lines goes right after its @@ scope line: name an existing line exactly, or add unchanged lines around the insertion as context.")));
+                }
+                None => note(&mut dialect, Dialect::AnchorIgnored),
+            }
+        }
+        let o = LineOpts {
+            eof_only: hk.at_eof || hk.old_no_eol || hk.new_no_eol,
+            old_no_eol: hk.old_no_eol,
+            new_no_eol: hk.new_no_eol,
+        };
+        let (region, lines) = if old.is_empty() {
+            let point = if let Some(a) = &last_anchor {
+                a.end
+            } else if hk.at_eof {
+                text.len()
+            } else if let Some(hint) = hk.line_hint {
+                if hint <= 1 {
+                    0
+                } else if hint == n_lines + 1 {
+                    text.len()
+                } else {
+                    return Err(tag(Failure::new(
+                        Code::InvalidInput,
+                        format!("{at}this hunk only adds lines and has no context, so nothing confirms where line {hint} is; it can only insert at the start or the end of the file. Regenerate the diff with context lines (diff -U3)."),
+                    )
+                    .with("line_hint", hint)));
+                }
+            } else {
+                text.len()
+            };
+            if point < prev_end {
+                return Err(tag(Failure::new(
+                    Code::OverlappingEdits,
+                    format!("{at}the insertion point after line {} is above or inside the previous hunk, which ends at line {}; hunks must be in file order and must not overlap.", h.line_of(point.saturating_sub(1)), h.line_of(prev_end.saturating_sub(1))),
+                )));
+            }
+            let mut ins = String::new();
+            if point == text.len() && pd.tail {
+                for l in &new {
+                    ins.push_str(pd.term);
+                    ins.push_str(l);
+                }
+            } else {
+                for l in &new {
+                    ins.push_str(l);
+                    ins.push_str(pd.term);
+                }
+                if hk.new_no_eol && point == text.len() {
+                    strip_final_terminator(&mut ins);
+                }
+            }
+            let after = if point == 0 { 0 } else { h.line_of(point - 1) };
+            (
+                Region {
+                    start: point,
+                    end: point,
+                    replacement: ins,
+                    tier,
+                },
+                (after, after),
+            )
+        } else {
+            // The body may start on the scope line itself (`@@` naming the line it changes), or
+            // above it when the scope line is one of the body's own lines (`@@ run(1)` over a body
+            // whose second line is `    run(1)`): as many lines above as that line's place in the
+            // body, so that a copy of the body holding the scope line still counts (two copies are
+            // still ambiguous, not the second one chosen).
+            let scope_lo = last_anchor.as_ref().map_or(0, |a| {
+                let named = text[a.start..a.end].trim();
+                match old
+                    .iter()
+                    .rposition(|l| !named.is_empty() && l.trim() == named)
+                {
+                    Some(j) if j > 0 => h.lines().start((a.line - 1).saturating_sub(j)),
+                    _ => a.start,
+                }
+            });
+            let body_lo = scope_lo.max(prev_end);
+            let below = match &last_anchor {
+                Some(a) => format!(" below the @@ scope line at line {}", a.line),
+                None => String::new(),
+            };
+            let eof = if o.eof_only {
+                " at the end of the file"
+            } else {
+                ""
+            };
+            let what = format!("the hunk's context and removed lines{below}{eof}");
+            // A scope that names a line is a constraint: the body is searched at or below it only.
+            let locate =
+                |old: &[&str], new: &[&str]| locate_lines(&pd, &hp, &ix, old, new, o, tol, body_lo);
+            let many_failure = |tier, count, lines: &[(usize, usize)]| {
+                ambiguous(&at, &what, tier, count, lines, hk.line_hint)
+            };
+            let mut found = locate(&old, &new);
+            if let (Err(LineMiss::NotFound | LineMiss::Uneven { .. }), Some(alt)) =
+                (&found, &hk.alt_lines)
+            {
+                // The other reading of a body whose context lines lost their prefix.
+                let alt = Hunk {
+                    lines: alt.clone(),
+                    ..Hunk::default()
+                };
+                let again = locate(&alt.old_lines(), &alt.new_lines());
+                if !matches!(again, Err(LineMiss::NotFound)) {
+                    if again.is_ok() {
+                        note(&mut dialect, Dialect::ContextPrefixMissing);
+                    }
+                    found = again;
+                }
+            }
+            match found {
+                Ok(mut r) => {
+                    r.tier = r.tier.max(tier);
+                    let lines = (h.line_of(r.start), h.end_line_of(r.start, r.end));
+                    if let Some(f) = hint_points_at_a_twin(&h, hk.line_hint, &old, lines) {
+                        return Err(tag(f));
+                    }
+                    (r, lines)
+                }
+                Err(LineMiss::NotFound) => {
+                    // Above the previous hunk (a patch out of file order), still at or below the
+                    // scope line when there is one.
+                    let above = match body_lo > scope_lo {
+                        true => locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo),
+                        false => Err(LineMiss::NotFound),
+                    };
+                    let above = match above {
+                        Ok(r) => Some(r),
+                        // Nowhere below the previous hunk, several times above it.
+                        Err(LineMiss::Many { tier, count, lines }) => {
+                            return Err(tag(many_failure(tier, count, &lines)))
+                        }
+                        Err(_) => None,
+                    };
+                    match above {
+                        // Above the previous hunk, unique in the whole file, and clear of every
+                        // hunk placed so far: a patch written out of file order.
+                        Some(mut r)
+                            if regions
+                                .iter()
+                                .all(|g| !(r.start < g.end && g.start < r.end)) =>
+                        {
+                            reordered = true;
+                            r.tier = r.tier.max(tier);
+                            let lines = (h.line_of(r.start), h.end_line_of(r.start, r.end));
+                            (r, lines)
+                        }
+                        Some(r) => {
+                            let (s, e) = (h.line_of(r.start), h.end_line_of(r.start, r.end));
+                            return Err(tag(Failure::new(
+                                Code::OverlappingEdits,
+                                format!("{at}{what} match lines {s}-{e}, which overlap an earlier hunk; hunks must not overlap. Merge the two hunks."),
+                            )
+                            .with("match_lines", [s])));
+                        }
+                        None => {
+                            let mut needle = old.join("\n");
+                            needle.push('\n');
+                            let mut f = not_found(&h, &needle, &at, &what);
+                            if let Some(l) = hk.line_hint {
+                                f = f.with("line_hint", l);
+                            }
+                            if let Some(a) = &last_anchor {
+                                f = scope_disagrees(f, &pd, &hp, &ix, &h, (&old, &new), o, tol, a);
+                            }
+                            return Err(tag(f));
+                        }
+                    }
+                }
+                Err(LineMiss::Many { tier, count, lines }) => {
+                    return Err(tag(many_failure(tier, count, &lines)))
+                }
+                Err(LineMiss::Uneven {
+                    lines: (sl, el),
+                    why,
+                }) => {
+                    let (difference, message) =
+                        matcher::words::indent_miss_words(why, sl, el, "the hunk");
+                    let c = candidates::Candidate {
+                        start_line: sl,
+                        end_line: el,
+                        similarity: 1.0,
+                        snippet: candidates::snippet(&h, sl - 1, el),
+                        differences: vec![difference.into()],
+                    };
+                    return Err(tag(Failure::new(
+                        Code::SearchBlockNotFound,
+                        format!("{at}{message}"),
+                    )
+                    .with("match_count", 0)
+                    .with("candidates", [c])
+                    .with(
+                        "hint",
+                        format!("Re-read lines {sl}-{el} and copy their indentation exactly."),
+                    )));
+                }
+            }
+        };
+        if region.start < prev_end && !reordered {
+            return Err(tag(Failure::new(
+                Code::OverlappingEdits,
+                format!("{at}this hunk lands on lines {}-{}, inside the previous hunk, which ends at line {}; hunks must be in file order and must not overlap. Merge the two hunks.", lines.0, lines.1, h.line_of(prev_end.saturating_sub(1))),
+            )));
+        }
+        if reordered {
+            note(&mut dialect, Dialect::HunksReordered);
+        } else {
+            prev_end = region.end;
+        }
+        loosest = loosest.max(region.tier);
+        matches.push(HunkMatch {
+            hunk_index: i,
+            start_line: lines.0,
+            end_line: lines.1,
+            tier: region.tier.as_str(),
+        });
+        regions.push(region);
+    }
+    // Hunks placed out of file order go where they belong (a stable sort keeps the patch's order
+    // of insertions at one point).
+    regions.sort_by_key(|r| r.start);
+    let grown: usize = regions.iter().map(|r| r.replacement.len()).sum();
+    let mut out = String::with_capacity(text.len() + grown);
+    let mut changes = Vec::with_capacity(regions.len());
+    let mut pos = 0;
+    for r in &regions {
+        out.push_str(&text[pos..r.start]);
+        let ns = out.len();
+        out.push_str(&r.replacement);
+        if text[r.start..r.end] != r.replacement {
+            changes.push((r.start, r.end, ns, out.len()));
+        }
+        pos = r.end;
+    }
+    out.push_str(&text[pos..]);
+    Ok(AppliedHunks {
+        text: out,
+        matches,
+        changes,
+        tier: loosest,
+        dialect,
+    })
+}
+
+/// Lines around a line hint searched for a region like the hunk's.
+const HINT_REACH: usize = 3;
+/// How alike a region at the line numbers must be to the hunk to count as the place it was written
+/// against.
+const TWIN_LIKENESS: f64 = 0.9;
+
+/// Every piece of evidence must agree: a hunk whose content landed at `found` (1-based lines) while
+/// its line numbers point at another region that resembles it (a near-twin, at least
+/// [`TWIN_LIKENESS`] alike with at least half its lines the hunk's own, within [`HINT_REACH`] lines of the hint, not overlapping the match; the
+/// match itself further than that from the hint) may
+/// have been written against that region: refused as ambiguous. Line numbers that point at nothing
+/// like the hunk are wrong numbers, and are ignored as before.
+fn hint_points_at_a_twin(
+    h: &Haystack,
+    hint: Option<usize>,
+    old: &[&str],
+    found: (usize, usize),
+) -> Option<Failure> {
+    let hint = hint?;
+    if found.0.abs_diff(hint) <= HINT_REACH {
+        // The numbers agree with the match.
+        return None;
+    }
+    let n = old.len();
+    let total = h.lines().len();
+    if n == 0 || total < n || old.iter().all(|l| l.trim().is_empty()) {
+        return None;
+    }
+    let body: String = old.iter().map(|l| l.trim()).collect::<Vec<_>>().join("\n");
+    let lines = h.lines();
+    let mut best: Option<(usize, f64)> = None;
+    for start in hint.saturating_sub(HINT_REACH).max(1)..=(hint + HINT_REACH).min(total + 1 - n) {
+        let end = start + n - 1;
+        if start <= found.1 && found.0 <= end {
+            continue;
+        }
+        let rows: Vec<&str> = (start - 1..end)
+            .map(|i| lines.content(i, h.text).trim())
+            .collect();
+        // A twin shares most of its lines with the hunk as they are (`line 1` is not a twin of
+        // `line 11`, however alike the characters).
+        let same = old
+            .iter()
+            .zip(&rows)
+            .filter(|(o, r)| !o.trim().is_empty() && o.trim() == **r)
+            .count();
+        let solid = old.iter().filter(|o| !o.trim().is_empty()).count();
+        if 2 * same < solid {
+            continue;
+        }
+        let like = candidates::likeness(&body, &rows.join("\n"), TWIN_LIKENESS);
+        if like >= TWIN_LIKENESS && best.is_none_or(|(_, b)| like > b) {
+            best = Some((start, like));
+        }
+    }
+    let (at, like) = best?;
+    Some(
+        Failure::new(
+            Code::SearchBlockAmbiguous,
+            format!(
+                "the hunk's content is at lines {}-{}, but its line numbers point at lines {}-{}, which read almost the same (likeness {like:.2}): the patch may have been written against those lines. Refusing to guess.",
+                found.0,
+                found.1,
+                at,
+                at + n - 1
+            ),
+        )
+        .with("match_count", 2)
+        .with("match_lines", [found.0, at])
+        .with("line_hint", hint)
+        .with("hint", "Re-read both regions and send the hunk with context lines that only the intended one has (or correct the @@ line numbers)."),
+    )
+}
+
+/// A body not found below its scope line: when the content occurs above it, the refusal says where,
+/// so the model can correct or drop the `@@` line rather than re-read the file.
+#[allow(clippy::too_many_arguments)]
+fn scope_disagrees(
+    f: Failure,
+    pd: &Padded,
+    hp: &Haystack,
+    ix: &ExactIndex,
+    h: &Haystack,
+    (old, new): (&[&str], &[&str]),
+    o: LineOpts,
+    tol: Tolerance,
+    scope: &AnchorHit,
+) -> Failure {
+    let place = match locate_lines(pd, hp, ix, old, new, o, tol, 0) {
+        Ok(r) => format!("at line {}", h.line_of(r.start)),
+        Err(LineMiss::Many { lines, .. }) => {
+            let l: Vec<String> = lines.iter().map(|l| l.0.to_string()).collect();
+            format!("at lines {}", l.join(", "))
+        }
+        _ => return f,
+    };
+    let message = format!(
+        "{} The content occurs {place}, above the @@ scope line at line {}: the scope and the content disagree, so nothing was applied.",
+        f.message, scope.line
+    );
+    Failure {
+        message,
+        ..f
+    }
+    .with("hint", format!("Correct the @@ line to name the function or class that encloses the change (or drop it), or re-read the region the @@ line names ({}).", scope.line))
+}
+
+fn not_found(h: &Haystack, needle: &str, at: &str, what: &str) -> Failure {
+    let were = if what.starts_with("the @@") {
+        "was"
+    } else {
+        "were"
+    };
+    let cands = candidates::nearest(h, needle, 3);
+    let (message, hint) = match cands.first() {
+        Some(c) => {
+            let differs = c
+                .differences
+                .first()
+                .map(|d| format!(" Differs: {d}."))
+                .unwrap_or_default();
+            (
+                format!(
+                    "{at}{what} {were} not found, exactly or with whitespace/typography tolerance. Nearest: lines {}-{} (similarity {:.2}).{differs}",
+                    c.start_line, c.end_line, c.similarity
+                ),
+                format!(
+                    "Re-read lines {}-{} and copy the context and removed lines exactly as they are now.",
+                    c.start_line, c.end_line
+                ),
+            )
+        }
+        None => (
+            format!("{at}{what} {were} not found, and nothing in the file resembles it."),
+            "Check that this is the right file, and re-read it before patching.".to_string(),
+        ),
+    };
+    Failure::new(Code::SearchBlockNotFound, message)
+        .with("match_count", 0)
+        .with("candidates", cands)
+        .with("hint", hint)
+}
+
+#[derive(Serialize)]
+struct Lines {
+    start_line: usize,
+    end_line: usize,
+}
+
+fn ambiguous(
+    at: &str,
+    what: &str,
+    tier: Tier,
+    count: usize,
+    lines: &[(usize, usize)],
+    line_hint: Option<usize>,
+) -> Failure {
+    let starts: Vec<usize> = lines.iter().map(|l| l.0).collect();
+    let (shown, more, via) = matcher::words::describe_places(&starts, count, tier);
+    let hinted = match line_hint {
+        Some(l) => format!(" The diff says line {l}, but line numbers are hints only and never choose between places."),
+        None => String::new(),
+    };
+    let listed: Vec<Lines> = lines
+        .iter()
+        .map(|&(s, e)| Lines {
+            start_line: s,
+            end_line: e,
+        })
+        .collect();
+    let occur = if what.starts_with("the @@") {
+        "occurs"
+    } else {
+        "occur"
+    };
+    let mut f = Failure::new(
+        Code::SearchBlockAmbiguous,
+        format!("{at}{what} {occur} {count} times{via}, at lines {shown}{more}; refusing to guess.{hinted}"),
+    )
+    .with("match_count", count)
+    .with("match_lines", &starts)
+    .with("matches", &listed)
+    .with("truncated", count > matcher::MAX_LISTED)
+    .with("tier", tier.as_str())
+    .with("hint", "Add unchanged neighbouring lines as context, or an @@ line naming the enclosing function or class, until the hunk is unique.");
+    if let Some(l) = line_hint {
+        f = f.with("line_hint", l);
+    }
+    f
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::ir::HunkLine::{Add, Context, Remove};
+
+    fn hunk(lines: Vec<crate::edit::ir::HunkLine>) -> Hunk {
+        Hunk {
+            lines,
+            source_line: 1,
+            ..Hunk::default()
+        }
+    }
+
+    fn ctx(s: &str) -> crate::edit::ir::HunkLine {
+        Context(s.into())
+    }
+
+    #[test]
+    fn context_lines_keep_the_files_bytes() {
+        // CRLF, curly quotes and tabs in the file; the hunk has LF, straight quotes and spaces.
+        let text = "a = “x”\r\n\tif y:\r\n\t\tpass\r\n";
+        let h = hunk(vec![
+            ctx("a = \"x\""),
+            ctx("    if y:"),
+            Remove("        pass".into()),
+            Add("        return".into()),
+        ]);
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(out.text, "a = “x”\r\n\tif y:\r\n\t\treturn\r\n");
+        assert_eq!(out.matches[0].start_line, 1);
+        assert_eq!(out.matches[0].end_line, 3);
+    }
+
+    #[test]
+    fn many_hunks_take_work_linear_in_the_file() {
+        // 2,000 hunks over a 20,000-line file: one pass finds every body, and the matcher only
+        // rebuilds each hunk's own span (before, each hunk searched the rest of the file).
+        let text: String = (0..20_000)
+            .map(|i| format!("line {i} = {}\n", i * 7))
+            .collect();
+        let hunks: Vec<Hunk> = (0..2_000)
+            .map(|k| {
+                let i = k * 10 + 5;
+                hunk(vec![
+                    ctx(&format!("line {} = {}", i - 1, (i - 1) * 7)),
+                    Remove(format!("line {i} = {}", i * 7)),
+                    Add(format!("line {i} = changed")),
+                ])
+            })
+            .collect();
+        crate::edit::matcher::search_work();
+        let out = apply_hunks(&text, &hunks, Tolerance::Safe).unwrap();
+        let work = crate::edit::matcher::search_work();
+        assert_eq!(out.matches.len(), 2_000);
+        assert!(out.text.contains("line 19995 = changed\n"));
+        assert!(
+            work < 4 * text.len() as u64,
+            "work {work} for {} bytes",
+            text.len()
+        );
+    }
+
+    #[test]
+    fn nested_needles_cannot_make_the_index_pass_quadratic() {
+        // Hunks of 1, 2, 3, ... blank context lines on a file of blank lines: every position starts
+        // an occurrence of every body, 20,000 x 300 in all (a 2,000-hunk patch of this shape took
+        // 22 s). The pass gives up at its budget; the hunks are then searched one by one, and the
+        // first is ambiguous.
+        let text = "\n".repeat(20_000);
+        let hunks: Vec<Hunk> = (1..=300)
+            .map(|k| {
+                let mut lines: Vec<_> = (0..k).map(|_| ctx("")).collect();
+                lines.push(Remove(String::new()));
+                lines.push(Add(format!("x{k}")));
+                hunk(lines)
+            })
+            .collect();
+        crate::edit::matcher::search_work();
+        let f = apply_hunks(&text, &hunks, Tolerance::Safe).unwrap_err();
+        let work = crate::edit::matcher::search_work();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        assert_eq!(f.detail("hunk_index"), Some(&0.into()));
+        let budget = crate::edit::matcher::exact_occurrences_budget(text.len() + 1, 300) as u64;
+        assert!(
+            work <= budget + 8 * text.len() as u64,
+            "work {work}, budget {budget}"
+        );
+    }
+
+    #[test]
+    fn hunks_out_of_file_order_go_where_they_belong() {
+        let text: String = (1..=20).map(|i| format!("line {i}\n")).collect();
+        let change = |n: usize, to: &str| {
+            hunk(vec![
+                ctx(&format!("line {}", n - 1)),
+                Remove(format!("line {n}")),
+                Add(to.into()),
+            ])
+        };
+        let out = apply_hunks(
+            &text,
+            &[change(18, "L18"), change(3, "L3"), change(10, "L10")],
+            Tolerance::Safe,
+        )
+        .unwrap();
+        assert_eq!(
+            out.text,
+            text.replace("line 18\n", "L18\n")
+                .replace("line 3\n", "L3\n")
+                .replace("line 10\n", "L10\n")
+        );
+        assert_eq!(out.dialect, vec![Dialect::HunksReordered]);
+        let starts: Vec<usize> = out.matches.iter().map(|m| m.start_line).collect();
+        assert_eq!(starts, [17, 2, 9]);
+        assert!(out.changes.windows(2).all(|w| w[0].1 <= w[1].0));
+        // In order: no liberty reported.
+        let out = apply_hunks(
+            &text,
+            &[change(3, "L3"), change(18, "L18")],
+            Tolerance::Safe,
+        )
+        .unwrap();
+        assert!(out.dialect.is_empty());
+        // Above the previous hunk but overlapping one placed already: refused.
+        let f = apply_hunks(
+            &text,
+            &[change(18, "L18"), change(18, "other")],
+            Tolerance::Safe,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+        // Above, but occurring twice there: ambiguous, not placed.
+        let twice = format!("line 2\nline 3\n{text}");
+        let f = apply_hunks(
+            &twice,
+            &[change(20, "L20"), change(3, "L3")],
+            Tolerance::Safe,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        assert_eq!(f.detail("hunk_index"), Some(&1.into()));
+    }
+
+    #[test]
+    fn the_same_chunk_twice_overlaps() {
+        let h = hunk(vec![Remove("b".into()), Add("B".into())]);
+        let f = apply_hunks("a\nb\nc\n", &[h.clone(), h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+        assert_eq!(f.detail("hunk_index"), Some(&1.into()));
+        // Also when the blank-edge form of the body is what matches.
+        let h = hunk(vec![ctx(""), Remove("b".into()), Add("B".into())]);
+        let f = apply_hunks("a\n\nb\nc\n", &[h.clone(), h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::OverlappingEdits);
+    }
+
+    #[test]
+    fn indented_context_lines_that_lost_their_prefix_are_read_with_it() {
+        // Every context line starts with spaces, and the model dropped the ` ` prefix: nothing
+        // shows it but context one column shallower than the `-`/`+` lines. Both formats.
+        let text = "fn a() {\n    let x = 1;\n    let y = 2;\n    call(x, y);\n}\n";
+        let body = "    let x = 1;\n-    let y = 2;\n+    let y = 20;\n    call(x, y);\n";
+        let patch = format!("*** Begin Patch\n*** Update File: a.rs\n@@\n{body}*** End Patch\n");
+        let diff = format!("--- a/a.rs\n+++ b/a.rs\n@@ -2,3 +2,3 @@\n{body}");
+        for ops in [
+            crate::edit::formats::apply_patch::parse_patch(&patch).unwrap(),
+            crate::edit::formats::unified_diff::parse_unified_diff(&diff).unwrap(),
+        ] {
+            let crate::edit::ir::FileOp::Update {
+                change: crate::edit::ir::Change::Hunks(hunks),
+                ..
+            } = &ops[0]
+            else {
+                panic!("{ops:?}")
+            };
+            let out = apply_hunks(text, hunks, Tolerance::Safe).unwrap();
+            assert_eq!(out.text, text.replace("y = 2;", "y = 20;"));
+            assert!(out.dialect.contains(&Dialect::ContextPrefixMissing));
+        }
+    }
+
+    #[test]
+    fn a_scope_that_is_a_line_inside_the_body_does_not_choose_between_copies() {
+        // The body occurs at lines 2-4 and 6-8; `@@ run(1)` names its second line, whose first
+        // occurrence is inside the first copy. Searching below that line saw only the second copy
+        // and wrote there; the body is ambiguous and is refused.
+        let text =
+            "x = 0\nif ok:\n    run(1)\n    stop()\ny = 1\nif ok:\n    run(1)\n    stop()\nz = 2\n";
+        let body = || {
+            vec![
+                ctx("if ok:"),
+                Remove("    run(1)".into()),
+                Add("    run(2)".into()),
+                ctx("    stop()"),
+            ]
+        };
+        let mut h = hunk(body());
+        h.anchors = vec!["run(1)".into()];
+        let f = apply_hunks(text, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        // Once the body is unique below the scope line's place, it lands: here the scope names the
+        // second copy's line (the first copy's `run(1)` differs).
+        let text2 = text.replacen("    run(1)", "    run(0)", 1);
+        let mut h = hunk(body());
+        h.anchors = vec!["run(1)".into()];
+        let out = apply_hunks(&text2, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(out.matches[0].start_line, 6);
+        assert!(out
+            .text
+            .ends_with("if ok:\n    run(2)\n    stop()\nz = 2\n"));
+        // A scope line that is the body's first line narrows as before.
+        let mut h = hunk(body());
+        h.anchors = vec!["if ok:".into()];
+        let f = apply_hunks(text, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+    }
+
+    #[test]
+    fn scopes_narrow_and_prose_scopes_are_ignored() {
+        let text = "def f():\n    x = 1\ndef g():\n    x = 1\n    y = 2\n";
+        let with = |anchors: &[&str], lines| {
+            let mut h = hunk(lines);
+            h.anchors = anchors.iter().map(|a| a.to_string()).collect();
+            apply_hunks(text, &[h], Tolerance::Safe)
+        };
+        // Prose scope, unique content: applied, the scope ignored.
+        let out = with(
+            &["fix the y"],
+            vec![Remove("    y = 2".into()), Add("    y = 3".into())],
+        )
+        .unwrap();
+        assert_eq!(out.dialect, vec![Dialect::AnchorIgnored]);
+        assert!(out.text.ends_with("    y = 3\n"));
+        // The scope picks one of two content matches.
+        let out = with(
+            &["def g():"],
+            vec![Remove("    x = 1".into()), Add("    x = 9".into())],
+        )
+        .unwrap();
+        assert_eq!(out.matches[0].start_line, 4);
+        assert!(out.dialect.is_empty());
+        // A scope that is the changed line itself.
+        let out = with(
+            &["def g():"],
+            vec![Remove("def g():".into()), Add("def h():".into())],
+        )
+        .unwrap();
+        assert_eq!(out.matches[0].start_line, 3);
+        // A prose scope and content that occurs twice: refused, never guessed.
+        let f = with(
+            &["the x"],
+            vec![Remove("    x = 1".into()), Add("    x = 9".into())],
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        // A repeated scope that does not single one out: refused.
+        let text2 = "def f():\n    x = 1\ndef f():\n    x = 1\n";
+        let mut h = hunk(vec![Remove("    x = 1".into()), Add("    x = 9".into())]);
+        h.anchors = vec!["def f():".into()];
+        let f = apply_hunks(text2, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+    }
+
+    #[test]
+    fn a_scope_that_names_a_line_is_a_constraint() {
+        // The body occurs once, in gamma, below the line the scope names (beta): it lands.
+        let text = "def alpha(x):\n    return x\n\ndef beta(x):\n    b = 2\n\ndef gamma(x):\n    c = 3\n    log(c)\n";
+        let with = |anchors: &[&str], lines| {
+            let mut h = hunk(lines);
+            h.anchors = anchors.iter().map(|a| a.to_string()).collect();
+            apply_hunks(text, &[h], Tolerance::Safe)
+        };
+        let body = || {
+            vec![
+                ctx("    c = 3"),
+                Remove("    log(c)".into()),
+                Add("    log(c, x)".into()),
+            ]
+        };
+        let out = with(&["def beta(x):"], body()).unwrap();
+        assert_eq!(out.matches[0].start_line, 8);
+        // The content occurs only above the scope line (gamma names the last function, the body is in
+        // beta): refused, and the refusal says where the content is and which line the scope named.
+        let body = || vec![Remove("    b = 2".into()), Add("    b = 3".into())];
+        let f = with(&["def gamma(x):"], body()).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound, "{f:?}");
+        assert!(
+            f.message
+                .contains("at line 5, above the @@ scope line at line 7"),
+            "{}",
+            f.message
+        );
+        // A scope named by the start of a line (`def gamma`) constrains the same way.
+        assert_eq!(
+            with(&["def gamma"], body()).unwrap_err().code,
+            Code::SearchBlockNotFound
+        );
+        // A scope several lines contain (`def ` heads every function) constrains from the first.
+        let out = with(&["def "], body()).unwrap();
+        assert_eq!(out.matches[0].start_line, 5);
+        // Prose (naming no line) is ignored, and said so.
+        let out = with(&["make b bigger"], body()).unwrap();
+        assert_eq!(out.dialect, vec![Dialect::AnchorIgnored]);
+    }
+
+    #[test]
+    fn a_scope_names_every_line_equal_to_it_apart_from_indentation() {
+        // `@@ try {` names the indented `  try {` at line 2 as well as `try {` at line 7: the body
+        // below the first is below the scope (the exact line alone, 7, would refuse it).
+        let text = "function f() {\n  try {\n    a()\n  } catch (e) {}\n}\nfunction g() { return 1 }\ntry {\n  g()\n} finally {}\n";
+        let mut h = hunk(vec![
+            Remove("function g() { return 1 }".into()),
+            Add("function g() { return 2 }".into()),
+        ]);
+        h.anchors = vec!["try {".into()];
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(out.matches[0].start_line, 6);
+        assert!(out.dialect.contains(&Dialect::AnchorRepeated));
+    }
+
+    #[test]
+    fn a_pure_insertion_is_placed_by_a_scope_naming_exactly_one_line() {
+        let text = "class A:\n    def run(self):\n        pass\n\nclass B:\n    def run(self):\n        pass\n";
+        let ins = |anchors: &[&str]| {
+            let mut h = hunk(vec![Add("        print(1)".into())]);
+            h.anchors = anchors.iter().map(|a| a.to_string()).collect();
+            apply_hunks(text, &[h], Tolerance::Safe)
+        };
+        // A repeated scope line: it went to the first copy.
+        let f = ins(&["def run(self):"]).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("match_lines"), Some(&serde_json::json!([2, 6])));
+        // Narrowed by an enclosing scope to one line: it lands there.
+        let out = ins(&["class B:", "def run(self):"]).unwrap();
+        assert!(out
+            .text
+            .ends_with("    def run(self):\n        print(1)\n        pass\n"));
+        assert_eq!(out.matches[0].start_line, 6);
+        // Contained in two lines (and so once ignored, then written at the end of the file): refused.
+        let text2 =
+            "def setup():\n    pass\n\ndef setup_db():\n    pass\n\ndef other():\n    x = 1\n";
+        let mut h = hunk(vec![Add("    log()".into())]);
+        h.anchors = vec!["def setup".into()];
+        let f = apply_hunks(text2, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        // A scope naming no line cannot place anything (it went to the end of the file).
+        let mut h = hunk(vec![Add("    log()".into())]);
+        h.anchors = vec!["add logging to setup".into()];
+        let f = apply_hunks(text2, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound, "{f:?}");
+        // No scope and no context: the documented end-of-file rule.
+        let h = hunk(vec![Add("# end".into())]);
+        let out = apply_hunks(text2, &[h], Tolerance::Safe).unwrap();
+        assert!(out.text.ends_with("    x = 1\n# end\n"));
+    }
+
+    #[test]
+    fn a_hunk_out_of_order_keeps_its_scope() {
+        // Two hunks, the second above the first. Its scope names `def g`, which is below its content:
+        // the reordering search stays below the scope line, so the refusal stands.
+        let text = "def f():\n    x = 1\n\ndef g():\n    y = 2\n\ndef h():\n    z = 3\n";
+        let a = hunk(vec![Remove("    z = 3".into()), Add("    z = 4".into())]);
+        let mut b = hunk(vec![Remove("    x = 1".into()), Add("    x = 5".into())]);
+        b.anchors = vec!["def g():".into()];
+        let f = apply_hunks(text, &[a.clone(), b], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound, "{f:?}");
+        // With a scope that agrees it is reordered, and said so.
+        let mut b = hunk(vec![Remove("    x = 1".into()), Add("    x = 5".into())]);
+        b.anchors = vec!["def f():".into()];
+        let out = apply_hunks(text, &[a, b], Tolerance::Safe).unwrap();
+        assert!(out.dialect.contains(&Dialect::HunksReordered));
+        assert!(out.text.contains("    x = 5\n") && out.text.contains("    z = 4\n"));
+    }
+
+    #[test]
+    fn a_twin_in_unseen_bytes_is_ambiguous_for_hunks() {
+        let twins = "a()\nb()\n--\na() \nb()\n";
+        let h = hunk(vec![ctx("a()"), Remove("b()".into()), Add("c()".into())]);
+        let f = apply_hunks(twins, std::slice::from_ref(&h), Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        // Through the one-pass index (32 hunks and more) as well.
+        let mut text = String::new();
+        let mut hunks = Vec::new();
+        for i in 0..40 {
+            text.push_str(&format!("v{i}\n"));
+            hunks.push(hunk(vec![Remove(format!("v{i}")), Add(format!("w{i}"))]));
+        }
+        text.push_str(twins);
+        hunks.push(h);
+        let f = apply_hunks(&text, &hunks, Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("hunk_index"), Some(&40.into()));
+    }
+
+    #[test]
+    fn line_numbers_pointing_at_a_near_twin_are_refused() {
+        // Two near-identical functions; the hunk's content is the second's, its line numbers the
+        // first's: written against the first (stale), or meant for it. Refused.
+        let text = "def load(path):\n    with open(path) as f:\n        return f.read()\n\ndef save(path):\n    with open(path, 'w') as f:\n        return f.read()\n";
+        let body = || {
+            vec![
+                ctx("    with open(path, 'w') as f:"),
+                Remove("        return f.read()".into()),
+                Add("        return f.write(data)".into()),
+            ]
+        };
+        let mut h = hunk(body());
+        h.line_hint = Some(2);
+        let f = apply_hunks(text, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("match_lines"), Some(&serde_json::json!([6, 2])));
+        // Numbers pointing at the match (or near it), or at nothing like it: applied.
+        for hint in [6, 5, 100] {
+            let mut h = hunk(body());
+            h.line_hint = Some(hint);
+            let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+            assert_eq!(out.matches[0].start_line, 6, "{hint}");
+        }
+    }
+
+    #[test]
+    fn a_line_hint_never_breaks_a_tie() {
+        let mut h = hunk(vec![ctx("x"), Remove("y".into()), Add("z".into())]);
+        h.line_hint = Some(3);
+        let f = apply_hunks("x\ny\nx\ny\n", &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        assert_eq!(f.detail("line_hint"), Some(&3.into()));
+        assert_eq!(f.detail("match_lines"), Some(&serde_json::json!([1, 3])));
+        assert_eq!(f.detail("hunk_index"), Some(&0.into()));
+    }
+
+    #[test]
+    fn insertion_goes_right_after_the_anchor() {
+        let mut h = hunk(vec![Add("    # note".into())]);
+        h.anchors = vec!["def f():".into()];
+        let text = "def f():\n    pass\ndef g():\n    pass\n";
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "def f():\n    # note\n    pass\ndef g():\n    pass\n"
+        );
+        assert_eq!((out.matches[0].start_line, out.matches[0].end_line), (1, 1));
+    }
+
+    #[test]
+    fn bodies_match_whole_lines_only() {
+        let h = hunk(vec![Remove("x = 1".into()), Add("x = 2".into())]);
+        // `x = 1` also ends the first line, but only the second line is `x = 1` as a whole.
+        let out =
+            apply_hunks("yx = 1\nx = 1\n", std::slice::from_ref(&h), Tolerance::Safe).unwrap();
+        assert_eq!(out.text, "yx = 1\nx = 2\n");
+        let f = apply_hunks("yx = 1\n", &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound);
+    }
+
+    #[test]
+    fn an_ambiguous_first_hunk_is_refused() {
+        let a = hunk(vec![ctx("k"), Remove("v".into()), Add("1".into())]);
+        let b = hunk(vec![ctx("k"), Remove("v".into()), Add("2".into())]);
+        let out = apply_hunks("k\nv\nk\nv\n", &[a, b], Tolerance::Safe);
+        // The first hunk alone is ambiguous: refused, never "first match wins".
+        assert_eq!(out.unwrap_err().code, Code::SearchBlockAmbiguous);
+    }
+
+    #[test]
+    fn empty_and_tiny_files() {
+        let h = hunk(vec![Add("first".into())]);
+        assert_eq!(
+            apply_hunks("", std::slice::from_ref(&h), Tolerance::Safe)
+                .unwrap()
+                .text,
+            "first\n"
+        );
+        assert_eq!(
+            apply_hunks("a", &[h], Tolerance::Safe).unwrap().text,
+            "a\nfirst"
+        );
+        let h = hunk(vec![Remove("a".into())]);
+        assert_eq!(
+            apply_hunks("a\n", std::slice::from_ref(&h), Tolerance::Safe)
+                .unwrap()
+                .text,
+            ""
+        );
+        assert_eq!(apply_hunks("a", &[h], Tolerance::Safe).unwrap().text, "");
+    }
+}

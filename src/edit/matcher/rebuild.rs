@@ -1,0 +1,1081 @@
+//! The replacement of a line-tier match: what the model changed is the model's text, everything else
+//! keeps the file's bytes.
+//!
+//! `old` and `new` are paired line by line: a diff of their lines compared without leading and trailing
+//! whitespace; inside a run of replaced lines, by position when the counts agree, else each new line
+//! with its most similar old line (character-bigram Dice, at least 0.5, monotone).
+//!
+//! - A line of `new` identical to its `old` line is the file's line, byte for byte.
+//! - A changed line keeps the file's bytes wherever the model left its old line alone: a character diff
+//!   of old line → new line (past their common prefix and suffix, bounded per line and per edit)
+//!   decides which stretches the model wrote, and every other stretch is copied from the file's line
+//!   through the tier's normalization map, so the file's inline whitespace, quotes, dashes, NBSP and
+//!   NFC/NFD form survive. Its trailing whitespace is the file's unless the model changed it. The result
+//!   must equal the model's line under the tier's normalization, else the model's line is written as
+//!   sent. A blank old line carries nothing: what replaces it is written like an added line.
+//! - Indentation: a line whose indentation the model did not change keeps the file's leading whitespace
+//!   (tabs and alignment spaces as they are). At the indentation tiers, where `old` drifted from the file
+//!   by a uniform delta, each run of changed lines is read either in the model's frame (shifted by the
+//!   delta) or as already at the file's columns, whichever fits the non-blank file lines around the run
+//!   better: after an opening line (`:`, `{`, `(`, `[`) the run's first line should sit one level deeper,
+//!   else at its neighbour's column or dedented; the line after the run likewise. On a tie, the lines
+//!   paired with old lines decide when they all sit at their file lines' columns and no added line
+//!   encloses them; otherwise the model's frame. So `new` written at the file's columns is not shifted
+//!   twice, and a block the model re-indents on purpose still is. A line as wide as its own file line
+//!   takes that line's leading whitespace, else that of an equally wide neighbour (the line written
+//!   before it, the file lines the run rewrites, the file lines around it), else tabs for the levels and
+//!   spaces for the rest (in a tab-indented region) or spaces. Tab-indented regions are measured with a
+//!   tab of 8, then 4.
+//! - Lines the model added are its text, re-indented as above; typographic characters the model
+//!   "smartened" and NFD text are folded back to the file's forms.
+//!
+//! [`absorb_indent`] handles the case before any tier: `old` found right after its line's indentation
+//! with `new` written at that line's columns replaces the whole line.
+
+use std::borrow::Cow;
+use std::cell::Cell;
+use std::collections::HashMap;
+
+use unicode_normalization::{is_nfc, UnicodeNormalization};
+
+use super::normalize::{self, columns, indent_of, is_blank, norm, render_indent};
+use super::{file_terminator, Haystack, IndentMiss, Tier};
+use crate::edit::text;
+
+/// Longest line part (in characters, after the common prefix and suffix) diffed character by
+/// character; a longer changed middle is taken as the model's text whole.
+const MAX_CHAR_DIFF: usize = 2_000;
+/// Character-diff work allowed for one replacement (the sum over changed lines of the product of
+/// their changed middles' lengths); past it, changed middles are taken whole.
+const CHAR_DIFF_BUDGET: usize = 8_000_000;
+/// Most line pairs scored when pairing a run of replaced lines.
+const MAX_PAIR_SCORES: usize = 1_600;
+/// Lines looked at above or below a run for its neighbours.
+const NEIGHBOUR_REACH: usize = 50;
+
+fn is_indent(c: char) -> bool {
+    c == ' ' || c == '\t'
+}
+
+/// A line without leading spaces/tabs and trailing whitespace: what the line diff compares.
+fn key(line: &str) -> &str {
+    line.trim_start_matches(is_indent).trim_end()
+}
+
+/// `line` split into (content, trailing whitespace).
+fn split_trailing(line: &str) -> (&str, &str) {
+    let c = line.trim_end();
+    (c, &line[c.len()..])
+}
+
+/// Whether a line opens a block or bracket (the next line is expected one level deeper). A comment
+/// ending with `:` (`// Steps:`, `# Returns:`) opens nothing: the lines after it stay at its column.
+fn opens(line: &str) -> bool {
+    let t = line.trim();
+    if t.ends_with(':') {
+        const COMMENTS: [&str; 8] = ["//", "#", "--", "/*", "*", ";", "%", "\""];
+        return !COMMENTS.iter().any(|c| t.starts_with(c));
+    }
+    t.ends_with(['{', '(', '['])
+}
+
+/// The columns of the lines that enclose the line after `above` (each shallower than every line
+/// between it and that line), the deepest first: the levels a line there may dedent to.
+fn enclosing_columns(above: &str, tab: usize) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut least = usize::MAX;
+    for l in above.lines().rev().take(NEIGHBOUR_REACH * 20) {
+        if is_blank(l) {
+            continue;
+        }
+        let c = columns(indent_of(l), tab);
+        if c < least {
+            out.push(c);
+            least = c;
+            if c == 0 {
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// What [`absorb_indent`] widens a match to: `(start, old, new, moved)`.
+pub(super) type Absorbed = (usize, String, String, bool);
+
+/// When a match starts after its line's indentation (`old` copied without it) and `new`'s first line
+/// carries an indentation as wide as that line's, the model wrote `new` at the file's columns: the
+/// match is widened to the line start, and `old` and `new` get the file's indentation in place of
+/// their own first-line indentation.
+///
+/// When instead a one-line `old` and the first line of a longer `new` share their indentation
+/// (none, or less than the line's), the model wrote the first line that much shallower than the
+/// file, and its later lines either the same way (relative to the first: they are moved right by
+/// the indentation `old` lacked) or at the file's columns (left as they are). The later lines decide:
+/// - none indented deeper than the first line: they can only be meant relative to it (at column 0
+///   under an indented line they would leave its block): moved;
+/// - left as they are, they would not be well-formed: the first line opens a block (`:`, `{`, `(`,
+///   `[`) and the next line would not sit deeper than it, or a line would dedent to a column that
+///   no line enclosing the match has: only the moved reading is; moved;
+/// - else both readings are well-formed and put the later lines at different depths (a Makefile
+///   recipe line followed by a new `clean:` rule and its `\trm` recipe reads as a rule at the
+///   file's columns and as two recipe lines moved): refused ([`IndentMiss::MoveAmbiguous`]).
+///
+/// A move is a re-indentation, reported as the indentation tolerance, so only when `moves` (not
+/// under `tolerance: "exact"`).
+pub(super) fn absorb_indent(
+    text: &str,
+    start: usize,
+    old: &str,
+    new: &str,
+    moves: bool,
+) -> Result<Option<Absorbed>, IndentMiss> {
+    let ls = memchr::memrchr2(b'\n', b'\r', &text.as_bytes()[..start]).map_or(0, |p| p + 1);
+    let prefix = &text[ls..start];
+    if prefix.is_empty() || !prefix.chars().all(is_indent) {
+        return Ok(None);
+    }
+    let first = new.split(['\n', '\r']).next().unwrap_or("");
+    let ind = indent_of(first);
+    let one_line_old = !old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']);
+    let later: Vec<&str> = new
+        .trim_end_matches(['\n', '\r'])
+        .split(['\n', '\r'])
+        .skip(1)
+        .filter(|l| !is_blank(l))
+        .collect();
+    if moves && one_line_old && !later.is_empty() && ind == indent_of(old) && !is_blank(first) {
+        const TAB: usize = 4;
+        let c0 = columns(ind, TAB);
+        let relative_only = later.iter().all(|l| columns(indent_of(l), TAB) <= c0);
+        let here = columns(prefix, TAB) + c0;
+        let outer = enclosing_columns(&text[..ls], TAB);
+        let at_file_ill_formed = (opens(first) && columns(indent_of(later[0]), TAB) <= here)
+            || later.iter().any(|l| {
+                let c = columns(indent_of(l), TAB);
+                c < here && !outer.contains(&c)
+            });
+        if !relative_only && !at_file_ill_formed {
+            return Err(IndentMiss::MoveAmbiguous);
+        }
+        let mut shifted = String::with_capacity(new.len() + 8 * prefix.len());
+        let mut rest = new;
+        while !rest.is_empty() {
+            let end = rest.find(['\n', '\r']).map_or(rest.len(), |i| {
+                i + if rest[i..].starts_with("\r\n") { 2 } else { 1 }
+            });
+            let line = &rest[..end];
+            if !is_blank(line) {
+                shifted.push_str(prefix);
+            }
+            shifted.push_str(line);
+            rest = &rest[end..];
+        }
+        return Ok(Some((ls, format!("{prefix}{old}"), shifted, true)));
+    }
+    if old.starts_with(is_indent) || ind.is_empty() || is_blank(first) {
+        return Ok(None);
+    }
+    if ![4, 8]
+        .iter()
+        .any(|&t| columns(ind, t) == columns(prefix, t))
+    {
+        return Ok(None);
+    }
+    Ok(Some((
+        ls,
+        format!("{prefix}{old}"),
+        format!("{prefix}{}", &new[ind.len()..]),
+        false,
+    )))
+}
+
+/// Builds the replacement for a line-tier match. `Err` when the match needs re-indenting and its
+/// drift is not uniform, or the two readings of a run's columns disagree (see [`Frame::Conflict`]).
+pub(super) fn rebuild(
+    h: &Haystack,
+    start: usize,
+    end: usize,
+    old: &[&str],
+    new: &[&str],
+    tier: Tier,
+) -> Result<String, IndentMiss> {
+    let text = h.text;
+    let lines = h.lines();
+    let i = lines.index_of(start);
+    let k = old.len() - 1;
+    let seg = |j: usize| -> &str {
+        if k == 0 {
+            &text[start..end]
+        } else if j == 0 {
+            &text[start..lines.content_end(i)]
+        } else if j == k {
+            &text[lines.start(i + k)..end]
+        } else {
+            lines.content(i + j, text)
+        }
+    };
+    let aligned = start == lines.start(i);
+    let term = text::first_terminator(&text[start..end]).unwrap_or_else(|| file_terminator(h));
+    let full_old = |j: usize| (j > 0 || aligned) && !(j == k && old[j].is_empty());
+    let full_new = |jn: usize| (jn > 0 || aligned) && !(jn == new.len() - 1 && new[jn].is_empty());
+
+    let reindent = if tier >= Tier::Indentation {
+        Some(drift(h, i, old, &seg, &full_old).ok_or(IndentMiss::Uneven)?)
+    } else {
+        None
+    };
+    let tmap = reindent.and_then(|_| textual_drift(h, i, old, &seg, &full_old));
+
+    let fix = Fixer::new(&text[start..end], old, tier);
+    let budget = Cell::new(CHAR_DIFF_BUDGET);
+
+    // Pair the lines of new with lines of old.
+    let ko: Vec<&str> = old.iter().map(|l| key(l)).collect();
+    let kn: Vec<&str> = new.iter().map(|l| key(l)).collect();
+    let mut partner: Vec<Option<usize>> = vec![None; new.len()];
+    // The old line before which each new line sits (its op's first old line).
+    let mut at_old = vec![0usize; new.len()];
+    for op in super::search::bounded_diff(&ko, &kn, &mut { super::search::LINE_DIFF_STEPS }) {
+        use similar::DiffOp::*;
+        match op {
+            Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                for x in 0..len {
+                    partner[new_index + x] = Some(old_index + x);
+                    at_old[new_index + x] = old_index + x;
+                }
+            }
+            Delete { .. } => {}
+            Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => {
+                for x in 0..new_len {
+                    at_old[new_index + x] = old_index;
+                }
+            }
+            Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                for x in 0..new_len {
+                    at_old[new_index + x] = old_index;
+                }
+                let pairs = pair_lines(
+                    &ko[old_index..old_index + old_len],
+                    &kn[new_index..new_index + new_len],
+                );
+                for (a, b) in pairs {
+                    partner[new_index + b] = Some(old_index + a);
+                }
+            }
+        }
+    }
+    let unchanged = |jn: usize| partner[jn].is_some_and(|j| new[jn] == old[j]);
+    // Lines of `new` that repeat a whole line of `old` as it is (at old's columns): `new` is written
+    // in the model's own frame there, whatever its changed lines do.
+    let repeats_old = (0..new.len()).any(|jn| {
+        unchanged(jn) && full_new(jn) && !is_blank(new[jn]) && partner[jn].is_some_and(full_old)
+    });
+
+    let mut pieces: Vec<Cow<str>> = Vec::with_capacity(new.len());
+    // The line break after each piece: a file line kept or changed keeps its own (a file with mixed
+    // line endings keeps them); a line written anew takes the span's.
+    let mut breaks: Vec<Option<&str>> = Vec::with_capacity(new.len());
+    let own_break = |j: usize| -> Option<&str> {
+        let l = i + j;
+        (l < lines.len())
+            .then(|| &text[lines.content_end(l)..lines.end(l)])
+            .filter(|t| !t.is_empty())
+    };
+    let mut jn = 0;
+    while jn < new.len() {
+        if unchanged(jn) {
+            pieces.push(seg(partner[jn].unwrap()).into());
+            breaks.push(own_break(partner[jn].unwrap()));
+            jn += 1;
+            continue;
+        }
+        // A run of changed lines [a, b).
+        let a = jn;
+        let mut b = a;
+        while b < new.len() && !unchanged(b) {
+            b += 1;
+        }
+        // The file lines around the run.
+        let prev = {
+            let j = at_old[a];
+            let from = if j > 0 {
+                Some(i + j - 1)
+            } else {
+                i.checked_sub(1)
+            };
+            from.and_then(|f| nonblank_line(h, f, false))
+        };
+        let next = {
+            let from = if b < new.len() {
+                i + partner[b].unwrap()
+            } else if old[k].is_empty() {
+                i + k
+            } else {
+                i + k + 1
+            };
+            nonblank_line(h, from, true)
+        };
+        // The file lines the run rewrites.
+        let end_old = if b < new.len() {
+            partner[b].unwrap()
+        } else {
+            old.len()
+        };
+        // Their indentation by width (the first line of each width), for the lines written anew.
+        let mut replaced = HashMap::new();
+        if let Some(r) = reindent {
+            for j in (at_old[a]..end_old).filter(|&j| full_old(j)) {
+                let l = lines.content(i + j, text);
+                if !is_blank(l) {
+                    let ind = indent_of(l);
+                    replaced.entry(columns(ind, r.tab)).or_insert(ind);
+                }
+            }
+        }
+        let ctx = Run {
+            prev,
+            next,
+            replaced,
+            reindent,
+        };
+        let pair_of = |x: usize| -> Option<(&str, &str)> {
+            partner[x]
+                .filter(|&j| full_old(j))
+                .map(|j| (old[j], seg(j)))
+        };
+        let file_frame = match ctx.frame(new, a, b, &full_new, &pair_of, repeats_old) {
+            Frame::Model => false,
+            Frame::File => true,
+            Frame::Conflict => return Err(IndentMiss::FramesDisagree),
+        };
+        for jn in a..b {
+            let n = new[jn];
+            let full = full_new(jn);
+            let shift = match reindent {
+                Some(r) if !file_frame => r.delta,
+                _ => 0,
+            };
+            let tm = tmap
+                .as_ref()
+                .filter(|_| !file_frame)
+                .map(|(a, b)| (a.as_str(), b.as_str()));
+            // A blank old line carries nothing to keep: what replaces it is written like an added line.
+            let piece = match partner[jn].filter(|&j| !is_blank(old[j]) && !is_blank(seg(j))) {
+                Some(j) => {
+                    let f = seg(j);
+                    let o = old[j];
+                    let full = full && full_old(j);
+                    let line = Line { o, f, n, full };
+                    render_pair(line, tier, (shift, tm), &ctx, &pieces, &fix, &budget)
+                }
+                None => render_added(n, full, (shift, tm), &ctx, &pieces, &fix),
+            };
+            pieces.push(piece.into());
+            breaks.push(partner[jn].and_then(own_break));
+        }
+        jn = b;
+    }
+    let mut out = String::with_capacity(pieces.iter().map(|p| p.len() + 2).sum());
+    for (x, p) in pieces.iter().enumerate() {
+        if x > 0 {
+            out.push_str(breaks[x - 1].unwrap_or(term));
+        }
+        out.push_str(p);
+    }
+    Ok(out)
+}
+
+/// How `old` drifted from the file at the indentation tiers: `None` when not uniformly.
+#[derive(Clone, Copy)]
+struct Drift {
+    /// Columns of a tab.
+    tab: usize,
+    /// File columns minus the model's, per line.
+    delta: isize,
+    /// Whether the region indents with tabs.
+    tabs: bool,
+    /// Columns of one indentation level.
+    unit: usize,
+}
+
+/// The indentation of each (file line, `old` line) pair that starts at a line start and holds text.
+fn indent_pairs<'t, 'o>(
+    h: &Haystack<'t>,
+    i: usize,
+    old: &[&'o str],
+    seg: &dyn Fn(usize) -> &'t str,
+    full_old: &dyn Fn(usize) -> bool,
+) -> Vec<(&'t str, &'o str)> {
+    let lines = h.lines();
+    let k = old.len() - 1;
+    let mut pairs = Vec::new();
+    for (j, part) in old.iter().enumerate() {
+        if full_old(j) && !is_blank(part) {
+            let file_line = if k == 0 {
+                seg(0)
+            } else {
+                lines.content(i + j, h.text)
+            };
+            pairs.push((indent_of(file_line), indent_of(part)));
+        }
+    }
+    pairs
+}
+
+fn drift<'t>(
+    h: &Haystack<'t>,
+    i: usize,
+    old: &[&str],
+    seg: &dyn Fn(usize) -> &'t str,
+    full_old: &dyn Fn(usize) -> bool,
+) -> Option<Drift> {
+    let pairs = indent_pairs(h, i, old, seg, full_old);
+    let tabs = if pairs.iter().any(|(f, _)| f.contains('\t')) {
+        true
+    } else if pairs.iter().any(|(f, _)| f.contains(' ')) {
+        false
+    } else {
+        neighbourhood_uses_tabs(h, i)
+    };
+    let unit = indent_unit(h, i);
+    let uniform = |tab: usize| -> Option<isize> {
+        let mut deltas = pairs
+            .iter()
+            .map(|(f, o)| columns(f, tab) as isize - columns(o, tab) as isize);
+        let d = deltas.next().unwrap_or(0);
+        deltas.all(|x| x == d).then_some(d)
+    };
+    // A model that wrote tabs for spaces (or the reverse) meant one tab per indentation unit: prefer
+    // the width that makes the drift vanish, then the file's own unit. A region indented with tabs is
+    // measured at the common display widths first (the unit of the space-indented lines around it says
+    // nothing about its tabs; at a narrow width, alignment spaces after tabs would look deeper than
+    // they are).
+    let (zero, shifted) = if tabs {
+        ([8, 4, unit, 2], [8, 4, unit, 2])
+    } else {
+        ([unit, 2, 4, 8], [unit, 4, 8, 2])
+    };
+    let found = zero
+        .iter()
+        .find_map(|&t| (uniform(t) == Some(0)).then_some((t, 0)))
+        .or_else(|| shifted.iter().find_map(|&t| uniform(t).map(|d| (t, d))));
+    let (tab, delta) = found?;
+    Some(Drift {
+        tab,
+        delta,
+        tabs,
+        unit: if tabs { tab } else { unit },
+    })
+}
+
+/// The drift as text, when it is one: `(a, b)`, one of them empty, such that every file line of the
+/// match reads `a + x` where the model's `old` line reads `b + x` (the model added or dropped the same
+/// leading string on every line: four spaces before a tab, a level it left out). A line the model writes as
+/// `b + y` then stands in the file as `a + y`, byte for byte: tabs stay tabs, spaces stay spaces,
+/// whatever their columns.
+fn textual_drift<'t>(
+    h: &Haystack<'t>,
+    i: usize,
+    old: &[&str],
+    seg: &dyn Fn(usize) -> &'t str,
+    full_old: &dyn Fn(usize) -> bool,
+) -> Option<(String, String)> {
+    let pairs = indent_pairs(h, i, old, seg, full_old);
+    let &(f0, o0) = pairs.first()?;
+    let common = f0
+        .bytes()
+        .rev()
+        .zip(o0.bytes().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (a, b) = (&f0[..f0.len() - common], &o0[..o0.len() - common]);
+    // A prefix added or dropped, not one string written for another (tabs for spaces is a matter of
+    // columns, which the caller measures).
+    if !a.is_empty() && !b.is_empty() {
+        return None;
+    }
+    pairs
+        .iter()
+        .all(|(f, o)| {
+            f.strip_prefix(a)
+                .zip(o.strip_prefix(b))
+                .is_some_and(|(x, y)| x == y)
+        })
+        .then(|| (a.to_string(), b.to_string()))
+}
+
+/// The first non-blank line at or above (`down == false`) / at or below `from`, near it.
+fn nonblank_line<'t>(h: &Haystack<'t>, from: usize, down: bool) -> Option<&'t str> {
+    let lines = h.lines();
+    for step in 0..NEIGHBOUR_REACH {
+        let j = if down {
+            from + step
+        } else {
+            from.checked_sub(step)?
+        };
+        if j >= lines.len() {
+            return None;
+        }
+        let l = lines.content(j, h.text);
+        if !is_blank(l) {
+            return Some(l);
+        }
+    }
+    None
+}
+
+/// A run of changed lines and the file lines around it.
+struct Run<'t> {
+    prev: Option<&'t str>,
+    next: Option<&'t str>,
+    /// Indentation of the file lines the run rewrites, by width.
+    replaced: HashMap<usize, &'t str>,
+    reindent: Option<Drift>,
+}
+
+/// Which columns a run of changed lines is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    /// The frame of the model's `old`: shifted by the drift.
+    Model,
+    /// Already the file's columns: written as they are.
+    File,
+    /// The evidence disagrees: `new` repeats lines of `old` at old's columns, and the run's changed
+    /// lines sit at their file lines' columns; the two readings put them at different depths (in or
+    /// out of a block), so neither is taken.
+    Conflict,
+}
+
+impl Run<'_> {
+    /// Whether the run of new lines `[a, b)` is already at the file's columns rather than in the
+    /// frame of the model's `old` (which the drift shifts). The neighbouring file lines decide first
+    /// (after an opening line the run sits one level deeper; else at its neighbour's column or
+    /// dedented). On a tie, the run's lines paired with old lines tell when they all sit at their file
+    /// lines' columns (not old's) and no added line encloses them: the file's frame, unless other
+    /// lines of `new` repeat old's lines at old's columns (`repeats_old`), which put `new` in the
+    /// model's frame: then the readings conflict and the edit is refused. Else the model's frame.
+    fn frame<'s>(
+        &self,
+        new: &[&str],
+        a: usize,
+        b: usize,
+        full: &dyn Fn(usize) -> bool,
+        pairs: &dyn Fn(usize) -> Option<(&'s str, &'s str)>,
+        repeats_old: bool,
+    ) -> Frame {
+        let Some(r) = self.reindent else {
+            return Frame::Model;
+        };
+        if r.delta == 0 {
+            return Frame::Model;
+        }
+        let body: Vec<usize> = (a..b).filter(|&x| full(x) && !is_blank(new[x])).collect();
+        let (Some(&first), Some(&last)) = (body.first(), body.last()) else {
+            return Frame::Model;
+        };
+        let cols = |l: &str| columns(indent_of(l), r.tab) as isize;
+        let u = r.unit as isize;
+        let cost = |shift: isize| -> isize {
+            let f = cols(new[first]) + shift;
+            let l = cols(new[last]) + shift;
+            let before = match self.prev {
+                // After an opening line, one level deeper.
+                Some(p) if opens(p) => (f - cols(p) - u).abs(),
+                // Else at its column or dedented.
+                Some(p) => (f - cols(p)).max(0),
+                None => 0,
+            };
+            let after = match self.next {
+                // After an opening line, one level deeper; else at its column or dedented.
+                Some(nx) if opens(new[last]) => (cols(nx) - l - u).abs(),
+                Some(nx) => (cols(nx) - l).max(0),
+                None => 0,
+            };
+            before + after
+        };
+        let (file, model) = (cost(0), cost(r.delta));
+        if file != model {
+            return if file < model {
+                Frame::File
+            } else {
+                Frame::Model
+            };
+        }
+        // A tie: the lines paired with old lines tell, when they all sit at their file lines' columns
+        // (not at their old lines') and no added line encloses them (`if c:` above lines re-indented
+        // into it reads as the model's own frame).
+        let (mut at_file, mut at_old, mut least) = (0, 0, isize::MAX);
+        for &x in &body {
+            if let Some((o, f)) = pairs(x) {
+                let (nc, oc, fc) = (cols(new[x]), cols(o), cols(f));
+                at_file += usize::from(nc == fc && nc != oc);
+                at_old += usize::from(nc == oc && nc != fc);
+                least = least.min(nc);
+            }
+        }
+        let encloses = body
+            .iter()
+            .any(|&x| pairs(x).is_none() && cols(new[x]) < least);
+        match at_file > 0 && at_old == 0 && !encloses {
+            true if repeats_old => Frame::Conflict,
+            true => Frame::File,
+            false => Frame::Model,
+        }
+    }
+
+    /// The leading whitespace for a line of `cols` columns: `own` (its file line's) when as wide,
+    /// else an equally wide neighbour's (the line written before it, the file lines the run rewrites,
+    /// the file lines around the run), else tabs for the levels and spaces for the rest (in a
+    /// tab-indented region) or spaces.
+    fn indent_for(&self, cols: usize, own: Option<&str>, written: &[Cow<str>]) -> String {
+        let r = self.reindent.expect("re-indenting needs a drift");
+        let width = |s: &str| columns(indent_of(s), r.tab);
+        let last_written = written.iter().rev().find(|l| !is_blank(l)).map(|l| &**l);
+        if let Some(c) = own.filter(|c| !is_blank(c) && width(c) == cols) {
+            return indent_of(c).to_string();
+        }
+        // Tabs or spaces as the line above it in the result has them (the line written before it,
+        // else the file line above the run): a block embedded in the file (a YAML raw string or a
+        // heredoc in a tab-indented file, a Markdown code block) keeps its own indentation
+        // characters, which the region's may not be (YAML forbids tabs). A neighbour as wide but
+        // indented with the other character is passed over.
+        let local_tabs = last_written
+            .or(self.prev)
+            .map(indent_of)
+            .filter(|i| !i.is_empty())
+            .map(|i| i.starts_with('\t'));
+        let fits = |ind: &str| match local_tabs {
+            Some(true) => ind.is_empty() || ind.starts_with('\t'),
+            Some(false) => !ind.contains('\t'),
+            None => true,
+        };
+        if let Some(c) = last_written.filter(|c| width(c) == cols && fits(indent_of(c))) {
+            return indent_of(c).to_string();
+        }
+        if let Some(ind) = self.replaced.get(&cols).filter(|i| fits(i)) {
+            return ind.to_string();
+        }
+        for c in [self.next, self.prev].into_iter().flatten() {
+            if width(c) == cols && fits(indent_of(c)) {
+                return indent_of(c).to_string();
+            }
+        }
+        render_indent(cols, local_tabs.unwrap_or(r.tabs), r.tab)
+    }
+}
+
+/// A changed line `n` of `new` paired with its `old` line `o` and the file's line `f`; `full` when all
+/// three start at a line start.
+struct Line<'a> {
+    o: &'a str,
+    f: &'a str,
+    n: &'a str,
+    full: bool,
+}
+
+/// A changed line of `new` paired with a line of `old`.
+fn render_pair(
+    Line { o, f, n, full }: Line,
+    tier: Tier,
+    (shift, tm): (isize, Option<(&str, &str)>),
+    ctx: &Run,
+    written: &[Cow<str>],
+    fix: &Fixer,
+    budget: &Cell<usize>,
+) -> String {
+    if is_blank(n) {
+        return if ctx.reindent.is_some() && full {
+            String::new()
+        } else {
+            fix.fix(n).into_owned()
+        };
+    }
+    let (oi, fi, ni) = if full {
+        (indent_of(o), indent_of(f), indent_of(n))
+    } else {
+        ("", "", "")
+    };
+    let (oc, ot) = split_trailing(&o[oi.len()..]);
+    let (fc, ft) = split_trailing(&f[fi.len()..]);
+    let (nc, nt) = split_trailing(&n[ni.len()..]);
+    let mut out = if !full || ni == oi {
+        // The model left the indentation alone (or the line starts mid-line).
+        fi.to_string()
+    } else {
+        match (
+            ctx.reindent,
+            tm.and_then(|(a, b)| Some((a, ni.strip_prefix(b)?))),
+        ) {
+            (Some(_), Some((a, rest))) => format!("{a}{rest}"),
+            (Some(r), None) => {
+                let cols = (columns(ni, r.tab) as isize + shift).max(0) as usize;
+                ctx.indent_for(cols, Some(f), written)
+            }
+            (None, _) => ni.to_string(),
+        }
+    };
+    match transplant(oc, fc, nc, tier, fix, budget) {
+        Some(c) => out.push_str(&c),
+        None => out.push_str(&fix.fix(nc)),
+    }
+    out.push_str(if nt == ot { ft } else { nt });
+    out
+}
+
+/// A line the model added.
+fn render_added(
+    n: &str,
+    full: bool,
+    (shift, tm): (isize, Option<(&str, &str)>),
+    ctx: &Run,
+    written: &[Cow<str>],
+    fix: &Fixer,
+) -> String {
+    match ctx.reindent {
+        Some(r) if full => {
+            if is_blank(n) {
+                return String::new();
+            }
+            let ind = indent_of(n);
+            let mut s = match tm.and_then(|(a, b)| Some((a, ind.strip_prefix(b)?))) {
+                Some((a, rest)) => format!("{a}{rest}"),
+                None => {
+                    let cols = (columns(ind, r.tab) as isize + shift).max(0) as usize;
+                    ctx.indent_for(cols, None, written)
+                }
+            };
+            s.push_str(&fix.fix(&n[ind.len()..]));
+            s
+        }
+        _ => fix.fix(n).into_owned(),
+    }
+}
+
+/// The model's changed content `nc` with every stretch it kept from its old content `oc` copied from
+/// the file's content `fc` (which equals `oc` under the tier's normalization). `None` when the
+/// contents do not correspond or the result would not be the model's text under normalization.
+fn transplant(
+    oc: &str,
+    fc: &str,
+    nc: &str,
+    tier: Tier,
+    fix: &Fixer,
+    budget: &Cell<usize>,
+) -> Option<String> {
+    // The normalization below drops a leading run of spaces that only fold to spaces (NBSP, U+2000
+    // to U+200A, the ideographic space U+3000 that indents Japanese paragraphs, ...), so a stretch
+    // kept from the file cannot carry them: they are settled first, as the indentation is. The
+    // file's run where the model kept its old one, else the model's.
+    let (ol, fl, nl) = (spaces_lead(oc), spaces_lead(fc), spaces_lead(nc));
+    if ol + fl + nl > 0 {
+        let mut out = if oc[..ol] == nc[..nl] {
+            fc[..fl].to_string()
+        } else {
+            nc[..nl].to_string()
+        };
+        out.push_str(&transplant(
+            &oc[ol..],
+            &fc[fl..],
+            &nc[nl..],
+            tier,
+            fix,
+            budget,
+        )?);
+        return Some(out);
+    }
+    let t = tier.max(Tier::Indentation);
+    let on = norm(oc, t);
+    let fnorm = norm(fc, t);
+    if on.text != fnorm.text {
+        return None;
+    }
+    if oc == nc {
+        return Some(fc.to_string());
+    }
+    let mut out = String::with_capacity(nc.len() + 8);
+    let copy = |out: &mut String, a: usize, b: usize| {
+        let fa = fnorm.to_orig(on.from_orig(a));
+        let fb = fnorm.to_orig(on.from_orig(b));
+        if fb > fa {
+            out.push_str(&fc[fa..fb]);
+        }
+    };
+    for (kind, o, n) in char_diff(oc, nc, budget) {
+        match kind {
+            Stretch::Kept => copy(&mut out, o.start, o.end),
+            Stretch::Written => out.push_str(&fix.fix(&nc[n])),
+        }
+    }
+    (norm(&out, t).text == norm(nc, t).text).then_some(out)
+}
+
+/// Length of the leading run of characters that fold to a space or a tab (what the indentation
+/// tiers' normalization strips; `indent_of` takes only spaces and tabs).
+fn spaces_lead(s: &str) -> usize {
+    s.len()
+        - s.trim_start_matches(|c| is_indent(normalize::fold_char(c)))
+            .len()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stretch {
+    /// The same in old and new.
+    Kept,
+    /// Written by the model (old's stretch, possibly empty, replaced by new's).
+    Written,
+}
+
+/// A character diff of `a` → `b` as byte ranges: kept stretches and written ones, in order. The
+/// changed middle (past the common prefix and suffix) is diffed while `budget` lasts.
+fn char_diff(
+    a: &str,
+    b: &str,
+    budget: &Cell<usize>,
+) -> Vec<(Stretch, std::ops::Range<usize>, std::ops::Range<usize>)> {
+    // Common prefix and suffix at character boundaries.
+    let pre: usize = a
+        .chars()
+        .zip(b.chars())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    let suf: usize = a[pre..]
+        .chars()
+        .rev()
+        .zip(b[pre..].chars().rev())
+        .take_while(|(x, y)| x == y)
+        .map(|(x, _)| x.len_utf8())
+        .sum();
+    let (am, bm) = (&a[pre..a.len() - suf], &b[pre..b.len() - suf]);
+    let mut out = Vec::new();
+    if pre > 0 {
+        out.push((Stretch::Kept, 0..pre, 0..pre));
+    }
+    let ac: Vec<(usize, char)> = am.char_indices().collect();
+    let bc: Vec<(usize, char)> = bm.char_indices().collect();
+    let work = ac.len() * bc.len();
+    if ac.len() <= MAX_CHAR_DIFF && bc.len() <= MAX_CHAR_DIFF && work > 0 && work <= budget.get() {
+        budget.set(budget.get() - work);
+        let av: Vec<char> = ac.iter().map(|x| x.1).collect();
+        let bv: Vec<char> = bc.iter().map(|x| x.1).collect();
+        let ao = |x: usize| pre + ac.get(x).map_or(am.len(), |c| c.0);
+        let bo = |x: usize| pre + bc.get(x).map_or(bm.len(), |c| c.0);
+        let mut pending: Option<(usize, usize, usize, usize)> = None;
+        let flush = |out: &mut Vec<_>, p: &mut Option<(usize, usize, usize, usize)>| {
+            if let Some((a0, a1, b0, b1)) = p.take() {
+                out.push((Stretch::Written, a0..a1, b0..b1));
+            }
+        };
+        for op in similar::capture_diff_slices(similar::Algorithm::Myers, &av, &bv) {
+            let (or, nr) = (op.old_range(), op.new_range());
+            let (ra, rb) = (ao(or.start)..ao(or.end), bo(nr.start)..bo(nr.end));
+            if matches!(op, similar::DiffOp::Equal { .. }) {
+                flush(&mut out, &mut pending);
+                out.push((Stretch::Kept, ra, rb));
+            } else {
+                pending = Some(match pending {
+                    Some((a0, _, b0, _)) => (a0, ra.end, b0, rb.end),
+                    None => (ra.start, ra.end, rb.start, rb.end),
+                });
+            }
+        }
+        flush(&mut out, &mut pending);
+    } else if !am.is_empty() || !bm.is_empty() {
+        out.push((Stretch::Written, pre..a.len() - suf, pre..b.len() - suf));
+    }
+    if suf > 0 {
+        out.push((
+            Stretch::Kept,
+            a.len() - suf..a.len(),
+            b.len() - suf..b.len(),
+        ));
+    }
+    out
+}
+
+/// Pairs the lines of a run of replaced old lines `ko` with the new lines `kn` that replace them: by
+/// position when the counts agree, else the monotone pairing of most total similarity (pairs at least
+/// half similar).
+fn pair_lines(ko: &[&str], kn: &[&str]) -> Vec<(usize, usize)> {
+    let (m, n) = (ko.len(), kn.len());
+    if m == n {
+        return (0..m).map(|x| (x, x)).collect();
+    }
+    if m == 0 || n == 0 || m * n > MAX_PAIR_SCORES {
+        return Vec::new();
+    }
+    let grams = |s: &str| -> Vec<(char, char)> {
+        let c: Vec<char> = s.chars().take(400).collect();
+        let mut g: Vec<(char, char)> = c.windows(2).map(|w| (w[0], w[1])).collect();
+        g.sort_unstable();
+        g
+    };
+    let go: Vec<_> = ko.iter().map(|s| grams(s)).collect();
+    let gn: Vec<_> = kn.iter().map(|s| grams(s)).collect();
+    // Dice coefficient of character bigrams.
+    let sim = |x: usize, y: usize| -> f32 {
+        let (a, b) = (&go[x], &gn[y]);
+        if a.is_empty() || b.is_empty() {
+            return if ko[x] == kn[y] { 1.0 } else { 0.0 };
+        }
+        let (mut i, mut j, mut common) = (0, 0, 0);
+        while i < a.len() && j < b.len() {
+            match a[i].cmp(&b[j]) {
+                std::cmp::Ordering::Less => i += 1,
+                std::cmp::Ordering::Greater => j += 1,
+                std::cmp::Ordering::Equal => {
+                    common += 1;
+                    i += 1;
+                    j += 1;
+                }
+            }
+        }
+        2.0 * common as f32 / (a.len() + b.len()) as f32
+    };
+    // best[x][y]: most similarity pairing ko[..x] with kn[..y].
+    let mut best = vec![vec![0f32; n + 1]; m + 1];
+    let score: Vec<Vec<f32>> = (0..m)
+        .map(|x| (0..n).map(|y| sim(x, y)).collect())
+        .collect();
+    for x in 1..=m {
+        for y in 1..=n {
+            let mut v = best[x - 1][y].max(best[x][y - 1]);
+            let s = score[x - 1][y - 1];
+            if s >= 0.5 {
+                v = v.max(best[x - 1][y - 1] + s);
+            }
+            best[x][y] = v;
+        }
+    }
+    let mut out = Vec::new();
+    let (mut x, mut y) = (m, n);
+    while x > 0 && y > 0 {
+        let s = score[x - 1][y - 1];
+        if s >= 0.5 && best[x][y] == best[x - 1][y - 1] + s {
+            out.push((x - 1, y - 1));
+            x -= 1;
+            y -= 1;
+        } else if best[x][y] == best[x - 1][y] {
+            x -= 1;
+        } else {
+            y -= 1;
+        }
+    }
+    out.reverse();
+    out
+}
+
+/// Folds, in text the model wrote, the typographic characters its `old` used where the file region
+/// has none of them (a model that "smartened" quotes writes them into `new` too), and composes NFD
+/// text to NFC when the file region is NFC and the model's `old` was not.
+pub(super) struct Fixer {
+    smartens: bool,
+    compose: bool,
+    region: String,
+}
+
+impl Fixer {
+    pub(super) fn new(region: &str, old: &[&str], tier: Tier) -> Self {
+        let mut smartens = false;
+        let mut compose = false;
+        if tier >= Tier::Typography {
+            smartens = old
+                .iter()
+                .flat_map(|p| p.chars())
+                .any(|c| !c.is_ascii() && normalize::fold_char(c) != c && !region.contains(c));
+            compose = is_nfc(region) && old.iter().any(|p| !is_nfc(p));
+        }
+        Fixer {
+            smartens,
+            compose,
+            region: if smartens {
+                region.to_string()
+            } else {
+                String::new()
+            },
+        }
+    }
+
+    pub(super) fn fix<'x>(&self, line: &'x str) -> Cow<'x, str> {
+        if line.is_ascii() || (!self.smartens && !self.compose) {
+            return Cow::Borrowed(line);
+        }
+        let folded = line.chars().map(|c| {
+            if self.smartens && !self.region.contains(c) {
+                normalize::fold_char(c)
+            } else {
+                c
+            }
+        });
+        if self.compose {
+            Cow::Owned(folded.collect::<String>().nfc().collect())
+        } else {
+            Cow::Owned(folded.collect())
+        }
+    }
+}
+
+/// The indentation unit of the lines around `i`: the most common step between the indentation of
+/// neighbouring lines, in columns (4 when nothing is indented).
+fn indent_unit(h: &Haystack, i: usize) -> usize {
+    let lines = h.lines();
+    let lo = i.saturating_sub(100);
+    let hi = (i + 100).min(lines.len());
+    let mut counts = [0usize; 9];
+    let mut prev: Option<usize> = None;
+    for j in lo..hi {
+        let l = lines.content(j, h.text);
+        if is_blank(l) {
+            continue;
+        }
+        let ind = indent_of(l);
+        if ind.contains('\t') {
+            prev = None;
+            continue;
+        }
+        let c = ind.len();
+        if let Some(p) = prev {
+            let step = c.abs_diff(p);
+            if (1..=8).contains(&step) {
+                counts[step] += 1;
+            }
+        }
+        prev = Some(c);
+    }
+    let best = (1..=8).max_by_key(|&s| (counts[s], s == 4)).unwrap_or(4);
+    if counts[best] == 0 {
+        4
+    } else {
+        best
+    }
+}
+
+/// Whether the lines around `i` indent with tabs.
+fn neighbourhood_uses_tabs(h: &Haystack, i: usize) -> bool {
+    let lines = h.lines();
+    let lo = i.saturating_sub(50);
+    let hi = (i + 50).min(lines.len());
+    let (mut tabs, mut spaces) = (0, 0);
+    for j in lo..hi {
+        match lines.content(j, h.text).as_bytes().first() {
+            Some(b'\t') => tabs += 1,
+            Some(b' ') => spaces += 1,
+            _ => {}
+        }
+    }
+    tabs > spaces
+}

@@ -1,0 +1,48 @@
+//! The wording of refusals about where the matcher found text: shared by the appliers of edits
+//! ([`crate::edit::apply`]) and of hunks ([`crate::edit::apply_hunks`]), which may not depend on each other.
+
+use super::{IndentMiss, Tier};
+
+/// For refusal messages: the first ten start lines, how many more there are, and the tier (if not exact).
+pub fn describe_places(lines: &[usize], count: usize, tier: Tier) -> (String, String, String) {
+    let shown = lines
+        .iter()
+        .take(10)
+        .map(|l| l.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let more = if count > 10 {
+        format!(" and {} more", count - 10)
+    } else {
+        String::new()
+    };
+    let via = if tier == Tier::Exact {
+        String::new()
+    } else {
+        format!(" (at the {} tier)", tier.as_str())
+    };
+    (shown, more, via)
+}
+
+/// What a region that matches apart from indentation differs in, and why `new` (`what`) is refused.
+pub fn indent_miss_words(
+    why: IndentMiss,
+    sl: usize,
+    el: usize,
+    what: &str,
+) -> (&'static str, String) {
+    match why {
+        IndentMiss::Uneven => (
+            "indentation differs by different amounts on different lines",
+            format!("lines {sl}-{el} match apart from indentation, but the indentation differs unevenly, so {what} cannot be re-indented safely."),
+        ),
+        IndentMiss::FramesDisagree => (
+            "indentation differs; the changed lines could be meant at the file's columns or shifted like the rest",
+            format!("lines {sl}-{el} match apart from indentation, but {what} repeats lines at old's columns while a changed line sits at the file's column: the two readings put that line at different depths (in or out of a block), so nothing was applied."),
+        ),
+        IndentMiss::MoveAmbiguous => (
+            "old lacks its line's indentation; the later lines of new could be relative to the first or at the file's columns",
+            format!("line {sl} matches after its indentation, which old leaves out, and the later lines of {what} read both as written at the file's columns and as indented relative to the first line, at different depths; nothing was applied."),
+        ),
+    }
+}
