@@ -199,8 +199,8 @@ function encode(names, args) {
 }
 
 // A failure's message and hint in the library's words: function names, and the arguments `op` takes
-// (mcp/vocabulary.cjs; the engine writes them naming the MCP tools).
-const vocabulary = require('./mcp/vocabulary.cjs')
+// (tools/vocabulary.cjs; the engine writes them naming the MCP tools).
+const vocabulary = require('./tools/vocabulary.cjs')
 function libraryWords(op, result) {
   return vocabulary.speak(result, vocabulary.libraryRows(op))
 }
@@ -420,10 +420,10 @@ Object.defineProperty(module.exports, '_callAsync', { value: callAsync, enumerab
 Object.defineProperty(module.exports, '_callSync', { value: callSync, enumerable: false })
 
 // Agent tools: ready-made definitions for harnesses that do not speak MCP, and a runner that calls
-// them with the workspace root fixed by the host. Both come from mcp/tools.cjs, the same source as the
+// them with the workspace root fixed by the host. Both come from tools/table.cjs, the same source as the
 // MCP server's schemas and schemas/*.json. A getter, so tools whose functions are added to
 // module.exports later in this file are included.
-const agentTools = require('./mcp/tools.cjs')
+const agentTools = require('./tools/table.cjs')
 let definitions
 Object.defineProperty(module.exports, 'toolDefinitions', {
   enumerable: true,

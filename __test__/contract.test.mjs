@@ -13,7 +13,7 @@ import { tempDir, populate, REPO } from './mcp-helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const sp = require('../index.js')
-const tools = require('../mcp/tools.cjs')
+const tools = require('../tools/table.cjs')
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import Ajv2020Module from 'ajv/dist/2020.js'
 const Ajv2020 = Ajv2020Module.default || Ajv2020Module

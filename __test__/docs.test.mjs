@@ -106,7 +106,7 @@ test('docs/api.md lists every error code, and every exported function', () => {
 
 test('docs/mcp.md lists every MCP tool and a configuration for each client named', () => {
   const mcp = read('docs/mcp.md')
-  const { TOOLS } = createRequire(import.meta.url)('../mcp/tools.cjs')
+  const { TOOLS } = createRequire(import.meta.url)('../tools/table.cjs')
   assert.ok(TOOLS.length >= 14)
   for (const { name } of TOOLS) assert.match(mcp, new RegExp(`^\\| \`${name}\` \\|`, 'm'), `${name} is not in the tools table`)
   for (const client of ['Claude Desktop', 'Cursor', 'Codex', 'VS Code']) assert.match(mcp, new RegExp(`\\*\\*${client}\\*\\*`), client)

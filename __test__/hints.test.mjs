@@ -11,7 +11,7 @@ import { BIN, populate, stdio, tempDir } from './mcp-helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const sp = require('../index.js')
-const vocabulary = require('../mcp/vocabulary.cjs')
+const vocabulary = require('../tools/vocabulary.cjs')
 
 const FILES = { 'x.py': 'a = 1\na = 1\n', 'y.py': 'def f():\n    return 1\n', 'z.py': 'z = 1\n' }
 const PLACEHOLDER = '    # ... existing code ...\n    return 2'

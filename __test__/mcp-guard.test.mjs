@@ -10,7 +10,7 @@ import { populate, tempDir } from './mcp-helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const sp = require('../index.js')
-const tools = require('../mcp/tools.cjs')
+const tools = require('../tools/table.cjs')
 
 // real/x.txt, real/sub/ and link -> real/sub: `link/../x.txt` is real/x.txt for the kernel (the link
 // is followed before `..`), and x.txt (missing) for a textual resolution.

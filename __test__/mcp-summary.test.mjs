@@ -10,7 +10,7 @@ import { inProcess, populate, tempDir } from './mcp-helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const sp = require('../index.js')
-const tools = require('../mcp/tools.cjs')
+const tools = require('../tools/table.cjs')
 
 const notJson = (text) => assert.throws(() => JSON.parse(text), SyntaxError, 'the text must not be the JSON result')
 
@@ -89,7 +89,7 @@ test('write_file, delete_file and undo_edit: what happened to each file', async 
 })
 
 test('a result of a tool the summary does not know: every field readable, multi-line strings raw', () => {
-  const { summarize } = require('../mcp/summary.cjs')
+  const { summarize } = require('../tools/summary.cjs')
   const text = summarize('list_directory', { ok: true, path: 'src', entries: [{ name: 'a.js', type: 'file' }], note: 'x\ny' })
   assert.equal(text, 'path: src\nentries:\n- {"name":"a.js","type":"file"}\nnote:\nx\ny\n')
   assert.ok(tools && sp)

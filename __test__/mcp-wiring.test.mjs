@@ -16,8 +16,8 @@ import { REPO, inProcess, populate, tempDir } from './mcp-helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const sp = require('../index.js')
-const tools = require('../mcp/tools.cjs')
-const { summarize } = require('../mcp/summary.cjs')
+const tools = require('../tools/table.cjs')
+const { summarize } = require('../tools/summary.cjs')
 
 const HASH = 'a1b2c3d4e5f60718'
 

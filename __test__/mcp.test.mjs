@@ -10,9 +10,9 @@ import { BIN, populate, stable, stdio, tempDir } from './mcp-helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const sp = require('../index.js')
-const tools = require('../mcp/tools.cjs')
-const { summarize } = require('../mcp/summary.cjs')
-const vocabulary = require('../mcp/vocabulary.cjs')
+const tools = require('../tools/table.cjs')
+const { summarize } = require('../tools/summary.cjs')
+const vocabulary = require('../tools/vocabulary.cjs')
 
 const has = (fn) => typeof sp[fn] === 'function'
 const landed = (fn, issue) => (has(fn) ? false : `${fn}() is not in this build yet (${issue} issue); the tool appears once it lands`)
@@ -28,7 +28,7 @@ async function setup(t, files, args = []) {
 
 // Asserts the MCP result wraps `expected` exactly: structuredContent, the summary text, isError. A result
 // from the twin workspace names the twin's root where the server's names its own: `from` → `to`.
-// The MCP result is the engine's, its message and hint in the tool's words (mcp/vocabulary.cjs).
+// The MCP result is the engine's, its message and hint in the tool's words (tools/vocabulary.cjs).
 function assertResult(res, expected, from, to) {
   expected = vocabulary.speak(expected, vocabulary.mcpRows(res.tool))
   if (from) expected = JSON.parse(JSON.stringify(expected).split(JSON.stringify(from).slice(1, -1)).join(JSON.stringify(to).slice(1, -1)))
@@ -37,7 +37,7 @@ function assertResult(res, expected, from, to) {
   assert.equal(res.isError, expected.ok === false)
 }
 
-test('tools/list: the available tools, each with schemas and annotations from mcp/tools.cjs', async (t) => {
+test('tools/list: the available tools, each with schemas and annotations from tools/table.cjs', async (t) => {
   const { tools: listed } = await setup(t, {})
   const expected = tools.TOOLS.filter((d) => has(d.lib)).map((d) => d.name)
   assert.deepEqual(listed.map((x) => x.name), expected)

@@ -29,7 +29,7 @@ function pack(dir, dest) {
 test('npm pack + install: npx surepatch answers tools/list in a fresh project', { skip, timeout: 600_000 }, async (t) => {
   const tmp = tempDir(t, 'surepatch-pack-')
   const main = pack(REPO, tmp)
-  for (const f of ['index.js', 'index.d.ts', 'binding.js', 'bin/surepatch.mjs', 'mcp/tools.cjs', 'mcp/server.mjs', 'cli/main.mjs', 'cli/args.mjs', 'cli/serve.mjs', 'bin/apply_patch.mjs', 'mcp/http.mjs', 'mcp/summary.cjs', 'record.cjs', 'schemas/patch_file.input.json', 'schemas/patch_file.output.json', 'package.json']) {
+  for (const f of ['index.js', 'index.d.ts', 'binding.js', 'bin/surepatch.mjs', 'tools/table.cjs', 'mcp/server.mjs', 'cli/main.mjs', 'cli/args.mjs', 'cli/serve.mjs', 'bin/apply_patch.mjs', 'mcp/http.mjs', 'tools/summary.cjs', 'tools/vocabulary.cjs', 'record.cjs', 'schemas/patch_file.input.json', 'schemas/patch_file.output.json', 'package.json']) {
     assert.ok(main.files.includes(f), `tarball has ${f}`)
   }
   assert.deepEqual(main.files.filter((f) => f.endsWith('.node') || f.startsWith('__test__/') || f.startsWith('src/')), [])

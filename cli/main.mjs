@@ -143,9 +143,9 @@ function helpText(name, program = 'surepatch') {
 }
 
 const out = (s) => process.stdout.write(s)
-// A failure's message and hint in the command line's words (--overwrite, surepatch view; mcp/vocabulary.cjs).
+// A failure's message and hint in the command line's words (--overwrite, surepatch view; tools/vocabulary.cjs).
 const cliWords = (r) => {
-  const v = require('../mcp/vocabulary.cjs')
+  const v = require('../tools/vocabulary.cjs')
   return v.speak(r, v.CLI)
 }
 const err = (s) => process.stderr.write(s)
@@ -314,7 +314,7 @@ async function apply(values, positionals, { inline, format: given }) {
   if (values['file-path'] !== undefined && format === 'apply_patch') throw new UsageError('--file-path is for --format unified or blocks (an apply_patch envelope names its files)')
   const text = await readPatch(positionals[0], { inline })
   const sp = require('../index.js')
-  const { summarize, diffCounts } = require('../mcp/summary.cjs')
+  const { summarize, diffCounts } = require('../tools/summary.cjs')
   const kind = format === 'auto' ? detectFormat(text) : format
   let r
   if (text.replace(/^\uFEFF/, '').trim() === '') {
@@ -379,7 +379,7 @@ async function view(values, positionals) {
   const r = cliWords(await sp.viewFile(positionals[0], { workspace_root: root, format: values.hashline ? 'hashline' : values.numbered ? 'numbered' : 'plain', ...range }))
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
   if (r.ok !== true) {
-    if (!values.json) err(require('../mcp/summary.cjs').summarize('view_file', r))
+    if (!values.json) err(require('../tools/summary.cjs').summarize('view_file', r))
     return 1
   }
   if (!values.json) out(r.content)
@@ -390,7 +390,7 @@ async function undo(values, positionals) {
   if (positionals.length !== 1 || positionals[0] === '') throw new UsageError('undo needs EDIT_ID (printed by surepatch apply, listed by surepatch log) or a file PATH')
   const root = workspaceRoot(values)
   const sp = require('../index.js')
-  const { summarize } = require('../mcp/summary.cjs')
+  const { summarize } = require('../tools/summary.cjs')
   narrowStateDirs(values['journal-dir'])
   const r = cliWords(await sp.undoEdit(positionals[0], { workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']) }))
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)

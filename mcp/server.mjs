@@ -1,10 +1,10 @@
-// The surepatch MCP server: every tool in mcp/tools.cjs whose library function exists, served with the
+// The surepatch MCP server: every tool in tools/table.cjs whose library function exists, served with the
 // low-level SDK `Server` so that tools/call hands the raw arguments to the engine, and bad arguments
 // come back as the engine's structured INVALID_INPUT result instead of an SDK validation error.
 //
 // Each tools/call answers with structuredContent equal to the engine's result object (a failure's message
-// and hint in the tool's words: mcp/vocabulary.cjs), a compact
-// human-readable summary of it as the text content (mcp/summary.cjs: the diff, or the message and
+// and hint in the tool's words: tools/vocabulary.cjs), a compact
+// human-readable summary of it as the text content (tools/summary.cjs: the diff, or the message and
 // candidates; never the escaped JSON of the whole result), and isError when ok is false.
 //
 // Roots: without a fixed root (`root` unset: no --root, no SUREPATCH_WORKSPACE_ROOT), a client that
@@ -30,8 +30,8 @@ import {
 
 const require = createRequire(import.meta.url)
 const lib = require('../index.js')
-const tools = require('./tools.cjs')
-const { summarize } = require('./summary.cjs')
+const tools = require('../tools/table.cjs')
+const { summarize } = require('../tools/summary.cjs')
 const pkg = require('../package.json')
 // Test hook (record.cjs): the real library's tool results are recorded for the schema check of `npm test`.
 const recorder = process.env.SUREPATCH_RECORD_RESULTS ? require('../record.cjs') : null

@@ -262,7 +262,7 @@ function main() {
   if (bad.length) problems.push(`unreadable record lines: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ` and ${bad.length - 5} more` : ''}`)
   if (records.length === 0) problems.push(`no results recorded in ${dir}: was SUREPATCH_RECORD_RESULTS set for the tests?`)
 
-  const { TOOLS } = require('../mcp/tools.cjs')
+  const { TOOLS } = require('../tools/table.cjs')
   const toolOp = new Map(TOOLS.map((t) => [t.name, t.op]))
   const ops = engineOps()
   // Without the engine's list (its message changed?), the ops are those recorded: said, not failed.
@@ -272,7 +272,7 @@ function main() {
   // The schema file of each record, or why there is none.
   function schemaOf(kind, name) {
     if (kind === 'tool') {
-      if (!toolOp.has(name)) return { gap: `not a tool of mcp/tools.cjs` }
+      if (!toolOp.has(name)) return { gap: `not a tool of tools/table.cjs` }
       return loadSchema(`${name}.output.json`) ? { entry: loadSchema(`${name}.output.json`) } : { gap: `no schemas/${name}.output.json` }
     }
     // schemas/<op>.output.json: generated from the op's receipt type (src/contract) for every op; a

@@ -1,4 +1,4 @@
-// Writes schemas/<tool>.input.json (and the output schema of a tool named after no op) from mcp/tools.cjs, the same source as
+// Writes schemas/<tool>.input.json (and the output schema of a tool named after no op) from tools/table.cjs, the same source as
 // the MCP server's tools/list and index.js `toolDefinitions`. Run `npm run schemas` after changing a tool;
 // __test__/mcp-wiring.test.mjs fails while the checked-in files differ from what this writes.
 //
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 const require = createRequire(import.meta.url)
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..')
 const dir = join(root, 'schemas')
-const files = require('../mcp/tools.cjs').schemaFiles(require('../index.js'))
+const files = require('../tools/table.cjs').schemaFiles(require('../index.js'))
 const check = process.argv.includes('--check')
 
 mkdirSync(dir, { recursive: true })

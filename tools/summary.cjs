@@ -10,7 +10,7 @@
 // - Anything else (any tool added later): each field on its own line; multi-line strings raw; arrays
 //   of objects one compact JSON line per item.
 //
-// Also used by the command line (cli/) for its human output. CommonJS, like tools.cjs.
+// Also used by the command line (cli/) for its human output. CommonJS, like table.cjs.
 
 /** Lines added and removed in a unified diff (headers excluded). */
 function diffCounts(diff) {

@@ -1100,7 +1100,7 @@ function createToolRunner(lib, options) {
     }
   }
 
-  // Every result in the words of tool `name` (mcp/vocabulary.cjs): a hint names only what it takes.
+  // Every result in the words of tool `name` (tools/vocabulary.cjs): a hint names only what it takes.
   async function call(name, rawArgs) {
     return vocabulary.speak(await callTool(name, rawArgs), vocabulary.mcpRows(name))
   }
