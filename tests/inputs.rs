@@ -1,4 +1,4 @@
-//! The options reader and the declared inputs agree: for every op, the reader is run with an object
+//! The reader and the generated schemas agree: for every op, the reader is run with an object
 //! holding one unknown key, and the keys it says it knows ("known ones are [...]") must be exactly the
 //! properties (every spelling) that `schemas/<op>.args.json` declares for that object.
 

@@ -174,21 +174,21 @@ export interface EditOptions {
  */
 export interface EditSpec {
   /** The text to replace. */
-  old?: string | null
+  old?: string
   /** Another spelling of `old`. */
-  old_string?: string | null
+  old_string?: string
   /** Another spelling of `old`. */
-  oldString?: string | null
+  oldString?: string
   /** Another spelling of `old`. */
-  search?: string | null
+  search?: string
   /** The text to put in its place ("" deletes it). */
-  new?: string | null
+  new?: string
   /** Another spelling of `new`. */
-  new_string?: string | null
+  new_string?: string
   /** Another spelling of `new`. */
-  newString?: string | null
+  newString?: string
   /** Another spelling of `new`. */
-  replace?: string | null
+  replace?: string
   /** Replace exactly this many occurrences; any other count is refused. */
   expected_replacements?: number | null
   /** Another spelling of `expected_replacements`. */
@@ -347,17 +347,17 @@ export interface MoveFileOptions {
  */
 export interface PatchFileInput {
   /** The file to edit (required). */
-  file_path?: string | null
+  file_path?: string
   /** Another spelling of `file_path`. */
-  filePath?: string | null
+  filePath?: string
   /** Text that must occur exactly once in the file (after the tolerance tiers, if any; required). */
-  search_block?: string | null
+  search_block?: string
   /** Another spelling of `search_block`. */
-  searchBlock?: string | null
+  searchBlock?: string
   /** Inserted literally in place of the match ("" deletes it; required). */
-  replace_block?: string | null
+  replace_block?: string
   /** Another spelling of `replace_block`. */
-  replaceBlock?: string | null
+  replaceBlock?: string
   /** The `file_hash` the edit was written against; a different current hash gives `STALE_FILE`. */
   base_hash?: string | null
   /** Another spelling of `base_hash`. */
@@ -451,11 +451,11 @@ export type ReadManyItem = string | ReadManyRange
 /** A file of `readManyFiles` and the line range to read. */
 export interface ReadManyRange {
   /** The file (required, in any of its spellings). */
-  file_path?: string | null
+  file_path?: string
   /** Another spelling of `file_path`. */
-  filePath?: string | null
+  filePath?: string
   /** Another spelling of `file_path`. */
-  path?: string | null
+  path?: string
   /** 1-based first line (default 1). */
   start_line?: number | null
   /** Another spelling of `start_line`. */

@@ -29,10 +29,11 @@ use ignore::overrides::Override;
 use ignore::{DirEntry, Match, WalkBuilder};
 use serde_json::Value;
 
-use super::args::{bad, str_arg, Obj};
+use super::args::bad;
 use super::ignore_files::IgnoreRules;
-use super::options::read_root;
-use super::{arg, Res};
+use super::options::root;
+use super::Res;
+use crate::contract::inputs as i;
 use crate::contract::receipts::{
     to_value, CreateDirectorySuccess, DirectoryEntry, FindFilesSuccess, ListDirectorySuccess,
     SkippedIgnoreFile, True,
@@ -264,12 +265,12 @@ fn kind_of(m: &cap_std::fs::Metadata) -> &'static str {
     }
 }
 
-fn cap(o: &mut Obj, keys: &[&'static str], default: u64) -> Result<usize> {
-    let n = o.uint(keys)?.unwrap_or(default);
+/// A cap on results (`max_entries`, `max_results`): between 1 and [`HARD_MAX`].
+pub(super) fn cap(n: Option<u64>, name: &str, default: u64) -> Result<usize> {
+    let n = n.unwrap_or(default);
     if n == 0 || n > HARD_MAX {
         return Err(bad(format!(
-            "{} must be between 1 and {HARD_MAX}, got {n}.",
-            keys[0]
+            "{name} must be between 1 and {HARD_MAX}, got {n}."
         )));
     }
     Ok(n as usize)
@@ -285,24 +286,17 @@ fn walk_error(e: &ignore::Error, dir: &Dir) -> Option<Failure> {
 }
 
 /// `listDirectory(path, {depth, include_ignored, max_entries, workspace_root})`.
-pub fn list_directory(args: &[Value]) -> Res {
-    let path = match arg(args, 0) {
-        None | Some(Value::Null) => None,
-        Some(_) => Some(str_arg(args, 0, "path")?),
-    };
-    let mut o = Obj::new("options", arg(args, 1), true)?;
-    let root = read_root(&mut o)?;
-    let depth = o.uint(&["depth"])?.unwrap_or(1);
+pub fn list_directory(a: i::ListDirectoryArgs) -> Res {
+    let o = a.options.unwrap_or_default();
+    let root = root(&o.root)?;
+    let depth = o.depth.unwrap_or(1);
     if !(1..=20).contains(&depth) {
         return Err(bad(format!("depth must be between 1 and 20, got {depth}.")));
     }
-    let include_ignored = o
-        .boolean(&["include_ignored", "includeIgnored"])?
-        .unwrap_or(false);
-    let max = cap(&mut o, &["max_entries", "maxEntries"], LIST_DEFAULT_MAX)?;
-    o.finish()?;
+    let include_ignored = o.include_ignored.unwrap_or(false);
+    let max = cap(o.max_entries, "max_entries", LIST_DEFAULT_MAX)?;
     let ws = Workspace::new(&root)?;
-    let dir = resolve_dir(&ws, path)?;
+    let dir = resolve_dir(&ws, a.path.as_deref())?;
     let opts = WalkOpts {
         include_ignored,
         include_hidden: true,
@@ -392,22 +386,16 @@ impl Pattern {
 }
 
 /// `findFiles(pattern, {path, max_results, include_ignored, include_hidden, workspace_root})`.
-pub fn find_files(args: &[Value]) -> Res {
-    let pattern = str_arg(args, 0, "pattern")?;
-    let mut o = Obj::new("options", arg(args, 1), true)?;
-    let root = read_root(&mut o)?;
-    let path = o.string(&["path"])?;
-    let include_ignored = o
-        .boolean(&["include_ignored", "includeIgnored"])?
-        .unwrap_or(false);
-    let include_hidden = o
-        .boolean(&["include_hidden", "includeHidden"])?
-        .unwrap_or(false);
-    let max = cap(&mut o, &["max_results", "maxResults"], FIND_DEFAULT_MAX)?;
-    o.finish()?;
+pub fn find_files(a: i::FindFilesArgs) -> Res {
+    let pattern = a.pattern.as_str();
+    let o = a.options.unwrap_or_default();
+    let root = root(&o.root)?;
+    let include_ignored = o.include_ignored.unwrap_or(false);
+    let include_hidden = o.include_hidden.unwrap_or(false);
+    let max = cap(o.max_results, "max_results", FIND_DEFAULT_MAX)?;
     let pat = Pattern::new(pattern, "pattern")?;
     let ws = Workspace::new(&root)?;
-    let dir = resolve_dir(&ws, path)?;
+    let dir = resolve_dir(&ws, o.path.as_deref())?;
     let opts = WalkOpts {
         include_ignored,
         include_hidden,
@@ -455,11 +443,9 @@ pub fn find_files(args: &[Value]) -> Res {
 
 /// `createDirectory(path, {workspace_root})`: creates the directory and its missing parents; an
 /// existing directory is not an error (`created: false`).
-pub fn create_directory(args: &[Value]) -> Res {
-    let path = str_arg(args, 0, "path")?;
-    let mut o = Obj::new("options", arg(args, 1), true)?;
-    let root = read_root(&mut o)?;
-    o.finish()?;
+pub fn create_directory(a: i::CreateDirectoryArgs) -> Res {
+    let path = a.path.as_str();
+    let root = root(&a.options.unwrap_or_default())?;
     let ws = Workspace::new(&root)?;
     let trimmed = path.trim_end_matches('/');
     if trimmed.is_empty() {

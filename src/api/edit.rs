@@ -2,17 +2,17 @@
 
 use serde_json::Value;
 
-use super::args::{bad, type_name, Obj};
+use super::args::bad;
 use super::commit::Writer;
-use super::options::{read_options, EditOptions, Validate};
-use super::{arg, Res};
+use super::options::{edit_options, tolerance, EditOptions, Validate};
+use super::Res;
+use crate::contract::inputs as i;
 use crate::contract::receipts::{
     to_value, ApplyEditsSuccess, JournalFields, PatchFileSuccess, True,
 };
 use crate::edit::apply::{self, Planned};
 use crate::edit::hash::{file_hash, file_hash_parts};
 use crate::edit::ir::{Dialect, Edit};
-use crate::edit::matcher::Tolerance;
 use crate::edit::text::utf16_len;
 use crate::error::{Code, Failure, Result};
 use crate::fs::codec::{self, Encoding};
@@ -321,101 +321,56 @@ fn syntax_gate_planned(
     syntax_gate(mode, display, text, &plan.render(text), &plan.changes)
 }
 
-/// Reads one edit from `{old|old_string|oldString|search, new|new_string|newString|replace,
-/// expected_replacements}` or an `[old, new]` pair.
-pub fn read_edit(v: &Value, name: &str) -> Result<Edit> {
-    match v {
-        Value::Array(pair) => {
-            if pair.len() != 2 {
-                return Err(bad(format!(
-                    "{name} must be an [old, new] pair, got {} items.",
-                    pair.len()
-                )));
-            }
-            let s = |x: &Value, what: &str| match x {
-                Value::String(s) => Ok(s.clone()),
-                other => Err(bad(format!(
-                    "{name}[{what}] must be a string, got {}.",
-                    type_name(other)
-                ))),
-            };
-            Ok(Edit::new(s(&pair[0], "0")?, s(&pair[1], "1")?))
-        }
-        Value::Object(_) => {
-            let mut o = Obj::new(name, Some(v), false)?;
-            let old = o
-                .req_string(&["old", "old_string", "oldString", "search"])?
-                .to_string();
-            let new = o
-                .string(&["new", "new_string", "newString", "replace"])?
-                .ok_or_else(|| {
-                    bad(format!(
-                        "{name}.new is required (a string; \"\" deletes the old text)."
-                    ))
-                })?
-                .to_string();
-            let expected = o.uint(&["expected_replacements", "expectedReplacements"])?;
-            o.finish()?;
-            Ok(Edit {
-                old,
-                new,
-                expected_replacements: expected.map(|n| n as usize),
-            })
-        }
-        other => Err(bad(format!(
-            "{name} must be an {{old, new}} object or an [old, new] pair, got {}.",
-            type_name(other)
-        ))),
+/// One edit as declared (`{old, new, expected_replacements}` in any spelling, or an `[old, new]`
+/// pair) in the engine's terms.
+pub fn edit_of(e: i::Edit) -> Edit {
+    match e {
+        i::Edit::Spec(s) => Edit {
+            old: s.old,
+            new: s.new,
+            expected_replacements: s.expected_replacements.map(|n| n as usize),
+        },
+        i::Edit::Pair([old, new]) => Edit::new(old, new),
     }
 }
 
 /// `patchFile(input, options)`.
-pub fn patch_file(args: &[Value]) -> Res {
-    let mut input = Obj::new("input", arg(args, 0), false)?;
-    let path = input.req_string(&["file_path", "filePath"])?;
-    let search = input.req_string(&["search_block", "searchBlock"])?;
-    let replace = input.req_string(&["replace_block", "replaceBlock"])?;
+pub fn patch_file(a: i::PatchFileArgs) -> Res {
+    let input = a.input;
+    let given = a.options.unwrap_or_default();
     // The tool's own arguments may ride in `input` too, so a harness can pass a model's tool call
     // straight through: each must agree with the same setting in `options` when both are given.
-    let base_hash = input
-        .string(&["base_hash", "baseHash"])?
-        .map(str::to_string);
-    let dry_run = input.boolean(&["dry_run", "dryRun"])?;
-    let tolerance = input.choice(&["tolerance"], &["exact", "safe"])?;
-    input.finish()?;
-    let mut opts = read_options(arg(args, 1))?;
-    let given = arg(args, 1).and_then(Value::as_object);
-    let in_options = |keys: &[&str]| {
-        given.is_some_and(|m| keys.iter().any(|k| m.get(*k).is_some_and(|v| !v.is_null())))
-    };
     let clash = |name: &str| {
         bad(format!(
             "{name} is given both with the tool's arguments and in options, with different values; give it once."
         ))
     };
-    if let Some(h) = base_hash {
-        if in_options(&["base_hash", "baseHash"]) && opts.base_hash.as_deref() != Some(h.as_str()) {
+    if let (Some(h), Some(o)) = (&input.base_hash, &given.base_hash) {
+        if h != o {
             return Err(clash("base_hash"));
         }
-        opts.base_hash = Some(h);
     }
-    if let Some(d) = dry_run {
-        if in_options(&["dry_run", "dryRun"]) && opts.dry_run != d {
+    if let (Some(d), Some(o)) = (input.dry_run, given.write.dry_run) {
+        if d != o {
             return Err(clash("dry_run"));
         }
-        opts.dry_run = d;
     }
-    if let Some(t) = tolerance {
-        let t = if t == "exact" {
-            Tolerance::Exact
-        } else {
-            Tolerance::Safe
-        };
-        if in_options(&["tolerance"]) && opts.tolerance != t {
+    if let (Some(t), Some(o)) = (&input.tolerance, &given.write.tolerance) {
+        if tolerance(Some(t)) != tolerance(Some(o)) {
             return Err(clash("tolerance"));
         }
-        opts.tolerance = t;
     }
+    let mut opts = edit_options(Some(given))?;
+    if let Some(h) = input.base_hash {
+        opts.base_hash = Some(h);
+    }
+    if let Some(d) = input.dry_run {
+        opts.dry_run = d;
+    }
+    if input.tolerance.is_some() {
+        opts.tolerance = tolerance(input.tolerance.as_ref());
+    }
+    let (path, search, replace) = (&input.file_path, input.search_block, input.replace_block);
     let out = edit_file(
         path,
         &[Edit::new(search, replace)],
@@ -444,34 +399,10 @@ pub fn patch_file(args: &[Value]) -> Res {
 }
 
 /// `applyEdits(filePath, edits, options)` and `previewEdits(...)` (a dry run).
-pub fn apply_edits(args: &[Value], preview: bool) -> Res {
-    let path = match arg(args, 0) {
-        Some(Value::String(s)) => s.as_str(),
-        Some(Value::Null) | None => return Err(bad("file_path is required (a string).")),
-        Some(v) => {
-            return Err(bad(format!(
-                "file_path must be a string, got {}.",
-                type_name(v)
-            )))
-        }
-    };
-    let edits = match arg(args, 1) {
-        Some(Value::Array(a)) => a
-            .iter()
-            .enumerate()
-            .map(|(i, e)| read_edit(e, &format!("edits[{i}]")))
-            .collect::<Result<Vec<_>>>()?,
-        Some(Value::Null) | None => {
-            return Err(bad("edits is required: an array of {old, new} edits."))
-        }
-        Some(v) => {
-            return Err(bad(format!(
-                "edits must be an array, got {}.",
-                type_name(v)
-            )))
-        }
-    };
-    let mut opts = read_options(arg(args, 2))?;
+pub fn apply_edits(a: i::ApplyEditsArgs, preview: bool) -> Res {
+    let path = a.file_path.as_str();
+    let edits: Vec<Edit> = a.edits.into_iter().map(edit_of).collect();
+    let mut opts = edit_options(a.options)?;
     if preview {
         opts.dry_run = true;
     }

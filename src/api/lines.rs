@@ -15,11 +15,12 @@
 
 use serde_json::Value;
 
-use super::args::{bad, str_arg, type_name, Obj};
+use super::args::{bad, type_name};
 use super::edit::{check_base, syntax_gate};
-use super::options::read_options;
+use super::options::edit_options;
 use super::whole::{commit_one, open_one};
-use super::{arg, Res};
+use super::Res;
+use crate::contract::inputs as i;
 use crate::contract::receipts::{to_value, EditLinesSuccess, JournalFields, True};
 use crate::edit::line_edit::{check_anchors, op_name, splice, Anchor, Kind, LineOp};
 use crate::edit::text::{split_lines, utf16_len, LineTable};
@@ -69,60 +70,30 @@ fn parse_anchor(v: &Value, name: &str) -> Result<Anchor> {
     })
 }
 
-fn read_op(v: &Value, name: &str) -> Result<LineOp> {
-    let mut o = Obj::new(name, Some(v), false)?;
-    let kind = match o.choice(
-        &["op"],
-        &["replace", "insert_before", "insert_after", "delete"],
-    )? {
-        Some("replace") => Kind::Replace,
-        Some("insert_before") => Kind::InsertBefore,
-        Some("insert_after") => Kind::InsertAfter,
-        Some("delete") => Kind::Delete,
-        _ => {
-            return Err(bad(format!(
-                "{name}.op is required: \"replace\", \"insert_before\", \"insert_after\" or \"delete\"."
-            )))
-        }
+fn read_op(o: i::LineOp, name: &str) -> Result<LineOp> {
+    let kind = match o.op.as_str() {
+        "replace" => Kind::Replace,
+        "insert_before" => Kind::InsertBefore,
+        "insert_after" => Kind::InsertAfter,
+        _ => Kind::Delete,
     };
-    let start = match o.get(&["start"])? {
-        Some(v) => parse_anchor(v, &format!("{name}.start"))?,
-        None => {
-            return Err(bad(format!(
-                "{name}.start is required (an anchor like \"12:ab3f\")."
-            )))
-        }
-    };
+    let start = parse_anchor(&Value::String(o.start.0), &format!("{name}.start"))?;
     let end = o
-        .get(&["end"])?
-        .map(|v| parse_anchor(v, &format!("{name}.end")))
+        .end
+        .map(|e| parse_anchor(&Value::String(e.0), &format!("{name}.end")))
         .transpose()?;
-    let lines = match o.get(&["lines"])? {
-        Some(Value::Array(a)) => Some(
-            a.iter()
-                .enumerate()
-                .map(|(i, l)| match l {
-                    Value::String(s) if s.contains(['\n', '\r']) => Err(bad(format!(
-                        "{name}.lines[{i}] contains a line break; give one line per item, or send text instead."
-                    ))),
-                    Value::String(s) => Ok(s.clone()),
-                    other => Err(bad(format!(
-                        "{name}.lines[{i}] must be a string, got {}.",
-                        type_name(other)
-                    ))),
-                })
-                .collect::<Result<Vec<_>>>()?,
-        ),
-        Some(other) => {
-            return Err(bad(format!(
-                "{name}.lines must be an array of strings, got {}.",
-                type_name(other)
-            )))
-        }
-        None => None,
-    };
-    let text = o.string(&["text"])?;
-    o.finish()?;
+    if let Some(i) = o
+        .lines
+        .iter()
+        .flatten()
+        .position(|l| l.contains(['\n', '\r']))
+    {
+        return Err(bad(format!(
+            "{name}.lines[{i}] contains a line break; give one line per item, or send text instead."
+        )));
+    }
+    let lines = o.lines;
+    let text = o.text.as_deref();
     let new_lines = match (lines, text) {
         (Some(_), Some(_)) => return Err(bad(format!("{name}: give lines or text, not both."))),
         (Some(l), None) => Some(l),
@@ -177,31 +148,24 @@ fn read_op(v: &Value, name: &str) -> Result<LineOp> {
 }
 
 /// `editLines(filePath, ops, options)`.
-pub fn edit_lines(args: &[Value]) -> Res {
-    let path = str_arg(args, 0, "file_path")?;
-    let ops = match arg(args, 1) {
-        Some(Value::Array(a)) if a.is_empty() => {
-            return Err(bad("ops is empty: send at least one op."))
-        }
-        Some(Value::Array(a)) if a.len() > MAX_OPS => {
-            return Err(bad(format!(
-                "{} ops in one call; at most {MAX_OPS} are accepted.",
-                a.len()
-            )))
-        }
-        Some(Value::Array(a)) => a
-            .iter()
-            .enumerate()
-            .map(|(i, v)| read_op(v, &format!("ops[{i}]")))
-            .collect::<Result<Vec<_>>>()?,
-        Some(Value::Null) | None => {
-            return Err(bad(
-                "ops is required: an array of {op, start, end?, lines?|text?}.",
-            ))
-        }
-        Some(v) => return Err(bad(format!("ops must be an array, got {}.", type_name(v)))),
-    };
-    let opts = read_options(arg(args, 2))?;
+pub fn edit_lines(a: i::EditLinesArgs) -> Res {
+    let path = a.file_path.as_str();
+    if a.ops.is_empty() {
+        return Err(bad("ops is empty: send at least one op."));
+    }
+    if a.ops.len() > MAX_OPS {
+        return Err(bad(format!(
+            "{} ops in one call; at most {MAX_OPS} are accepted.",
+            a.ops.len()
+        )));
+    }
+    let ops = a
+        .ops
+        .into_iter()
+        .enumerate()
+        .map(|(i, v)| read_op(v, &format!("ops[{i}]")))
+        .collect::<Result<Vec<_>>>()?;
+    let opts = edit_options(a.options)?;
     let opened = open_one(path, Resolve::Existing, &opts)?;
     let display = opened.display().to_string();
     let with_path = |f: Failure| f.with("file_path", &display);
@@ -271,13 +235,18 @@ mod tests {
         format!("{n}:{}", line_tag(lt.content(n - 1, text)))
     }
 
+    /// One op as `editLines` reads it: by its declaration, then checked.
+    fn read_json_op(v: &Value, name: &str) -> Result<LineOp> {
+        read_op(crate::contract::read::read_value(v, name)?, name)
+    }
+
     fn run(text: &str, ops: Value) -> Result<Spliced> {
         let ops: Vec<LineOp> = ops
             .as_array()
             .unwrap()
             .iter()
             .enumerate()
-            .map(|(i, v)| read_op(v, &format!("ops[{i}]")))
+            .map(|(i, v)| read_json_op(v, &format!("ops[{i}]")))
             .collect::<Result<_>>()?;
         let lt = LineTable::new(text);
         check_anchors(&ops, text, &lt)?;
@@ -309,10 +278,11 @@ mod tests {
             json!("x:ab"),
             json!("3:ab cd"),
         ] {
-            let e = read_op(&json!({"op": "delete", "start": bad_anchor}), "ops[0]").unwrap_err();
+            let e =
+                read_json_op(&json!({"op": "delete", "start": bad_anchor}), "ops[0]").unwrap_err();
             assert_eq!(e.code, Code::InvalidInput, "{bad_anchor}");
         }
-        let op = read_op(
+        let op = read_json_op(
             &json!({"op": "delete", "start": " 3:AB12|pasted text"}),
             "o",
         )

@@ -63,7 +63,7 @@ macro_rules! ops {
             js: $js,
             writes: $w,
             sync: $s,
-            run: $run,
+            run: |a| ($run)(crate::contract::read::read_args::<$args>(a)?),
             output_schema: || crate::contract::output_schema::<$receipt>($doc),
             args_schema: || crate::contract::args_schema::<$args>(&args_title($js), &format!("The arguments of {} ({}), as `api::call` receives them: a JSON array, one item per parameter.", $js, $name)),
         },)*];
@@ -194,26 +194,23 @@ fn dispatch(op: &str, payload: &str) -> Value {
 }
 
 /// `getStats({reset})`.
-fn get_stats(args: &[Value]) -> Res {
-    let mut o = args::Obj::new("options", arg(args, 0), true)?;
-    let reset = o.boolean(&["reset"])?.unwrap_or(false);
-    o.finish()?;
+fn get_stats(a: i::GetStatsArgs) -> Res {
+    let reset = a.options.unwrap_or_default().reset.unwrap_or(false);
     Ok(crate::contract::receipts::to_value(&observe::stats(reset)))
 }
 
 /// `setEventLog(path | null)`.
-fn set_event_log(args: &[Value]) -> Res {
-    match arg(args, 0) {
-        None | Some(Value::Null) => observe::set_event_log(None),
-        Some(Value::String(p)) if !p.is_empty() => {
-            observe::check_log_path(p)?;
-            observe::set_event_log(Some(p.clone()))
+fn set_event_log(a: i::SetEventLogArgs) -> Res {
+    match a.path {
+        None => observe::set_event_log(None),
+        Some(p) if p.is_empty() => {
+            return Err(args::bad(
+                "setEventLog takes a file path or null, got an empty string.",
+            ))
         }
-        Some(v) => {
-            return Err(args::bad(format!(
-                "setEventLog takes a file path or null, got {}.",
-                args::type_name(v)
-            )))
+        Some(p) => {
+            observe::check_log_path(&p)?;
+            observe::set_event_log(Some(p))
         }
     }
     Ok(to_value(&SetEventLogSuccess { ok: True }))
@@ -243,11 +240,6 @@ pub fn failure_value(f: &Failure) -> Value {
         m.insert(k.clone(), v.clone());
     }
     Value::Object(m)
-}
-
-/// Argument `i` of the call.
-fn arg(args: &[Value], i: usize) -> Option<&Value> {
-    args.get(i)
 }
 
 pub(crate) fn ok_object(fields: Value) -> Value {

@@ -16,13 +16,12 @@
 //! they lead to moves, and the receipt names it by its real path). A `toPath` through a link names
 //! the link's target, which `overwrite: true` replaces.
 
-use serde_json::Value;
-
-use super::args::{bad, str_arg, Obj};
+use super::args::bad;
 use super::commit::Writer;
 use super::edit::check_base;
-use super::options::read_common;
-use super::{arg, Res};
+use super::options::edit_options;
+use super::Res;
+use crate::contract::inputs as i;
 use crate::contract::receipts::{to_value, JournalFields, MoveFileSuccess, True};
 use crate::edit::hash::file_hash;
 use crate::error::{Code, Failure, Result};
@@ -31,13 +30,11 @@ use crate::fs::workspace::{Resolve, Workspace};
 
 /// `moveFile(fromPath, toPath, {overwrite, dry_run, base_hash, journal_dir, max_file_bytes,
 /// workspace_root})`.
-pub fn move_file(args: &[Value]) -> Res {
-    let from = str_arg(args, 0, "from_path")?;
-    let to = str_arg(args, 1, "to_path")?;
-    let mut o = Obj::new("options", arg(args, 2), true)?;
-    let opts = read_common(&mut o, true)?;
-    let overwrite = o.boolean(&["overwrite"])?.unwrap_or(false);
-    o.finish()?;
+pub fn move_file(a: i::MoveFileArgs) -> Res {
+    let (from, to) = (a.from_path.as_str(), a.to_path.as_str());
+    let o = a.options.unwrap_or_default();
+    let overwrite = o.overwrite.unwrap_or(false);
+    let opts = edit_options(Some(o.edit))?;
     let ws = Workspace::new(&opts.root)?;
     let src = ws.resolve(from, Resolve::Existing)?;
     if let Some(link) = ws.final_symlink(from) {

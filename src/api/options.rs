@@ -1,12 +1,11 @@
-//! The one options reader. Every op reads its `options` argument through an [`Obj`] (unknown keys
-//! refused, camelCase and snake_case both accepted, each key at most once): [`read_root`] for every
-//! op that touches the workspace (`workspace_root`, `lock_timeout_ms`), [`read_common`] for every op
-//! that writes (plus `dry_run`, `tolerance`, `max_file_bytes`, `base_hash`, `journal_dir` /
-//! `host_journal_dir`, `validate`), then the op's own extras, then [`Obj::finish`].
+//! The settings of a call, made from its declared options ([`crate::contract::inputs`], read by
+//! [`crate::contract::read`]): [`root`] for every op that touches the workspace (`workspace_root`,
+//! `lock_timeout_ms`), [`write_options`] for every op that writes (plus `dry_run`, `tolerance`,
+//! `max_file_bytes`, `base_hash`, `journal_dir` / `host_journal_dir`, `validate`). What the
+//! declarations cannot say (a root that is empty, two journals at once) is refused here.
 
-use serde_json::Value;
-
-use super::args::{bad, Obj};
+use super::args::bad;
+use crate::contract::inputs as i;
 use crate::edit::matcher::Tolerance;
 use crate::error::{Code, Failure, Result};
 use crate::fs::journal::DiskJournal;
@@ -46,32 +45,35 @@ pub enum Validate {
     Enforce,
 }
 
-/// Reads option `validate` (`"off" | "report" | "enforce"`).
-pub fn read_validate(o: &mut Obj) -> Result<Validate> {
-    Ok(
-        match o.choice(&["validate"], &["off", "report", "enforce"])? {
-            Some("report") => Validate::Report,
-            Some("enforce") => Validate::Enforce,
-            _ => Validate::Off,
-        },
-    )
+/// Option `validate` as declared.
+pub fn validate(v: Option<&i::ValidateMode>) -> Validate {
+    match v {
+        Some(i::ValidateMode::Report) => Validate::Report,
+        Some(i::ValidateMode::Enforce) => Validate::Enforce,
+        _ => Validate::Off,
+    }
+}
+
+/// Option `tolerance` as declared (default `safe`).
+pub fn tolerance(t: Option<&i::Tolerance>) -> Tolerance {
+    match t {
+        Some(i::Tolerance::Exact) => Tolerance::Exact,
+        _ => Tolerance::Safe,
+    }
 }
 
 /// The options of a single-file edit: the common ones only.
-pub fn read_options(v: Option<&Value>) -> Result<EditOptions> {
-    let mut o = Obj::new("options", v, true)?;
-    let opts = read_common(&mut o, true)?;
-    o.finish()?;
-    Ok(opts)
+pub fn edit_options(o: Option<i::EditOptions>) -> Result<EditOptions> {
+    let o = o.unwrap_or_default();
+    write_options(o.write, o.base_hash)
 }
 
-/// The workspace root option (default: the current directory). Also reads `lock_timeout_ms` (how
+/// The workspace root option (default: the current directory). Also applies `lock_timeout_ms` (how
 /// long the call's lock waits may last, default 10 s), which every call that touches files takes:
-/// it is set for the calling thread ([`crate::fs::fsio::set_lock_timeout`]) at each read.
-pub fn read_root(o: &mut Obj) -> Result<std::path::PathBuf> {
-    let lock_timeout = o.uint(&["lock_timeout_ms", "lockTimeoutMs"])?;
-    crate::fs::fsio::set_lock_timeout(lock_timeout.map(std::time::Duration::from_millis));
-    Ok(match o.string(&["workspace_root", "workspaceRoot"])? {
+/// it is set for the calling thread ([`crate::fs::fsio::set_lock_timeout`]).
+pub fn root(o: &i::WorkspaceOption) -> Result<std::path::PathBuf> {
+    crate::fs::fsio::set_lock_timeout(o.lock_timeout_ms.map(std::time::Duration::from_millis));
+    Ok(match o.workspace_root.as_deref() {
         Some("") => return Err(bad("workspace_root is empty.")),
         Some(r) => r.into(),
         None => std::env::current_dir().map_err(|e| {
@@ -83,33 +85,18 @@ pub fn read_root(o: &mut Obj) -> Result<std::path::PathBuf> {
     })
 }
 
-/// Reads the options every writing op shares from `o` without refusing other keys (the caller reads
-/// its own keys, then calls `o.finish()`). `base_hash` is read when `with_base_hash` (single-file
-/// ops; the multi-file ones take `base_hashes` instead, so `base_hash` stays unknown to them).
-pub fn read_common(o: &mut Obj, with_base_hash: bool) -> Result<EditOptions> {
-    let root = read_root(o)?;
-    let dry_run = o.boolean(&["dry_run", "dryRun"])?.unwrap_or(false);
-    let tolerance = match o.choice(&["tolerance"], &["exact", "safe"])? {
-        Some("exact") => Tolerance::Exact,
-        _ => Tolerance::Safe,
-    };
-    let max_file_bytes = o
-        .uint(&["max_file_bytes", "maxFileBytes"])?
-        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
-    let base_hash = match with_base_hash {
-        true => o.string(&["base_hash", "baseHash"])?.map(str::to_string),
-        false => None,
-    };
-    let journal = read_journal(o)?;
-    let validate = read_validate(o)?;
+/// The options every writing op shares. `base_hash` is given by single-file ops (the multi-file ones
+/// take `base_hashes` instead).
+pub fn write_options(o: i::WriteOptions, base_hash: Option<String>) -> Result<EditOptions> {
+    let root = root(&o.root)?;
     Ok(EditOptions {
         root,
-        dry_run,
-        tolerance,
-        max_file_bytes,
+        dry_run: o.dry_run.unwrap_or(false),
+        tolerance: tolerance(o.tolerance.as_ref()),
+        max_file_bytes: o.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES),
         base_hash,
-        journal,
-        validate,
+        journal: journal(&o.journal)?,
+        validate: validate(o.validate.as_ref()),
     })
 }
 
@@ -136,16 +123,14 @@ impl JournalAt {
     }
 }
 
-/// Reads options `journal_dir` / `host_journal_dir`.
-pub fn read_journal(o: &mut Obj) -> Result<JournalAt> {
-    let inside = o.string(&["journal_dir", "journalDir"])?;
-    let host = o.string(&["host_journal_dir", "hostJournalDir"])?;
-    match (inside, host) {
+/// Options `journal_dir` / `host_journal_dir`: at most one of them.
+pub fn journal(o: &i::JournalOptions) -> Result<JournalAt> {
+    match (&o.journal_dir, &o.host_journal_dir) {
         (Some(_), Some(_)) => Err(bad(
             "journal_dir and host_journal_dir cannot both be given; choose one journal.",
         )),
-        (Some(d), None) => Ok(JournalAt::Workspace(d.to_string())),
-        (None, Some(d)) => Ok(JournalAt::Host(d.to_string())),
+        (Some(d), None) => Ok(JournalAt::Workspace(d.clone())),
+        (None, Some(d)) => Ok(JournalAt::Host(d.clone())),
         (None, None) => Ok(JournalAt::MemoryOnly),
     }
 }

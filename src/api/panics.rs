@@ -124,7 +124,13 @@ pub fn test_panic(args: &[serde_json::Value]) -> super::Res {
     if std::env::var("SUREPATCH_TEST_HOOKS").as_deref() != Ok("1") {
         return Err(super::args::bad("unknown operation \"__test_panic\"."));
     }
-    let text = super::args::str_arg(args, 0, "text")?;
+    /// `__test_panic(text)`.
+    #[derive(schemars::JsonSchema, serde::Deserialize)]
+    struct TestPanicArgs {
+        text: String,
+    }
+    let a: TestPanicArgs = crate::contract::read::read_args(args)?;
+    let text = a.text.as_str();
     let cut = usize::from(text.len() > 1);
     // Deliberately not a char boundary when the text starts with a multi-byte character.
     let piece = &text[..cut];

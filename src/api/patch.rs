@@ -22,11 +22,13 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-use super::args::{bad, type_name, Obj};
+use super::args::bad;
 use super::commit::Writer;
 use super::edit::{check_base, syntax_gate};
-use super::options::{read_common, EditOptions};
-use super::{arg, Res};
+use super::options::{write_options, EditOptions};
+use super::Res;
+use crate::contract::inputs as i;
+use crate::contract::read::read_args;
 use crate::contract::receipts::{
     indexmap_like::OrderedMap, to_value, ApplyBlocksSuccess, ApplyPatchSuccess, BlockEdit,
     BlockFileReceipt, HunkFileReceipt, JournalFields, ParseBlocksSuccess, ParsePathBlocksSuccess,
@@ -44,7 +46,7 @@ use crate::fs::txn::{Action, Txn};
 use crate::fs::workspace::{Resolve, Workspace};
 use crate::syntax::SyntaxReport;
 
-/// Options of the multi-file entry points: the common ones ([`read_common`], without `base_hash`:
+/// Options of the multi-file entry points: the common ones ([`write_options`], without `base_hash`:
 /// a patch names several files) and their own.
 struct PatchOptions {
     edit: EditOptions,
@@ -58,57 +60,18 @@ struct PatchOptions {
     targets_only: bool,
 }
 
-fn read_options(v: Option<&Value>, with_file_path: bool) -> Result<PatchOptions> {
-    let mut o = Obj::new("options", v, true)?;
-    let edit = read_common(&mut o, false)?;
-    let overwrite = o.boolean(&["overwrite"])?.unwrap_or(false);
-    let base_hashes = match o.get(&["base_hashes", "baseHashes"])? {
-        None => Vec::new(),
-        Some(Value::Object(m)) => m
-            .iter()
-            .map(|(k, v)| match v {
-                Value::String(s) => Ok((k.clone(), s.clone())),
-                other => Err(bad(format!(
-                    "base_hashes[{k:?}] must be a string (a file_hash), got {}.",
-                    type_name(other)
-                ))),
-            })
-            .collect::<Result<_>>()?,
-        Some(other) => {
-            return Err(bad(format!(
-                "base_hashes must be an object {{path: file_hash}}, got {}.",
-                type_name(other)
-            )))
-        }
-    };
-    let file_path = if with_file_path {
-        match o.string(&["file_path", "filePath"])? {
-            Some("") => return Err(bad("file_path is empty.")),
-            p => p.map(str::to_string),
-        }
-    } else {
-        None
-    };
-    o.finish()?;
+fn patch_options(o: i::PatchOptions, file_path: Option<String>) -> Result<PatchOptions> {
+    let edit = write_options(o.write, None)?;
+    if file_path.as_deref() == Some("") {
+        return Err(bad("file_path is empty."));
+    }
     Ok(PatchOptions {
         edit,
-        overwrite,
-        base_hashes,
+        overwrite: o.overwrite.unwrap_or(false),
+        base_hashes: o.base_hashes.unwrap_or_default().into_iter().collect(),
         file_path,
         targets_only: false,
     })
-}
-
-/// The text argument (argument 1).
-fn text_arg<'a>(args: &'a [Value], name: &str) -> Result<&'a str> {
-    match arg(args, 0) {
-        Some(Value::String(s)) => Ok(s),
-        Some(Value::Null) | None => Err(bad(format!("{name} is required (a string)."))),
-        Some(v) => Err(bad(format!(
-            "{name} must be a string, got {}.",
-            type_name(v)
-        ))),
-    }
 }
 
 fn parse_failure(e: ParseError, format: &str) -> Failure {
@@ -133,8 +96,8 @@ fn block_edits(edits: Vec<Edit>) -> Vec<BlockEdit> {
 }
 
 /// `parseBlocks(text)`.
-pub fn parse_blocks(args: &[Value]) -> Res {
-    let text = text_arg(args, "text")?;
+pub fn parse_blocks(a: i::ParseBlocksArgs) -> Res {
+    let text = a.text.as_str();
     let edits = formats::parse_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?;
     Ok(to_value(&ParseBlocksSuccess {
         ok: True,
@@ -143,8 +106,8 @@ pub fn parse_blocks(args: &[Value]) -> Res {
 }
 
 /// `parsePathBlocks(text)`.
-pub fn parse_path_blocks(args: &[Value]) -> Res {
-    let text = text_arg(args, "text")?;
+pub fn parse_path_blocks(a: i::ParseBlocksArgs) -> Res {
+    let text = a.text.as_str();
     let files =
         formats::parse_path_blocks(text).map_err(|e| parse_failure(e, "SEARCH/REPLACE text"))?;
     Ok(to_value(&ParsePathBlocksSuccess {
@@ -191,9 +154,9 @@ fn check_hunk_count(ops: &[FileOp]) -> Result<()> {
 /// `path` is the key of `base_hashes`. Used by `touchedFiles` ([`super::targets`]).
 pub(super) fn touched(op: &str, args: &[Value]) -> Result<Vec<TouchedFile>> {
     let ran = match op {
-        "apply_patch" => apply_patch_as(args, true),
-        "apply_unified_diff" => apply_unified_diff_as(args, true),
-        _ => apply_blocks_as(args, true),
+        "apply_patch" => apply_patch_as(read_args(args)?, true),
+        "apply_unified_diff" => apply_unified_diff_as(read_args(args)?, true),
+        _ => apply_blocks_as(read_args(args)?, true),
     }?;
     match ran {
         Ran::Targets(t) => Ok(t),
@@ -223,13 +186,13 @@ impl Ran {
 }
 
 /// `applyPatch(patchText, options)`.
-pub fn apply_patch(args: &[Value]) -> Res {
-    apply_patch_as(args, false)?.receipt()
+pub fn apply_patch(a: i::ApplyPatchArgs) -> Res {
+    apply_patch_as(a, false)?.receipt()
 }
 
-fn apply_patch_as(args: &[Value], targets_only: bool) -> Result<Ran> {
-    let text = text_arg(args, "patch")?;
-    let mut opts = read_options(arg(args, 1), false)?;
+fn apply_patch_as(a: i::ApplyPatchArgs, targets_only: bool) -> Result<Ran> {
+    let text = a.patch.as_str();
+    let mut opts = patch_options(a.options.unwrap_or_default(), None)?;
     opts.targets_only = targets_only;
     let parsed =
         formats::parse_patch_dialect(text).map_err(|e| parse_failure(e, "apply_patch envelope"))?;
@@ -237,13 +200,14 @@ fn apply_patch_as(args: &[Value], targets_only: bool) -> Result<Ran> {
 }
 
 /// `applyUnifiedDiff(diffText, options)`.
-pub fn apply_unified_diff(args: &[Value]) -> Res {
-    apply_unified_diff_as(args, false)?.receipt()
+pub fn apply_unified_diff(a: i::ApplyUnifiedDiffArgs) -> Res {
+    apply_unified_diff_as(a, false)?.receipt()
 }
 
-fn apply_unified_diff_as(args: &[Value], targets_only: bool) -> Result<Ran> {
-    let text = text_arg(args, "diff")?;
-    let mut opts = read_options(arg(args, 1), true)?;
+fn apply_unified_diff_as(a: i::ApplyUnifiedDiffArgs, targets_only: bool) -> Result<Ran> {
+    let text = a.diff.as_str();
+    let o = a.options.unwrap_or_default();
+    let mut opts = patch_options(o.patch, o.file_path)?;
     opts.targets_only = targets_only;
     let mut parsed =
         formats::parse_unified_diff_dialect(text).map_err(|e| parse_failure(e, "unified diff"))?;
@@ -273,13 +237,14 @@ fn apply_unified_diff_as(args: &[Value], targets_only: bool) -> Result<Ran> {
 }
 
 /// `applyBlocks(text, options)`.
-pub fn apply_blocks(args: &[Value]) -> Res {
-    apply_blocks_as(args, false)?.receipt()
+pub fn apply_blocks(a: i::ApplyBlocksArgs) -> Res {
+    apply_blocks_as(a, false)?.receipt()
 }
 
-fn apply_blocks_as(args: &[Value], targets_only: bool) -> Result<Ran> {
-    let text = text_arg(args, "text")?;
-    let mut opts = read_options(arg(args, 1), true)?;
+fn apply_blocks_as(a: i::ApplyBlocksArgs, targets_only: bool) -> Result<Ran> {
+    let text = a.text.as_str();
+    let o = a.options.unwrap_or_default();
+    let mut opts = patch_options(o.patch, o.file_path)?;
     opts.targets_only = targets_only;
     let (groups, dialect) = match &opts.file_path {
         Some(p) => {

@@ -2,10 +2,9 @@
 //! narrowest glob that covers them — for harnesses that ask a user to "always allow" edits somewhere.
 //! Nothing is read or written; paths are only resolved through the sandbox.
 
-use serde_json::Value;
-
-use super::args::{bad, type_name, Obj};
-use super::{arg, Res};
+use super::args::bad;
+use super::Res;
+use crate::contract::inputs as i;
 use crate::contract::receipts::{to_value, PermissionScopeSuccess, True};
 use crate::edit::formats;
 use crate::edit::ir::FileOp;
@@ -78,36 +77,15 @@ pub fn common_glob(paths: &[String]) -> String {
     }
 }
 
-pub fn permission_scope(args: &[Value]) -> Res {
-    let raw: Vec<String> = match arg(args, 0) {
-        Some(Value::Array(items)) => items
-            .iter()
-            .enumerate()
-            .map(|(i, v)| match v {
-                Value::String(s) => Ok(s.clone()),
-                other => Err(bad(format!(
-                    "input[{i}] must be a path string, got {}.",
-                    type_name(other)
-                ))),
-            })
-            .collect::<Result<_, _>>()?,
-        Some(Value::String(text)) => paths_in_text(text)?,
-        Some(v) => {
-            return Err(bad(format!(
-                "input must be a list of paths or patch text, got {}.",
-                type_name(v)
-            )))
-        }
-        None => return Err(bad(
-            "input is required: a list of paths, an apply_patch text, or SEARCH/REPLACE blocks.",
-        )),
+pub fn permission_scope(a: i::PermissionScopeArgs) -> Res {
+    let raw: Vec<String> = match a.input {
+        i::ScopeInput::Paths(p) => p,
+        i::ScopeInput::Text(text) => paths_in_text(&text)?,
     };
     if raw.is_empty() {
         return Err(bad("input names no paths."));
     }
-    let mut o = Obj::new("options", arg(args, 1), true)?;
-    let root = super::options::read_root(&mut o)?;
-    o.finish()?;
+    let root = super::options::root(&a.options.unwrap_or_default())?;
     let ws = Workspace::new(&root)?;
     let mut paths = Vec::with_capacity(raw.len());
     for p in &raw {
@@ -147,7 +125,12 @@ mod tests {
     fn scope_from_texts_and_lists() {
         let d = tempfile::tempdir().unwrap();
         let root = d.path().to_str().unwrap();
-        let call = |input: Value| permission_scope(&[input, json!({"workspace_root": root})]);
+        let call = |input: serde_json::Value| {
+            permission_scope(crate::contract::read::read_args(&[
+                input,
+                json!({"workspace_root": root}),
+            ])?)
+        };
         let r = call(json!(["src/a.ts", "src/sub/b.ts"])).unwrap();
         assert_eq!(r["glob"], "src/**");
         assert_eq!(r["paths"], json!(["src/a.ts", "src/sub/b.ts"]));

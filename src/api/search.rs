@@ -33,12 +33,12 @@ use grep_searcher::{
 };
 use ignore::overrides::OverrideBuilder;
 use ignore::WalkState;
-use serde_json::Value;
 
-use super::args::{bad, str_arg, Obj};
+use super::args::bad;
 use super::browse::{git_dir_refused, in_git_dir, resolve_dir, walker, WalkOpts, HARD_MAX};
-use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, Res};
+use super::options::{root, DEFAULT_MAX_FILE_BYTES};
+use super::Res;
+use crate::contract::inputs as i;
 use crate::contract::receipts::{
     to_value, SearchFileResult, SearchFilesSuccess, SearchMatch, True,
 };
@@ -233,30 +233,19 @@ impl Shared {
 
 /// `searchFiles(query, {regex, path, glob, case_sensitive, context_lines, max_results,
 /// include_ignored, include_hidden, max_file_bytes, workspace_root})`.
-pub fn search_files(args: &[Value]) -> Res {
-    let query = str_arg(args, 0, "query")?;
-    let mut o = Obj::new("options", arg(args, 1), true)?;
-    let root = read_root(&mut o)?;
-    let regex = o.boolean(&["regex"])?.unwrap_or(false);
-    let path = o.string(&["path"])?;
-    let glob = o.string(&["glob"])?;
-    let case_sensitive = o
-        .boolean(&["case_sensitive", "caseSensitive"])?
-        .unwrap_or(true);
-    let context_lines = o.uint(&["context_lines", "contextLines"])?.unwrap_or(0);
-    let max = o
-        .uint(&["max_results", "maxResults"])?
-        .unwrap_or(DEFAULT_MAX);
-    let include_ignored = o
-        .boolean(&["include_ignored", "includeIgnored"])?
-        .unwrap_or(false);
-    let include_hidden = o
-        .boolean(&["include_hidden", "includeHidden"])?
-        .unwrap_or(false);
-    let max_file_bytes = o
-        .uint(&["max_file_bytes", "maxFileBytes"])?
-        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
-    o.finish()?;
+pub fn search_files(a: i::SearchFilesArgs) -> Res {
+    let query = a.query.as_str();
+    let o = a.options.unwrap_or_default();
+    let root = root(&o.root)?;
+    let regex = o.regex.unwrap_or(false);
+    let path = o.path.as_deref();
+    let glob = o.glob.as_deref();
+    let case_sensitive = o.case_sensitive.unwrap_or(true);
+    let context_lines = o.context_lines.unwrap_or(0);
+    let max = o.max_results.unwrap_or(DEFAULT_MAX);
+    let include_ignored = o.include_ignored.unwrap_or(false);
+    let include_hidden = o.include_hidden.unwrap_or(false);
+    let max_file_bytes = o.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES);
     if query.is_empty() {
         return Err(bad(
             "query is empty; pass the text (or regex: true and a pattern) to look for.",

@@ -26,42 +26,110 @@
 
 use serde_json::Value;
 
-use super::args::{bad, str_arg, type_name, Obj};
-use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, Res};
+use super::args::bad;
+use super::options::{root, DEFAULT_MAX_FILE_BYTES};
+use super::Res;
+use crate::contract::inputs as i;
+use crate::contract::read::read_args;
 use crate::contract::receipts::{to_value, TouchedFile, TouchedFilesSuccess, True};
 use crate::edit::hash::file_hash;
 use crate::error::Result;
 use crate::fs::fsio::{Deadline, LockedFile, Sandbox};
 use crate::fs::workspace::{Resolve, Workspace};
 
-/// The paths a call that names its files outright names (with their roles), and the index of its
-/// options argument.
-type Named = (Vec<(String, &'static str)>, usize);
+/// What `touchedFiles` needs of a call: the paths it names outright (with their roles; `None` for
+/// the calls that find their files by running: the patch formats and undo), the workspace option and
+/// `max_file_bytes`. The call's arguments are read as the operation reads them.
+struct Named {
+    paths: Option<Vec<(String, &'static str)>>,
+    root: i::WorkspaceOption,
+    max_file_bytes: Option<u64>,
+}
 
-fn single(op: &str, args: &[Value]) -> Result<Option<Named>> {
-    if op == "move_file" {
-        let from = str_arg(args, 0, "from_path")?.to_string();
-        let to = str_arg(args, 1, "to_path")?.to_string();
-        return Ok(Some((vec![(from, "source"), (to, "move_target")], 2)));
+fn named(op: &str, args: &[Value]) -> Result<Named> {
+    fn edit(paths: Vec<(String, &'static str)>, o: Option<i::EditOptions>) -> Named {
+        let o = o.unwrap_or_default().write;
+        Named {
+            paths: Some(paths),
+            root: o.root,
+            max_file_bytes: o.max_file_bytes,
+        }
     }
-    let (path, at) = match op {
-        "view_file" | "delete_file" => (str_arg(args, 0, "file_path")?.to_string(), 1),
-        "apply_edits" | "preview_edits" | "edit_lines" | "create_file" | "write_file" => {
-            (str_arg(args, 0, "file_path")?.to_string(), 2)
+    fn patch(o: i::PatchOptions) -> Named {
+        Named {
+            paths: None,
+            root: o.write.root,
+            max_file_bytes: o.write.max_file_bytes,
+        }
+    }
+    let file = |p: String| vec![(p, "file")];
+    Ok(match op {
+        "move_file" => {
+            let a: i::MoveFileArgs = read_args(args)?;
+            let paths = vec![(a.from_path, "source"), (a.to_path, "move_target")];
+            edit(paths, a.options.map(|o| o.edit))
+        }
+        "view_file" => {
+            let a: i::ViewFileArgs = read_args(args)?;
+            let o = a.options.unwrap_or_default();
+            Named {
+                paths: Some(file(a.file_path)),
+                root: o.root,
+                max_file_bytes: o.max_file_bytes,
+            }
+        }
+        "delete_file" => {
+            let a: i::DeleteFileArgs = read_args(args)?;
+            edit(file(a.file_path), a.options)
+        }
+        "apply_edits" | "preview_edits" => {
+            let a: i::ApplyEditsArgs = read_args(args)?;
+            edit(file(a.file_path), a.options)
+        }
+        "edit_lines" => {
+            let a: i::EditLinesArgs = read_args(args)?;
+            edit(file(a.file_path), a.options)
+        }
+        "create_file" => {
+            let a: i::CreateFileArgs = read_args(args)?;
+            edit(file(a.file_path), a.options.map(|o| o.write.edit))
+        }
+        "write_file" => {
+            let a: i::WriteFileArgs = read_args(args)?;
+            edit(file(a.file_path), a.options.map(|o| o.edit))
         }
         "patch_file" => {
-            let mut input = Obj::new("input", arg(args, 0), false)?;
-            (input.req_string(&["file_path", "filePath"])?.to_string(), 1)
+            let a: i::PatchFileArgs = read_args(args)?;
+            edit(file(a.input.file_path), a.options)
         }
-        "apply_patch" | "apply_unified_diff" | "apply_blocks" | "undo_edit" => return Ok(None),
+        "apply_patch" => patch(
+            read_args::<i::ApplyPatchArgs>(args)?
+                .options
+                .unwrap_or_default(),
+        ),
+        "apply_unified_diff" => {
+            let a: i::ApplyUnifiedDiffArgs = read_args(args)?;
+            patch(a.options.unwrap_or_default().patch)
+        }
+        "apply_blocks" => {
+            let a: i::ApplyBlocksArgs = read_args(args)?;
+            patch(a.options.unwrap_or_default().patch)
+        }
+        "undo_edit" => {
+            let a: i::UndoEditArgs = read_args(args)?;
+            let o = a.options.unwrap_or_default();
+            Named {
+                paths: None,
+                root: o.root,
+                max_file_bytes: o.max_file_bytes,
+            }
+        }
         _ => {
             return Err(bad(format!(
                 "touchedFiles: {op:?} is not an operation that writes named files."
             )))
         }
-    };
-    Ok(Some((vec![(path, "file")], at)))
+    })
 }
 
 /// The hash of the file at `real` now, or None when it cannot be read within `max_bytes`.
@@ -73,34 +141,14 @@ fn hash_now(ws: &Workspace, real: &std::path::Path, max_bytes: u64) -> Option<St
 }
 
 /// `touchedFiles(op, args)`.
-pub fn touched_files(args: &[Value]) -> Res {
-    let op = str_arg(args, 0, "op")?;
-    let call: &[Value] = match arg(args, 1) {
-        Some(Value::Array(a)) => a,
-        Some(v) => {
-            return Err(bad(format!(
-                "args (argument 2) must be the operation's argument list (an array), got {}.",
-                type_name(v)
-            )))
-        }
-        None => {
-            return Err(bad(
-                "args (argument 2) is required: the operation's argument list.",
-            ))
-        }
-    };
-    let named = single(op, call)?;
-    let opts_at = named.as_ref().map_or(1, |(_, i)| *i);
-    // Only the options that decide where paths resolve and how much is read; the operation itself
-    // checks the rest (the multi-file operations check them all, below).
-    let mut o = Obj::new("options", arg(call, opts_at), true)?;
-    let root = read_root(&mut o)?;
-    let max_file_bytes = o
-        .uint(&["max_file_bytes", "maxFileBytes"])?
-        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+pub fn touched_files(a: i::TouchedFilesArgs) -> Res {
+    let (op, call) = (a.op.as_str(), a.args.as_slice());
+    let named = named(op, call)?;
+    let root = root(&named.root)?;
+    let max_file_bytes = named.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES);
     let ws = Workspace::new(&root)?;
-    let mut targets = match named {
-        Some((paths, _)) => paths
+    let mut targets = match named.paths {
+        Some(paths) => paths
             .into_iter()
             .map(|(path, role)| {
                 let r = ws.resolve(&path, Resolve::MayCreate)?;
@@ -137,7 +185,7 @@ mod tests {
     use serde_json::json;
 
     fn call(op: &str, a: Value) -> Res {
-        touched_files(&[json!(op), a])
+        touched_files(read_args(&[json!(op), a])?)
     }
 
     #[test]
@@ -151,7 +199,11 @@ mod tests {
         std::os::unix::fs::symlink(d.path().join("real/sub"), d.path().join("link")).unwrap();
         let opts = json!({ "workspace_root": root });
 
-        let r = call("patch_file", json!([{"file_path": "./top.txt"}, opts])).unwrap();
+        let r = call(
+            "patch_file",
+            json!([{"file_path": "./top.txt", "search_block": "t", "replace_block": "u"}, opts]),
+        )
+        .unwrap();
         assert_eq!(r["targets"][0]["display"], "top.txt");
         assert_eq!(r["targets"][0]["exists"], true);
         assert_eq!(
@@ -321,9 +373,7 @@ mod tests {
         assert_eq!(code("view_file", json!([3, opts])), Code::InvalidInput);
         assert_eq!(code("codes", json!([])), Code::InvalidInput);
         assert_eq!(
-            touched_files(&[json!("view_file"), json!("x")])
-                .unwrap_err()
-                .code,
+            call("view_file", json!("x")).unwrap_err().code,
             Code::InvalidInput
         );
         assert!(std::fs::read_dir(d.path()).unwrap().next().is_none());

@@ -17,11 +17,10 @@
 //! re-parses incrementally. The view never waits for it: at most two texts queue, more are dropped;
 //! other files cost one extension lookup.
 
-use serde_json::Value;
-
-use super::args::{bad, str_arg, Obj};
-use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, Res};
+use super::args::bad;
+use super::options::{root, DEFAULT_MAX_FILE_BYTES};
+use super::Res;
+use crate::contract::inputs as i;
 use crate::contract::receipts::{to_value, True, ViewFileSuccess};
 use crate::edit::hash::file_hash;
 use crate::edit::line_edit::{push_line, Format};
@@ -68,30 +67,25 @@ fn warm_syntax(path: &str, text: &str) {
 }
 
 /// `viewFile(filePath, options)`.
-pub fn view_file(args: &[Value]) -> Res {
-    view(args).map(|v| to_value(&v))
+pub fn view_file(a: i::ViewFileArgs) -> Res {
+    view(a).map(|v| to_value(&v))
 }
 
 /// `viewFile`, as its receipt type (`readManyFiles` collects these).
-pub(super) fn view(args: &[Value]) -> crate::error::Result<ViewFileSuccess> {
-    let path = str_arg(args, 0, "file_path")?;
-    let mut o = Obj::new("options", arg(args, 1), true)?;
-    let root = read_root(&mut o)?;
-    let format = match o.choice(&["format"], &["plain", "numbered", "hashline"])? {
-        Some("numbered") => Format::Numbered,
-        Some("hashline") => Format::Hashline,
+pub(super) fn view(a: i::ViewFileArgs) -> crate::error::Result<ViewFileSuccess> {
+    let path = a.file_path.as_str();
+    let o = a.options.unwrap_or_default();
+    let root = root(&o.root)?;
+    let format = match o.format {
+        Some(i::ViewFormat::Numbered) => Format::Numbered,
+        Some(i::ViewFormat::Hashline) => Format::Hashline,
         _ => Format::Plain,
     };
-    let start = o.uint(&["start_line", "startLine"])?;
-    let end = o.uint(&["end_line", "endLine"])?;
-    let max_bytes = o
-        .uint(&["max_bytes", "maxBytes"])?
-        .unwrap_or(VIEW_MAX_BYTES);
-    let max_lines = o.uint(&["max_lines", "maxLines"])?;
-    let max_file_bytes = o
-        .uint(&["max_file_bytes", "maxFileBytes"])?
-        .unwrap_or(DEFAULT_MAX_FILE_BYTES);
-    o.finish()?;
+    let start = o.start_line;
+    let end = o.end_line;
+    let max_bytes = o.max_bytes.unwrap_or(VIEW_MAX_BYTES);
+    let max_lines = o.max_lines;
+    let max_file_bytes = o.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES);
     if start == Some(0) || end == Some(0) || max_lines == Some(0) {
         return Err(bad(
             "line numbers start at 1 (start_line / end_line), and max_lines must be at least 1.",

@@ -28,12 +28,13 @@ use std::borrow::Cow;
 
 use serde_json::{json, Value};
 
-use super::args::{bad, str_arg, type_name, Obj};
 use super::commit::Writer;
 use super::edit::{check_base, syntax_gate};
-use super::options::{read_common, read_journal, read_options, read_root, JournalAt};
+use super::options::{edit_options, journal, root, JournalAt};
 use super::options::{EditOptions, DEFAULT_MAX_FILE_BYTES};
-use super::{arg, Res};
+use super::Res;
+use crate::contract::inputs as i;
+use crate::contract::receipts as r;
 use crate::contract::receipts::{
     to_value, ChangedRange, DeleteFileSuccess, JournalFields, LineChangeFields, TouchedFile, True,
     UndoEditSuccess, WriteFileSuccess,
@@ -139,44 +140,26 @@ struct WholeOptions {
     ending: Ending,
 }
 
-fn read_whole_options(v: Option<&Value>, create: bool) -> Result<WholeOptions> {
-    let mut o = Obj::new("options", v, true)?;
-    let edit = read_common(&mut o, true)?;
-    let overwrite = if create {
-        o.boolean(&["overwrite"])?.unwrap_or(false)
-    } else {
-        false
-    };
-    let max_changed_lines = o.uint(&["max_changed_lines", "maxChangedLines"])?;
-    let allow_placeholders = o
-        .boolean(&["allow_placeholders", "allowPlaceholders"])?
-        .unwrap_or(false);
-    let encoding = match o.choice(
-        &["encoding"],
-        &["utf-8", "utf-8-bom", "utf-16le", "utf-16be"],
-    )? {
-        Some("utf-8") => Some(Encoding::Utf8),
-        Some("utf-8-bom") => Some(Encoding::Utf8Bom),
-        Some("utf-16le") => Some(Encoding::Utf16Le),
-        Some("utf-16be") => Some(Encoding::Utf16Be),
-        _ => None,
-    };
-    let ending = match o.choice(
-        &["line_ending", "lineEnding"],
-        &["keep", "as_is", "lf", "crlf", "cr"],
-    )? {
-        Some("as_is") => Ending::AsIs,
-        Some("lf") => Ending::To("\n"),
-        Some("crlf") => Ending::To("\r\n"),
-        Some("cr") => Ending::To("\r"),
+fn whole_options(o: i::WriteFileOptions, overwrite: bool) -> Result<WholeOptions> {
+    let edit = edit_options(Some(o.edit))?;
+    let encoding = o.encoding.map(|e| match e {
+        r::Encoding::Utf8 => Encoding::Utf8,
+        r::Encoding::Utf8Bom => Encoding::Utf8Bom,
+        r::Encoding::Utf16Le => Encoding::Utf16Le,
+        r::Encoding::Utf16Be => Encoding::Utf16Be,
+    });
+    let ending = match o.line_ending {
+        Some(i::LineEndingOption::AsIs) => Ending::AsIs,
+        Some(i::LineEndingOption::Lf) => Ending::To("\n"),
+        Some(i::LineEndingOption::Crlf) => Ending::To("\r\n"),
+        Some(i::LineEndingOption::Cr) => Ending::To("\r"),
         _ => Ending::Keep,
     };
-    o.finish()?;
     Ok(WholeOptions {
         edit,
         overwrite,
-        max_changed_lines,
-        allow_placeholders,
+        max_changed_lines: o.max_changed_lines,
+        allow_placeholders: o.allow_placeholders.unwrap_or(false),
         encoding,
         ending,
     })
@@ -239,23 +222,7 @@ fn too_broad(lc: &LineChanges, max: u64, display: &str) -> Failure {
     f
 }
 
-fn content_arg(args: &[Value]) -> Result<&str> {
-    match arg(args, 1) {
-        Some(Value::String(s)) => Ok(s),
-        Some(Value::Null) | None => Err(bad(
-            "content is required: the complete text of the file (a string).",
-        )),
-        Some(v) => Err(bad(format!(
-            "content must be a string, got {}.",
-            type_name(v)
-        ))),
-    }
-}
-
-fn write_whole(args: &[Value], create: bool) -> Res {
-    let path = str_arg(args, 0, "file_path")?;
-    let content = content_arg(args)?;
-    let o = read_whole_options(arg(args, 2), create)?;
+fn write_whole(path: &str, content: &str, o: WholeOptions, create: bool) -> Res {
     let mode = if create {
         Resolve::MayCreate
     } else {
@@ -360,19 +327,27 @@ fn write_whole(args: &[Value], create: bool) -> Res {
 }
 
 /// `createFile(filePath, content, options)`.
-pub fn create_file(args: &[Value]) -> Res {
-    write_whole(args, true)
+pub fn create_file(a: i::CreateFileArgs) -> Res {
+    let o = a.options.unwrap_or_default();
+    let overwrite = o.overwrite.unwrap_or(false);
+    write_whole(
+        &a.file_path,
+        &a.content,
+        whole_options(o.write, overwrite)?,
+        true,
+    )
 }
 
 /// `writeFile(filePath, content, options)`.
-pub fn write_file(args: &[Value]) -> Res {
-    write_whole(args, false)
+pub fn write_file(a: i::WriteFileArgs) -> Res {
+    let o = whole_options(a.options.unwrap_or_default(), false)?;
+    write_whole(&a.file_path, &a.content, o, false)
 }
 
 /// `deleteFile(filePath, options)`.
-pub fn delete_file(args: &[Value]) -> Res {
-    let path = str_arg(args, 0, "file_path")?;
-    let opts = read_options(arg(args, 1))?;
+pub fn delete_file(a: i::DeleteFileArgs) -> Res {
+    let path = a.file_path.as_str();
+    let opts = edit_options(a.options)?;
     let opened = open_one(path, Resolve::Existing, &opts)?;
     let display = opened.display().to_string();
     let bytes = opened.bytes().unwrap_or_default();
@@ -396,33 +371,13 @@ pub fn delete_file(args: &[Value]) -> Res {
 /// What to undo, from `undoEdit`'s first argument: a string that has the form of an edit id names
 /// that edit; any other string is a file path (undo the newest journaled edit of it). `{edit_id}` or
 /// `{file_path}` says which explicitly.
-fn undo_target(v: Option<&Value>) -> Result<Target<'_>> {
-    Ok(match v {
-        Some(Value::String(s)) if crate::fs::ids::is_edit_id(s) => Target::Id(s),
-        Some(Value::String(s)) => Target::Path(s),
-        Some(v @ Value::Object(_)) => {
-            let mut t = Obj::new("target", Some(v), false)?;
-            let id = t.string(&["edit_id", "editId"])?;
-            let path = t.string(&["file_path", "filePath"])?;
-            t.finish()?;
-            match (id, path) {
-                (Some(id), None) => Target::Id(id),
-                (None, Some(p)) => Target::Path(p),
-                _ => return Err(bad("target: give exactly one of edit_id and file_path.")),
-            }
-        }
-        Some(Value::Null) | None => {
-            return Err(bad(
-                "edit_id is required: an edit_id from a receipt, or a file path.",
-            ))
-        }
-        Some(v) => {
-            return Err(bad(format!(
-                "edit_id must be a string (an edit_id or a file path) or an object, got {}.",
-                type_name(v)
-            )))
-        }
-    })
+fn undo_target(t: &i::UndoTarget) -> Target<'_> {
+    match t {
+        i::UndoTarget::IdOrPath(s) if crate::fs::ids::is_edit_id(s) => Target::Id(s),
+        i::UndoTarget::IdOrPath(s) => Target::Path(s),
+        i::UndoTarget::Named(i::UndoTargetObject::Id { edit_id }) => Target::Id(edit_id),
+        i::UndoTarget::Named(i::UndoTargetObject::Path { file_path }) => Target::Path(file_path),
+    }
 }
 
 /// `undoEdit`'s arguments, read and checked.
@@ -436,16 +391,15 @@ struct UndoCall<'a> {
 }
 
 impl<'a> UndoCall<'a> {
-    fn read(args: &'a [Value]) -> Result<UndoCall<'a>> {
-        let target = undo_target(arg(args, 0))?;
-        let mut o = Obj::new("options", arg(args, 1), true)?;
-        let root = read_root(&mut o)?;
-        let journal = read_journal(&mut o)?;
+    fn read(a: &'a i::UndoEditArgs) -> Result<UndoCall<'a>> {
+        let target = undo_target(&a.target);
+        let o = a.options.as_ref();
+        let root = root(&o.map(|o| o.root.clone()).unwrap_or_default())?;
+        let journal = journal(&o.map(|o| o.journal.clone()).unwrap_or_default())?;
         let max_file_bytes = o
-            .uint(&["max_file_bytes", "maxFileBytes"])?
+            .and_then(|o| o.max_file_bytes)
             .unwrap_or(DEFAULT_MAX_FILE_BYTES);
-        let only = o.strings(&["only_edit_ids", "onlyEditIds"])?;
-        o.finish()?;
+        let only = o.and_then(|o| o.only_edit_ids.clone());
         Ok(UndoCall {
             target,
             ws: Workspace::new(&root)?,
@@ -462,8 +416,8 @@ impl<'a> UndoCall<'a> {
 
 /// `undoEdit(editIdOrPath, options)` (see [`undo_target`]). With `only_edit_ids`, an edit not in
 /// that list is `EDIT_NOT_FOUND`, as an unknown one.
-pub fn undo_edit(args: &[Value]) -> Res {
-    let c = UndoCall::read(args)?;
+pub fn undo_edit(a: i::UndoEditArgs) -> Res {
+    let c = UndoCall::read(&a)?;
     let disk = c.journal.open(&c.ws)?;
     let undone = journal::undo_in(&c.ws, c.target, disk.as_ref(), c.max_file_bytes, c.scope())?;
     Ok(to_value(&UndoEditSuccess {
@@ -477,7 +431,8 @@ pub fn undo_edit(args: &[Value]) -> Res {
 /// or the undo's own refusal (`EDIT_NOT_FOUND`, `PATH_OUTSIDE_WORKSPACE`). Writes nothing: a host
 /// journal directory that does not exist yet is not made (it holds nothing).
 pub(super) fn undo_touched(args: &[Value]) -> Result<Vec<TouchedFile>> {
-    let c = UndoCall::read(args)?;
+    let a: i::UndoEditArgs = crate::contract::read::read_args(args)?;
+    let c = UndoCall::read(&a)?;
     let disk = match &c.journal {
         JournalAt::Host(d) if !std::path::Path::new(d).is_dir() => None,
         j => j.open(&c.ws)?,

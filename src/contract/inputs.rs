@@ -1,9 +1,10 @@
 //! The arguments of every operation, as Rust types: the positional parameters of each library
 //! function (`<Op>Args`, one field per parameter, in order) and its options objects.
 //!
-//! These types are declarations only: the handlers in [`crate::api`] read their arguments with the
-//! options reader (`api::args::Obj`), and `tests/inputs.rs` runs that reader to prove it knows exactly
-//! the keys declared here. `schemas/<op>.args.json` and `types/options.d.ts` are generated from them
+//! These types are the readers: [`super::read::read_args`] reads an operation's argument array into
+//! its `<Op>Args` (spellings, `null`, unknown keys, types and messages decided by the declaration),
+//! and the op table hands the handler in [`crate::api`] that one typed value. `tests/inputs.rs`
+//! proves the keys the reader knows are exactly the properties the generated schemas declare. `schemas/<op>.args.json` and `types/options.d.ts` are generated from them
 //! (see [`super::args_schema`]). Doc comments become descriptions.
 //!
 //! Spellings: every snake_case property is also accepted in camelCase (`workspace_root` and
@@ -11,12 +12,11 @@
 //! Other spellings of one key are listed with `#[schemars(extend("x-aliases" = [...]))]` and declared
 //! the same way. Where two spellings exist, neither is required by the schema (the reader requires one).
 
-#![allow(dead_code)]
-
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::Deserialize;
 use serde_json::Value;
 
 use super::receipts::Encoding;
@@ -25,8 +25,8 @@ use super::receipts::Encoding;
 
 /// Options every reading and finding call takes: where the workspace is, and how long a lock wait
 /// may last.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default, Clone)]
+#[schemars(deny_unknown_fields)]
 pub struct WorkspaceOption {
     /// Directory every path must stay inside (default: `process.cwd()`).
     pub workspace_root: Option<String>,
@@ -36,7 +36,7 @@ pub struct WorkspaceOption {
 }
 
 /// Where the undo journal is also kept on disk (at most one of the two).
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize, Default, Clone)]
 pub struct JournalOptions {
     /// A directory inside the workspace that also keeps the undo journal on disk (so `undoEdit` works
     /// after a restart). The in-memory journal is always kept.
@@ -47,7 +47,7 @@ pub struct JournalOptions {
 }
 
 /// `"safe"` (default) tolerates transcription noise when the match stays unique; `"exact"` does not.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tolerance {
     Exact,
@@ -59,7 +59,7 @@ pub enum Tolerance {
 /// the receipt carries `syntax`. `"enforce"`: an edit that introduces a syntax error is refused with
 /// `SYNTAX_ERROR_INTRODUCED` and nothing is written. Errors the file already had are not counted;
 /// dry runs are checked too. No effect on `deleteFile`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ValidateMode {
     Off,
@@ -69,7 +69,7 @@ pub enum ValidateMode {
 
 /// The options every writing call shares (`base_hash` aside: the multi-file calls take
 /// `base_hashes` instead).
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize, Default)]
 pub struct WriteOptions {
     #[serde(flatten)]
     pub root: WorkspaceOption,
@@ -86,8 +86,8 @@ pub struct WriteOptions {
 /// Options shared by every single-file edit (`patchFile`, `applyEdits`, `editLines`, `deleteFile`, …).
 /// Each key is accepted in snake_case or camelCase; giving both spellings with different values is
 /// refused with `INVALID_INPUT`. Unknown keys are refused.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct EditOptions {
     #[serde(flatten)]
     pub write: WriteOptions,
@@ -99,8 +99,8 @@ pub struct EditOptions {
 
 /// Options of the multi-file entry points (`applyPatch`, `applyBlocks`, `applyUnifiedDiff`). Each key is
 /// accepted in snake_case or camelCase; unknown keys are refused with `INVALID_INPUT`.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct PatchOptions {
     #[serde(flatten)]
     pub write: WriteOptions,
@@ -113,8 +113,8 @@ pub struct PatchOptions {
 }
 
 /// `applyBlocks` options: apply every block to `file_path`, ignoring path lines in the text.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct BlocksOptions {
     #[serde(flatten)]
     pub patch: PatchOptions,
@@ -123,8 +123,8 @@ pub struct BlocksOptions {
 }
 
 /// `applyUnifiedDiff` options.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct UnifiedDiffOptions {
     #[serde(flatten)]
     pub patch: PatchOptions,
@@ -135,7 +135,7 @@ pub struct UnifiedDiffOptions {
 }
 
 /// `"plain"` (default); `"numbered"` prefixes `%6d\t` like `cat -n`; `"hashline"` prefixes `N:tag|`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize, Clone, Copy)]
 #[serde(rename_all = "snake_case")]
 pub enum ViewFormat {
     Plain,
@@ -144,8 +144,8 @@ pub enum ViewFormat {
 }
 
 /// Options of viewFile (snake_case or camelCase).
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct ViewFileOptions {
     #[serde(flatten)]
     pub root: WorkspaceOption,
@@ -164,7 +164,7 @@ pub struct ViewFileOptions {
 
 /// `"keep"` (default): convert line breaks to the existing file's terminator when it uses one
 /// throughout; `"as_is"`: write them as given; or force one.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum LineEndingOption {
     Keep,
@@ -175,8 +175,8 @@ pub enum LineEndingOption {
 }
 
 /// Options of writeFile (and createFile).
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct WriteFileOptions {
     #[serde(flatten)]
     pub edit: EditOptions,
@@ -191,8 +191,8 @@ pub struct WriteFileOptions {
 }
 
 /// Options of createFile.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct CreateFileOptions {
     #[serde(flatten)]
     pub write: WriteFileOptions,
@@ -201,8 +201,8 @@ pub struct CreateFileOptions {
 }
 
 /// Options of undoEdit.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct UndoEditOptions {
     #[serde(flatten)]
     pub root: WorkspaceOption,
@@ -219,8 +219,8 @@ pub struct UndoEditOptions {
 }
 
 /// Options of listDirectory.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct ListDirectoryOptions {
     #[serde(flatten)]
     pub root: WorkspaceOption,
@@ -233,8 +233,8 @@ pub struct ListDirectoryOptions {
 }
 
 /// Options of findFiles.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct FindFilesOptions {
     #[serde(flatten)]
     pub root: WorkspaceOption,
@@ -249,8 +249,8 @@ pub struct FindFilesOptions {
 }
 
 /// Options of searchFiles.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct SearchFilesOptions {
     #[serde(flatten)]
     pub root: WorkspaceOption,
@@ -276,8 +276,8 @@ pub struct SearchFilesOptions {
 }
 
 /// Options of readManyFiles.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct ReadManyFilesOptions {
     #[serde(flatten)]
     pub root: WorkspaceOption,
@@ -289,8 +289,8 @@ pub struct ReadManyFilesOptions {
 }
 
 /// Options of moveFile.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct MoveFileOptions {
     #[serde(flatten)]
     pub edit: EditOptions,
@@ -299,8 +299,8 @@ pub struct MoveFileOptions {
 }
 
 /// Options of getStats.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
 pub struct StatsOptions {
     /// Reset the counters after reading them.
     pub reset: Option<bool>,
@@ -311,15 +311,15 @@ pub struct StatsOptions {
 /// The `patch_file` tool's arguments, which `patchFile` takes as its `input`: the edit, and the
 /// settings a model may send with it (each must agree with the same setting in `options` when both
 /// are given). `file_path`, `search_block` and `replace_block` are required, in either spelling.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize)]
+#[schemars(deny_unknown_fields)]
 pub struct PatchFileInput {
     /// The file to edit (required).
-    pub file_path: Option<String>,
+    pub file_path: String,
     /// Text that must occur exactly once in the file (after the tolerance tiers, if any; required).
-    pub search_block: Option<String>,
+    pub search_block: String,
     /// Inserted literally in place of the match ("" deletes it; required).
-    pub replace_block: Option<String>,
+    pub replace_block: String,
     /// The `file_hash` the edit was written against; a different current hash gives `STALE_FILE`.
     pub base_hash: Option<String>,
     /// Compute everything, write nothing (`written: false`).
@@ -329,21 +329,21 @@ pub struct PatchFileInput {
 
 /// One edit of `applyEdits` as an object: the old text (required, in any of its spellings), the new
 /// text (required, in any of its spellings), and optionally how many occurrences it must replace.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize)]
+#[schemars(deny_unknown_fields)]
 pub struct EditSpec {
     /// The text to replace.
     #[schemars(extend("x-aliases" = ["old_string", "oldString", "search"]))]
-    pub old: Option<String>,
+    pub old: String,
     /// The text to put in its place ("" deletes it).
-    #[schemars(extend("x-aliases" = ["new_string", "newString", "replace"]))]
-    pub new: Option<String>,
+    #[schemars(extend("x-aliases" = ["new_string", "newString", "replace"], "x-required" = "\"\" deletes the old text"))]
+    pub new: String,
     /// Replace exactly this many occurrences; any other count is refused.
     pub expected_replacements: Option<u64>,
 }
 
 /// An edit as an object, or as an `[old, new]` pair.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 #[serde(untagged)]
 pub enum Edit {
     Spec(EditSpec),
@@ -351,7 +351,8 @@ pub enum Edit {
 }
 
 /// A line anchor from a hashline view: `"12:ab3f"` (the line number, a colon, the line's tag).
-pub struct LineAnchor;
+#[derive(Deserialize)]
+pub struct LineAnchor(pub String);
 
 impl JsonSchema for LineAnchor {
     fn schema_name() -> Cow<'static, str> {
@@ -368,7 +369,14 @@ impl JsonSchema for LineAnchor {
 /// One line-anchored op of `editLines`; `end` is inclusive and defaults to `start`. New lines are
 /// given as `lines` (one line per item, no line breaks) or as `text` (split on line breaks), never
 /// both.
-pub struct LineOp;
+#[derive(Deserialize)]
+pub struct LineOp {
+    pub op: String,
+    pub start: LineAnchor,
+    pub end: Option<LineAnchor>,
+    pub lines: Option<Vec<String>>,
+    pub text: Option<String>,
+}
 
 impl JsonSchema for LineOp {
     fn schema_name() -> Cow<'static, str> {
@@ -404,8 +412,22 @@ impl JsonSchema for LineOp {
             })
         };
         let insert = ["insert_before", "insert_after"];
+        // What the reader reads by (super::read): one object, so that a wrong op or a missing key
+        // gets its own message; the handler then checks which keys go with which op.
+        let read = serde_json::json!({
+            "type": "object",
+            "properties": {
+                "op": {"type": "string", "enum": ["replace", "delete", "insert_before", "insert_after"]},
+                "start": anchor,
+                "end": anchor,
+                "lines": lines,
+                "text": text,
+            },
+            "required": ["op", "start"],
+        });
         Schema::try_from(serde_json::json!({
             "description": "One line-anchored op of `editLines`; `end` is inclusive and defaults to `start`. New lines are given as `lines` (one line per item, no line breaks) or as `text` (split on line breaks), never both.",
+            "x-read": read,
             "oneOf": [
                 variant(&["replace"], true, Some(("lines", &lines))),
                 variant(&["replace"], true, Some(("text", &text))),
@@ -420,7 +442,12 @@ impl JsonSchema for LineOp {
 
 /// What to undo, named explicitly.
 #[derive(JsonSchema)]
-#[serde(untagged, deny_unknown_fields)]
+#[serde(untagged)]
+#[schemars(deny_unknown_fields)]
+#[schemars(extend("x-read" = {
+    "type": "object",
+    "properties": {"edit_id": {"type": "string"}, "file_path": {"type": "string"}}
+}))]
 pub enum UndoTargetObject {
     /// The edit with this id.
     Id {
@@ -434,6 +461,30 @@ pub enum UndoTargetObject {
     },
 }
 
+impl<'de> Deserialize<'de> for UndoTargetObject {
+    /// Read as one object (its `x-read`), so that naming both or neither gets its own message.
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Either {
+            edit_id: Option<String>,
+            file_path: Option<String>,
+        }
+        match Either::deserialize(d)? {
+            Either {
+                edit_id: Some(edit_id),
+                file_path: None,
+            } => Ok(UndoTargetObject::Id { edit_id }),
+            Either {
+                edit_id: None,
+                file_path: Some(file_path),
+            } => Ok(UndoTargetObject::Path { file_path }),
+            _ => Err(serde::de::Error::custom(
+                "target: give exactly one of edit_id and file_path.",
+            )),
+        }
+    }
+}
+
 /// What to undo: an `edit_id` from a receipt, or a file path (the newest journaled edit of it); or
 /// either named explicitly.
 #[derive(JsonSchema)]
@@ -443,8 +494,20 @@ pub enum UndoTarget {
     Named(UndoTargetObject),
 }
 
+impl<'de> Deserialize<'de> for UndoTarget {
+    /// A string, or the object's own refusal (an untagged enum would hide it).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(s) => Ok(UndoTarget::IdOrPath(s)),
+            other => UndoTargetObject::deserialize(other)
+                .map(UndoTarget::Named)
+                .map_err(serde::de::Error::custom),
+        }
+    }
+}
+
 /// A file to read whole, or a line range of it.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 #[serde(untagged)]
 pub enum ReadManyItem {
     Path(String),
@@ -452,12 +515,12 @@ pub enum ReadManyItem {
 }
 
 /// A file of `readManyFiles` and the line range to read.
-#[derive(JsonSchema)]
-#[serde(deny_unknown_fields)]
+#[derive(JsonSchema, Deserialize)]
+#[schemars(deny_unknown_fields)]
 pub struct ReadManyRange {
     /// The file (required, in any of its spellings).
     #[schemars(extend("x-aliases" = ["path"]))]
-    pub file_path: Option<String>,
+    pub file_path: String,
     /// 1-based first line (default 1).
     pub start_line: Option<u64>,
     /// 1-based last line, inclusive (default: the last line).
@@ -466,7 +529,7 @@ pub struct ReadManyRange {
 
 /// What `permissionScope` reads paths from: a list of paths, or an apply_patch text, SEARCH/REPLACE
 /// path blocks or a unified diff.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 #[serde(untagged)]
 pub enum ScopeInput {
     Paths(Vec<String>),
@@ -476,7 +539,7 @@ pub enum ScopeInput {
 // ---- the positional arguments of each op --------------------------------------------------------
 
 /// `patchFile(input, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct PatchFileArgs {
     /// The edit: the `patch_file` tool's arguments.
     pub input: PatchFileInput,
@@ -484,7 +547,7 @@ pub struct PatchFileArgs {
 }
 
 /// `applyEdits(file_path, edits, options?)` (and `previewEdits`).
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct ApplyEditsArgs {
     /// The file to edit.
     pub file_path: String,
@@ -494,31 +557,31 @@ pub struct ApplyEditsArgs {
 }
 
 /// No arguments.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct NoArgs {}
 
 /// `getStats(options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct GetStatsArgs {
     pub options: Option<StatsOptions>,
 }
 
 /// `setEventLog(path)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct SetEventLogArgs {
     /// The log file; `null` (or nothing) turns the log off.
     pub path: Option<String>,
 }
 
 /// `permissionScope(input, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct PermissionScopeArgs {
     pub input: ScopeInput,
     pub options: Option<WorkspaceOption>,
 }
 
 /// `viewFile(file_path, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct ViewFileArgs {
     /// The file to read.
     pub file_path: String,
@@ -526,7 +589,7 @@ pub struct ViewFileArgs {
 }
 
 /// `editLines(file_path, ops, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct EditLinesArgs {
     /// The file to edit.
     pub file_path: String,
@@ -536,7 +599,7 @@ pub struct EditLinesArgs {
 }
 
 /// `createFile(file_path, content, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct CreateFileArgs {
     /// The file to create.
     pub file_path: String,
@@ -546,7 +609,7 @@ pub struct CreateFileArgs {
 }
 
 /// `writeFile(file_path, content, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct WriteFileArgs {
     /// The file to rewrite.
     pub file_path: String,
@@ -556,7 +619,7 @@ pub struct WriteFileArgs {
 }
 
 /// `deleteFile(file_path, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct DeleteFileArgs {
     /// The file to delete.
     pub file_path: String,
@@ -564,14 +627,14 @@ pub struct DeleteFileArgs {
 }
 
 /// `undoEdit(target, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct UndoEditArgs {
     pub target: UndoTarget,
     pub options: Option<UndoEditOptions>,
 }
 
 /// `applyPatch(patch, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct ApplyPatchArgs {
     /// The apply_patch envelope.
     pub patch: String,
@@ -579,7 +642,7 @@ pub struct ApplyPatchArgs {
 }
 
 /// `applyBlocks(text, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct ApplyBlocksArgs {
     /// SEARCH/REPLACE blocks, each under its path line.
     pub text: String,
@@ -587,7 +650,7 @@ pub struct ApplyBlocksArgs {
 }
 
 /// `applyUnifiedDiff(diff, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct ApplyUnifiedDiffArgs {
     /// The unified diff (plain or git).
     pub diff: String,
@@ -595,14 +658,14 @@ pub struct ApplyUnifiedDiffArgs {
 }
 
 /// `parseBlocks(text)` and `parsePathBlocks(text)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct ParseBlocksArgs {
     /// SEARCH/REPLACE blocks.
     pub text: String,
 }
 
 /// `touchedFiles(op, args)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct TouchedFilesArgs {
     /// The engine operation (snake_case: `"apply_patch"`, `"patch_file"`, …).
     pub op: String,
@@ -611,7 +674,7 @@ pub struct TouchedFilesArgs {
 }
 
 /// `listDirectory(path?, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct ListDirectoryArgs {
     /// The directory (default: the root).
     pub path: Option<String>,
@@ -619,7 +682,7 @@ pub struct ListDirectoryArgs {
 }
 
 /// `findFiles(pattern, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct FindFilesArgs {
     /// The glob to match.
     pub pattern: String,
@@ -627,7 +690,7 @@ pub struct FindFilesArgs {
 }
 
 /// `searchFiles(query, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct SearchFilesArgs {
     /// The text (or with `regex: true`, the pattern) to look for.
     pub query: String,
@@ -635,7 +698,7 @@ pub struct SearchFilesArgs {
 }
 
 /// `readManyFiles(files, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct ReadManyFilesArgs {
     /// The files (at least one).
     pub files: Vec<ReadManyItem>,
@@ -643,7 +706,7 @@ pub struct ReadManyFilesArgs {
 }
 
 /// `moveFile(from_path, to_path, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct MoveFileArgs {
     /// The file to move.
     pub from_path: String,
@@ -653,7 +716,7 @@ pub struct MoveFileArgs {
 }
 
 /// `createDirectory(path, options?)`.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, Deserialize)]
 pub struct CreateDirectoryArgs {
     /// The directory to create, with its missing parents.
     pub path: String,

@@ -7,13 +7,14 @@
 //! `npm run schemas` (which runs `cargo run --example contract`); `types/receipts.d.ts` and
 //! `types/options.d.ts` are generated from those schemas by `scripts/gen-receipt-types.mjs`.
 //! `tests/contract.rs` and `__test__/contract.test.mjs` fail while a checked-in file differs from what
-//! the generators write; `tests/inputs.rs` runs the options readers against the declared arguments.
+//! the generators write; `tests/inputs.rs` runs the reader ([`read`]) against the declared arguments.
 //!
 //! Output schemas use only keywords that mean the same in JSON Schema draft-07 and 2020-12 (no
 //! `$schema`, no `format`), with named types under `$defs` (Ajv accepts `$defs` in both drafts).
 //! Argument schemas are draft 2020-12 (`$schema`, `prefixItems`): they are no MCP tool schemas.
 
 pub mod inputs;
+pub mod read;
 pub mod receipts;
 
 use schemars::generate::SchemaSettings;
@@ -65,7 +66,7 @@ pub fn definitions_of<T: JsonSchema>() -> Map<String, Value> {
 }
 
 /// The generator of the argument schemas: as [`generator`], for deserializing (an `Option` field is
-/// optional and may be `null`, as the options reader reads `null` as absent).
+/// optional and may be `null`, as the reader reads `null` as absent).
 fn input_generator() -> schemars::SchemaGenerator {
     SchemaSettings::draft2020_12()
         .with(|s| s.meta_schema = None)
@@ -149,6 +150,9 @@ fn camel(k: &str) -> String {
 /// reader requires one of them). Applied to every object schema inside `v`.
 pub fn expand_aliases(v: &mut Value) {
     let Value::Object(m) = v else { return };
+    // The reader's own schema of a declaration (see `read`) is no part of the published one.
+    m.shift_remove("x-read");
+    m.shift_remove("x-required");
     if let Some(Value::Object(props)) = m.get_mut("properties") {
         let mut out = Map::new();
         let mut spelled = Vec::new();

@@ -113,7 +113,7 @@ pub enum Dialect {
 }
 
 /// A file's encoding as surepatch reads and writes it.
-#[derive(JsonSchema)]
+#[derive(JsonSchema, serde::Deserialize, Clone, Copy, Debug, PartialEq, Eq)]
 #[allow(dead_code)]
 pub enum Encoding {
     #[serde(rename = "utf-8")]
