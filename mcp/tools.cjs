@@ -126,6 +126,10 @@ function outputSchema(success) {
 
 // ---- the tools -------------------------------------------------------------------------------------
 
+// The keys of `o` whose value is given: arguments a tool takes without advertising them reach the
+// library only when the model sent them.
+const given = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
+
 // Each entry:
 //   name, lib (the library function it needs), title, description, input (JSON Schema),
 //   success ({properties, required}: the ok:true shape), annotations,
@@ -171,6 +175,8 @@ const TOOLS = [
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     op: 'view_file',
+    // Taken but not advertised (Claude Code Read's limit, read_text_file's head and tail).
+    accepts: ['max_lines', 'tail'],
     args: (a, root) => [
       a.file_path,
       {
@@ -179,6 +185,7 @@ const TOOLS = [
         start_line: a.start_line,
         end_line: a.end_line,
         max_bytes: a.max_bytes,
+        ...given({ max_lines: a.max_lines, tail: a.tail }),
       },
     ],
     touches: null,
@@ -208,7 +215,7 @@ const TOOLS = [
     success: {
       properties: Object.assign(
         {
-          replacements: { type: 'integer', const: 1 },
+          replacements: int('Occurrences replaced (1 unless replace_all or expected_replacements).', 1),
           line_number: int('1-based first line of the match.', 1),
           tier: TIER,
           dialect: DIALECT,
@@ -219,8 +226,15 @@ const TOOLS = [
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     op: 'patch_file',
+    // Taken but not advertised (Claude Code Edit's replace_all, Gemini CLI replace's count).
+    accepts: ['expected_replacements', 'replace_all'],
     args: (a, root, validate) => [
-      { file_path: a.file_path, search_block: a.search_block, replace_block: a.replace_block },
+      {
+        file_path: a.file_path,
+        search_block: a.search_block,
+        replace_block: a.replace_block,
+        ...given({ expected_replacements: a.expected_replacements, replace_all: a.replace_all }),
+      },
       { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, tolerance: a.tolerance, validate },
     ],
     touches: 'file',
@@ -864,6 +878,35 @@ function failure(code, message, extra) {
 const camel = (s) => s.replace(/_([a-z])/g, (_m, c) => c.toUpperCase())
 const ROOT_KEYS = new Set(['workspace_root', 'workspaceRoot', 'root'])
 
+// The op's other spellings of its arguments (`aliases` in schemas/ops.json, from the x-aliases of
+// src/contract/inputs.rs): `{native: [aliases]}`.
+function opAliases(op) {
+  const entry = opTable().find((o) => o.op === op)
+  return (entry && entry.aliases) || {}
+}
+
+/**
+ * Every argument name tool `tool` (an entry of TOOLS, or its name) takes, as `{spelling: native}`: its
+ * schema's properties and the ones it takes without advertising them (`accepts`), each in snake_case
+ * and camelCase, and the other spellings the engine declares for them (Claude Code's old_string,
+ * the filesystem server's path, Codex's input, ...).
+ */
+function argumentNames(tool) {
+  if (typeof tool === 'string') tool = TOOLS.find((t) => t.name === tool)
+  const names = [...Object.keys(tool.input.properties), ...(tool.accepts || [])]
+  const aliases = opAliases(tool.op)
+  const out = {}
+  for (const n of names) {
+    out[n] = n
+    out[camel(n)] = n
+    for (const a of aliases[n] || []) {
+      if (!(a in out)) out[a] = n
+      if (!(camel(a) in out)) out[camel(a)] = n
+    }
+  }
+  return out
+}
+
 // Model arguments → snake_case keys of the tool's schema. Unknown keys are refused (listing the known
 // ones), the workspace root in particular; null means absent; both spellings must agree.
 function normalize(tool, args) {
@@ -881,11 +924,7 @@ function normalize(tool, args) {
     return { error: failure('INVALID_INPUT', `${tool.name}: arguments must be a JSON object.`) }
   }
   const names = Object.keys(tool.input.properties)
-  const alias = new Map()
-  for (const n of names) {
-    alias.set(n, n)
-    alias.set(camel(n), n)
-  }
+  const alias = new Map(Object.entries(argumentNames(tool)))
   const out = {}
   const from = {}
   for (const key of Object.keys(args)) {
@@ -1194,6 +1233,7 @@ const key = (root, display) => `${root}\0${display}`
 
 module.exports = {
   inside,
+  argumentNames,
   TOOLS,
   ALL_TOOLS,
   errorCodesOf,

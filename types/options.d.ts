@@ -181,6 +181,8 @@ export interface EditSpec {
   oldString?: string | null
   /** Another spelling of `old`. */
   search?: string | null
+  /** Another spelling of `old`. */
+  oldText?: string | null
   /** The text to put in its place ("" deletes it). */
   new?: string | null
   /** Another spelling of `new`. */
@@ -189,10 +191,16 @@ export interface EditSpec {
   newString?: string | null
   /** Another spelling of `new`. */
   replace?: string | null
+  /** Another spelling of `new`. */
+  newText?: string | null
   /** Replace exactly this many occurrences; any other count is refused. */
   expected_replacements?: number | null
   /** Another spelling of `expected_replacements`. */
   expectedReplacements?: number | null
+  /** Replace every occurrence, however many (at least one). Not with `expected_replacements`. */
+  replace_all?: boolean | null
+  /** Another spelling of `replace_all`. */
+  replaceAll?: boolean | null
 }
 
 /** Options of findFiles. */
@@ -343,21 +351,41 @@ export interface MoveFileOptions {
 /**
  * The `patch_file` tool's arguments, which `patchFile` takes as its `input`: the edit, and the
  * settings a model may send with it (each must agree with the same setting in `options` when both
- * are given). `file_path`, `search_block` and `replace_block` are required, in either spelling.
+ * are given). `file_path`, `search_block` and `replace_block` are required, in any of their
+ * spellings.
  */
 export interface PatchFileInput {
   /** The file to edit (required). */
   file_path?: string | null
   /** Another spelling of `file_path`. */
   filePath?: string | null
-  /** Text that must occur exactly once in the file (after the tolerance tiers, if any; required). */
+  /**
+   * Text that must occur exactly once in the file (after the tolerance tiers, if any; required),
+   * or `expected_replacements` times, or with `replace_all` any number of times.
+   */
   search_block?: string | null
   /** Another spelling of `search_block`. */
   searchBlock?: string | null
+  /** Another spelling of `search_block`. */
+  old_string?: string | null
+  /** Another spelling of `search_block`. */
+  oldString?: string | null
   /** Inserted literally in place of the match ("" deletes it; required). */
   replace_block?: string | null
   /** Another spelling of `replace_block`. */
   replaceBlock?: string | null
+  /** Another spelling of `replace_block`. */
+  new_string?: string | null
+  /** Another spelling of `replace_block`. */
+  newString?: string | null
+  /** Replace exactly this many occurrences; any other count is refused (`MATCH_COUNT_MISMATCH`). */
+  expected_replacements?: number | null
+  /** Another spelling of `expected_replacements`. */
+  expectedReplacements?: number | null
+  /** Replace every occurrence, however many (at least one). Not with `expected_replacements`. */
+  replace_all?: boolean | null
+  /** Another spelling of `replace_all`. */
+  replaceAll?: boolean | null
   /** The `file_hash` the edit was written against; a different current hash gives `STALE_FILE`. */
   base_hash?: string | null
   /** Another spelling of `base_hash`. */
@@ -677,6 +705,8 @@ export interface ViewFileOptions {
   start_line?: number | null
   /** Another spelling of `start_line`. */
   startLine?: number | null
+  /** Another spelling of `start_line`. */
+  offset?: number | null
   /** 1-based last line, inclusive (default: the last line; larger values are clamped). */
   end_line?: number | null
   /** Another spelling of `end_line`. */
@@ -689,6 +719,15 @@ export interface ViewFileOptions {
   max_lines?: number | null
   /** Another spelling of `max_lines`. */
   maxLines?: number | null
+  /** Another spelling of `max_lines`. */
+  limit?: number | null
+  /** Another spelling of `max_lines`. */
+  head?: number | null
+  /**
+   * Show only the last this many lines (at least 1; not with `start_line`, `end_line` or
+   * `max_lines`).
+   */
+  tail?: number | null
   /** Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB). */
   max_file_bytes?: number | null
   /** Another spelling of `max_file_bytes`. */

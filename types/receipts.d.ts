@@ -533,7 +533,7 @@ export interface PatchFileSuccess {
   ok: true
   /** Workspace-relative path of the file. */
   file_path: string
-  /** Always 1 for patchFile. */
+  /** Occurrences replaced: 1, or the count with `expected_replacements` / `replace_all`. */
   replacements: number
   /** Set when an empty `search_block` created the missing file. */
   created?: boolean

@@ -5,9 +5,11 @@ use serde_json::Value;
 use super::args::{bad, type_name, Obj};
 use super::commit::Writer;
 use super::options::{read_options, EditOptions, Validate};
+use super::replace_all::{count_of, edit_file_all};
 use super::{arg, Res};
 use crate::apply::{self, Planned};
 use crate::codec::{self, Encoding};
+use crate::contract::inputs;
 use crate::contract::receipts::{
     to_value, ApplyEditsSuccess, JournalFields, PatchFileSuccess, True,
 };
@@ -321,9 +323,9 @@ fn syntax_gate_planned(
     syntax_gate(mode, display, text, &plan.render(text), &plan.changes)
 }
 
-/// Reads one edit from `{old|old_string|oldString|search, new|new_string|newString|replace,
-/// expected_replacements}` or an `[old, new]` pair.
-pub fn read_edit(v: &Value, name: &str) -> Result<Edit> {
+/// Reads one edit from `{old (any spelling of inputs::OLD), new (inputs::NEW), expected_replacements,
+/// replace_all}` or an `[old, new]` pair; with whether it replaces every occurrence.
+pub fn read_edit(v: &Value, name: &str) -> Result<(Edit, bool)> {
     match v {
         Value::Array(pair) => {
             if pair.len() != 2 {
@@ -339,28 +341,37 @@ pub fn read_edit(v: &Value, name: &str) -> Result<Edit> {
                     type_name(other)
                 ))),
             };
-            Ok(Edit::new(s(&pair[0], "0")?, s(&pair[1], "1")?))
+            Ok((Edit::new(s(&pair[0], "0")?, s(&pair[1], "1")?), false))
         }
         Value::Object(_) => {
             let mut o = Obj::new(name, Some(v), false)?;
             let old = o
-                .req_string(&["old", "old_string", "oldString", "search"])?
+                .string(inputs::OLD)?
+                .ok_or_else(|| missing(name, "old", "the exact text to replace", inputs::OLD))?
                 .to_string();
             let new = o
-                .string(&["new", "new_string", "newString", "replace"])?
+                .string(inputs::NEW)?
                 .ok_or_else(|| {
-                    bad(format!(
-                        "{name}.new is required (a string; \"\" deletes the old text)."
-                    ))
+                    missing(
+                        name,
+                        "new",
+                        "the text to put in its place; \"\" deletes the old text",
+                        inputs::NEW,
+                    )
                 })?
                 .to_string();
             let expected = o.uint(&["expected_replacements", "expectedReplacements"])?;
+            let all = o.boolean(&["replace_all", "replaceAll"])?;
             o.finish()?;
-            Ok(Edit {
-                old,
-                new,
-                expected_replacements: expected.map(|n| n as usize),
-            })
+            let (expected_replacements, all) = count_of(name, expected, all)?;
+            Ok((
+                Edit {
+                    old,
+                    new,
+                    expected_replacements,
+                },
+                all,
+            ))
         }
         other => Err(bad(format!(
             "{name} must be an {{old, new}} object or an [old, new] pair, got {}.",
@@ -369,12 +380,35 @@ pub fn read_edit(v: &Value, name: &str) -> Result<Edit> {
     }
 }
 
+/// `INVALID_INPUT` for an edit item without one of its texts: which item, and every name it may go by.
+fn missing(item: &str, what: &str, means: &str, names: &[&str]) -> Failure {
+    bad(format!(
+        "{item} has no {what} text: give it as {} ({means}); accepted names: {}.",
+        names[0],
+        names.join(", ")
+    ))
+}
+
 /// `patchFile(input, options)`.
 pub fn patch_file(args: &[Value]) -> Res {
     let mut input = Obj::new("input", arg(args, 0), false)?;
     let path = input.req_string(&["file_path", "filePath"])?;
-    let search = input.req_string(&["search_block", "searchBlock"])?;
-    let replace = input.req_string(&["replace_block", "replaceBlock"])?;
+    let required = |names: &[&str]| {
+        bad(format!(
+            "{} is required (a string); accepted names: {}.",
+            names[0],
+            names.join(", ")
+        ))
+    };
+    let search = input
+        .string(inputs::SEARCH_BLOCK)?
+        .ok_or_else(|| required(inputs::SEARCH_BLOCK))?;
+    let replace = input
+        .string(inputs::REPLACE_BLOCK)?
+        .ok_or_else(|| required(inputs::REPLACE_BLOCK))?;
+    let expected = input.uint(&["expected_replacements", "expectedReplacements"])?;
+    let all = input.boolean(&["replace_all", "replaceAll"])?;
+    let (expected_replacements, all) = count_of("patch_file", expected, all)?;
     // The tool's own arguments may ride in `input` too, so a harness can pass a model's tool call
     // straight through: each must agree with the same setting in `options` when both are given.
     let base_hash = input
@@ -416,9 +450,14 @@ pub fn patch_file(args: &[Value]) -> Res {
         }
         opts.tolerance = t;
     }
-    let out = edit_file(
+    let edit = Edit {
+        expected_replacements,
+        ..Edit::new(search, replace)
+    };
+    let (_, out) = edit_file_all(
         path,
-        &[Edit::new(search, replace)],
+        vec![edit],
+        &[all],
         &opts,
         ("search_block", "replace_block"),
     )?;
@@ -455,12 +494,14 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
             )))
         }
     };
-    let edits = match arg(args, 1) {
+    let (edits, all): (Vec<Edit>, Vec<bool>) = match arg(args, 1) {
         Some(Value::Array(a)) => a
             .iter()
             .enumerate()
             .map(|(i, e)| read_edit(e, &format!("edits[{i}]")))
-            .collect::<Result<Vec<_>>>()?,
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .unzip(),
         Some(Value::Null) | None => {
             return Err(bad("edits is required: an array of {old, new} edits."))
         }
@@ -475,7 +516,7 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
     if preview {
         opts.dry_run = true;
     }
-    let out = edit_file(path, &edits, &opts, ("old", "new"))?;
+    let (edits, out) = edit_file_all(path, edits, &all, &opts, ("old", "new"))?;
     Ok(to_value(&ApplyEditsSuccess {
         ok: True,
         edits_applied: edits.len(),

@@ -37,7 +37,7 @@ fn read_item(v: &Value, i: usize) -> Result<Item, crate::error::Failure> {
             let name = format!("files[{i}]");
             let mut o = Obj::new(&name, Some(v), false)?;
             let path = o
-                .req_string(&["file_path", "filePath", "path"])?
+                .req_string(crate::contract::inputs::FILE_PATH_OR_PATH)?
                 .to_string();
             let start = o.get(&["start_line", "startLine"])?.cloned();
             let end = o.get(&["end_line", "endLine"])?.cloned();

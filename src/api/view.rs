@@ -23,6 +23,7 @@ use super::args::{bad, str_arg, Obj};
 use super::options::{read_root, DEFAULT_MAX_FILE_BYTES};
 use super::{arg, Res};
 use crate::codec::{self, detect_line_ending};
+use crate::contract::inputs;
 use crate::contract::receipts::{to_value, True, ViewFileSuccess};
 use crate::error::Failure;
 use crate::hash::file_hash;
@@ -82,12 +83,13 @@ pub(super) fn view(args: &[Value]) -> crate::error::Result<ViewFileSuccess> {
         Some("hashline") => Format::Hashline,
         _ => Format::Plain,
     };
-    let start = o.uint(&["start_line", "startLine"])?;
+    let start = o.uint(inputs::START_LINE)?;
     let end = o.uint(&["end_line", "endLine"])?;
     let max_bytes = o
         .uint(&["max_bytes", "maxBytes"])?
         .unwrap_or(VIEW_MAX_BYTES);
-    let max_lines = o.uint(&["max_lines", "maxLines"])?;
+    let max_lines = o.uint(inputs::MAX_LINES)?;
+    let tail = o.uint(&["tail"])?;
     let max_file_bytes = o
         .uint(&["max_file_bytes", "maxFileBytes"])?
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
@@ -95,6 +97,13 @@ pub(super) fn view(args: &[Value]) -> crate::error::Result<ViewFileSuccess> {
     if start == Some(0) || end == Some(0) || max_lines == Some(0) {
         return Err(bad(
             "line numbers start at 1 (start_line / end_line), and max_lines must be at least 1.",
+        ));
+    }
+    if tail == Some(0)
+        || (tail.is_some() && (start.is_some() || end.is_some() || max_lines.is_some()))
+    {
+        return Err(bad(
+            "tail shows the last tail lines (at least 1), and is given alone: without start_line, end_line or max_lines (head).",
         ));
     }
 
@@ -111,7 +120,10 @@ pub(super) fn view(args: &[Value]) -> crate::error::Result<ViewFileSuccess> {
     warm_syntax(&file.display, &text);
     let lt = LineTable::new(&text);
     let total = lt.len();
-    let first = start.unwrap_or(1) as usize;
+    let first = match tail {
+        Some(n) => total.saturating_sub(n as usize) + 1,
+        None => start.unwrap_or(1) as usize,
+    };
     if first > total.max(1) {
         return Err(with_path(bad(format!(
             "start_line is {first}, but the file has {total} line(s)."

@@ -13,6 +13,7 @@
 //! `$schema`, no `format`), with named types under `$defs` (Ajv accepts `$defs` in both drafts).
 //! Argument schemas are draft 2020-12 (`$schema`, `prefixItems`): they are no MCP tool schemas.
 
+pub mod aliases;
 pub mod inputs;
 pub mod receipts;
 
@@ -104,6 +105,9 @@ pub fn args_schema<A: JsonSchema>(title: &str, description: &str) -> Value {
         if let Value::Object(m) = s {
             item.extend(m.clone());
         }
+        // A positional parameter's other spellings are for the tools named after the op (ops.json
+        // `aliases`); a position has no name to spell.
+        item.remove("x-aliases");
         items.push(Value::Object(item));
     }
     let mut out = json!({
@@ -165,6 +169,13 @@ pub fn expand_aliases(v: &mut Value) {
             if c != k {
                 aliases.insert(0, c.clone());
             }
+            // The spelling lists of inputs.rs start with the native name (and its camelCase).
+            let mut seen = vec![k.clone()];
+            aliases.retain(|a| {
+                let new = !seen.contains(a);
+                seen.push(a.clone());
+                new
+            });
             expand_aliases(&mut s);
             let mut alias_schema = s.clone();
             if let Value::Object(a) = &mut alias_schema {

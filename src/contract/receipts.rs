@@ -273,7 +273,7 @@ pub struct PatchFileSuccess {
     pub ok: True,
     /// Workspace-relative path of the file.
     pub file_path: String,
-    /// Always 1 for patchFile.
+    /// Occurrences replaced: 1, or the count with `expected_replacements` / `replace_all`.
     pub replacements: usize,
     /// Set when an empty `search_block` created the missing file.
     #[serde(skip_serializing_if = "Option::is_none")]
