@@ -707,7 +707,8 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "NextAction")]
     next_action: Option<NextAction>,
-    /// How many times in a row this file failed with this code.
+    /// How many times this same call failed since its file was last viewed or changed, this one
+    /// included: the same op on the same file with this code (without a file: the same arguments).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "usize")]
     attempt: Option<usize>,
