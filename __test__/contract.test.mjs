@@ -9,6 +9,7 @@ import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { receiptTypes, optionTypes } from '../scripts/gen-receipt-types.mjs'
+import { toolTypes } from '../scripts/gen-tool-types.mjs'
 import { tempDir, populate, REPO } from './mcp-helpers.mjs'
 
 const require = createRequire(import.meta.url)
@@ -23,6 +24,21 @@ const schemaOf = (op) => JSON.parse(readFileSync(join(REPO, 'schemas', `${op}.ou
 test('types/receipts.d.ts and types/options.d.ts are what `npm run schemas` generates from the schemas', () => {
   assert.equal(readFileSync(join(REPO, 'types', 'receipts.d.ts'), 'utf8'), receiptTypes(), 'run `npm run schemas`')
   assert.equal(readFileSync(join(REPO, 'types', 'options.d.ts'), 'utf8'), optionTypes(), 'run `npm run schemas`')
+  // ToolName, ToolArgs and ToolResults from the tool table (#27 §4).
+  assert.equal(readFileSync(join(REPO, 'types', 'tools.d.ts'), 'utf8'), toolTypes(), 'run `npm run schemas`')
+  const names = /export type ToolName =\n((?:  \| '\w+'\n)+)/.exec(toolTypes())[1].match(/'\w+'/g).map((n) => n.slice(1, -1))
+  assert.deepEqual(names, tools.ALL_TOOLS)
+})
+
+test('patchFile({}) and an edit without its new text are refused by the argument schemas (one spelling of each required key)', () => {
+  const ajv = new Ajv2020({ strict: true, strictTuples: false, allowUnionTypes: true })
+  const patch = ajv.compile(JSON.parse(readFileSync(join(REPO, 'schemas', 'patch_file.args.json'), 'utf8')))
+  assert.equal(patch([{}]), false)
+  assert.equal(patch([{ file_path: 'a', search_block: 'x' }]), false)
+  assert.equal(patch([{ filePath: 'a', old_string: 'x', new_string: 'y', replace_all: true }]), true)
+  const edits = ajv.compile(JSON.parse(readFileSync(join(REPO, 'schemas', 'apply_edits.args.json'), 'utf8')))
+  assert.equal(edits(['a', [{ old: 'x' }]]), false)
+  assert.equal(edits(['a', [{ oldText: 'x', newText: '' }]]), true)
 })
 
 test('the argument schemas compile (Ajv, draft 2020-12, strict) and tell real arguments from wrong ones', () => {

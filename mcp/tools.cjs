@@ -824,7 +824,8 @@ function strictSchema(schema, optional = false) {
 function toolDefinitions(lib) {
   const tools = availableTools(lib)
   const vercel = {}
-  for (const t of tools) vercel[t.name] = { description: t.description, parameters: inputSchemaOf(t) }
+  // AI SDK 5 and later: `tool({description, inputSchema: jsonSchema(d.inputSchema)})`.
+  for (const t of tools) vercel[t.name] = { description: t.description, inputSchema: inputSchemaOf(t) }
   return {
     openai: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: inputSchemaOf(t) } })),
     // Chat Completions tools with strict: true (Structured Outputs).

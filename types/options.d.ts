@@ -172,27 +172,27 @@ export interface EditOptions {
  * One edit of `applyEdits` as an object: the old text (required, in any of its spellings), the new
  * text (required, in any of its spellings), and optionally how many occurrences it must replace.
  */
-export interface EditSpec {
+export type EditSpec = ({
   /** The text to replace. */
-  old?: string | null
+  old?: string
   /** Another spelling of `old`. */
-  old_string?: string | null
+  old_string?: string
   /** Another spelling of `old`. */
-  oldString?: string | null
+  oldString?: string
   /** Another spelling of `old`. */
-  search?: string | null
+  search?: string
   /** Another spelling of `old`. */
-  oldText?: string | null
+  oldText?: string
   /** The text to put in its place ("" deletes it). */
-  new?: string | null
+  new?: string
   /** Another spelling of `new`. */
-  new_string?: string | null
+  new_string?: string
   /** Another spelling of `new`. */
-  newString?: string | null
+  newString?: string
   /** Another spelling of `new`. */
-  replace?: string | null
+  replace?: string
   /** Another spelling of `new`. */
-  newText?: string | null
+  newText?: string
   /** Replace exactly this many occurrences; any other count is refused. */
   expected_replacements?: number | null
   /** Another spelling of `expected_replacements`. */
@@ -201,7 +201,7 @@ export interface EditSpec {
   replace_all?: boolean | null
   /** Another spelling of `replace_all`. */
   replaceAll?: boolean | null
-}
+} & ({ old: string } | { old_string: string } | { oldString: string } | { search: string } | { oldText: string }) & ({ new: string } | { new_string: string } | { newString: string } | { replace: string } | { newText: string }))
 
 /** Options of findFiles. */
 export interface FindFilesOptions {
@@ -354,30 +354,30 @@ export interface MoveFileOptions {
  * are given). `file_path`, `search_block` and `replace_block` are required, in any of their
  * spellings.
  */
-export interface PatchFileInput {
+export type PatchFileInput = ({
   /** The file to edit (required). */
-  file_path?: string | null
+  file_path?: string
   /** Another spelling of `file_path`. */
-  filePath?: string | null
+  filePath?: string
   /**
    * Text that must occur exactly once in the file (after the tolerance tiers, if any; required),
    * or `expected_replacements` times, or with `replace_all` any number of times.
    */
-  search_block?: string | null
+  search_block?: string
   /** Another spelling of `search_block`. */
-  searchBlock?: string | null
+  searchBlock?: string
   /** Another spelling of `search_block`. */
-  old_string?: string | null
+  old_string?: string
   /** Another spelling of `search_block`. */
-  oldString?: string | null
+  oldString?: string
   /** Inserted literally in place of the match ("" deletes it; required). */
-  replace_block?: string | null
+  replace_block?: string
   /** Another spelling of `replace_block`. */
-  replaceBlock?: string | null
+  replaceBlock?: string
   /** Another spelling of `replace_block`. */
-  new_string?: string | null
+  new_string?: string
   /** Another spelling of `replace_block`. */
-  newString?: string | null
+  newString?: string
   /** Replace exactly this many occurrences; any other count is refused (`MATCH_COUNT_MISMATCH`). */
   expected_replacements?: number | null
   /** Another spelling of `expected_replacements`. */
@@ -395,7 +395,7 @@ export interface PatchFileInput {
   /** Another spelling of `dry_run`. */
   dryRun?: boolean | null
   tolerance?: Tolerance | null
-}
+} & ({ file_path: string } | { filePath: string }) & ({ search_block: string } | { searchBlock: string } | { old_string: string } | { oldString: string }) & ({ replace_block: string } | { replaceBlock: string } | { new_string: string } | { newString: string }))
 
 /**
  * Options of the multi-file entry points (`applyPatch`, `applyBlocks`, `applyUnifiedDiff`). Each key is
@@ -477,13 +477,13 @@ export interface ReadManyFilesOptions {
 export type ReadManyItem = string | ReadManyRange
 
 /** A file of `readManyFiles` and the line range to read. */
-export interface ReadManyRange {
+export type ReadManyRange = ({
   /** The file (required, in any of its spellings). */
-  file_path?: string | null
+  file_path?: string
   /** Another spelling of `file_path`. */
-  filePath?: string | null
+  filePath?: string
   /** Another spelling of `file_path`. */
-  path?: string | null
+  path?: string
   /** 1-based first line (default 1). */
   start_line?: number | null
   /** Another spelling of `start_line`. */
@@ -492,7 +492,7 @@ export interface ReadManyRange {
   end_line?: number | null
   /** Another spelling of `end_line`. */
   endLine?: number | null
-}
+} & ({ file_path: string } | { filePath: string } | { path: string }))
 
 /**
  * What `permissionScope` reads paths from: a list of paths, or an apply_patch text, SEARCH/REPLACE
@@ -605,21 +605,21 @@ export interface UndoEditOptions {
 export type UndoTarget = string | UndoTargetObject
 
 /** What to undo, named explicitly. */
-export type UndoTargetObject = {
+export type UndoTargetObject = ({
   /** An `edit_id` from a receipt. */
   edit_id?: string
   /** Another spelling of `edit_id`. */
   editId?: string
   file_path?: never
   filePath?: never
-} | {
+} & ({ edit_id: string } | { editId: string })) | ({
   /** A file path. */
   file_path?: string
   /** Another spelling of `file_path`. */
   filePath?: string
   edit_id?: never
   editId?: never
-}
+} & ({ file_path: string } | { filePath: string }))
 
 /** `applyUnifiedDiff` options. */
 export interface UnifiedDiffOptions {

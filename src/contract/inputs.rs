@@ -9,7 +9,8 @@
 //! Spellings: every snake_case property is also accepted in camelCase (`workspace_root` and
 //! `workspaceRoot`); the generated schemas and types declare both (see [`super::expand_aliases`]).
 //! Other spellings of one key are listed with `#[schemars(extend("x-aliases" = [...]))]` and declared
-//! the same way. Where two spellings exist, neither is required by the schema (the reader requires one).
+//! the same way. Where a required key has other spellings, the schema requires one of them
+//! (`allOf: [{anyOf: [{required: [a]}, {required: [b]}]}]`; the types: `{a: T} | {b: T}`).
 
 #![allow(dead_code)]
 
@@ -347,14 +348,14 @@ pub struct StatsOptions {
 #[serde(deny_unknown_fields)]
 pub struct PatchFileInput {
     /// The file to edit (required).
-    pub file_path: Option<String>,
+    pub file_path: String,
     /// Text that must occur exactly once in the file (after the tolerance tiers, if any; required),
     /// or `expected_replacements` times, or with `replace_all` any number of times.
     #[schemars(extend("x-aliases" = SEARCH_BLOCK))]
-    pub search_block: Option<String>,
+    pub search_block: String,
     /// Inserted literally in place of the match ("" deletes it; required).
     #[schemars(extend("x-aliases" = REPLACE_BLOCK))]
-    pub replace_block: Option<String>,
+    pub replace_block: String,
     /// Replace exactly this many occurrences; any other count is refused (`MATCH_COUNT_MISMATCH`).
     pub expected_replacements: Option<u64>,
     /// Replace every occurrence, however many (at least one). Not with `expected_replacements`.
@@ -373,10 +374,10 @@ pub struct PatchFileInput {
 pub struct EditSpec {
     /// The text to replace.
     #[schemars(extend("x-aliases" = OLD))]
-    pub old: Option<String>,
+    pub old: String,
     /// The text to put in its place ("" deletes it).
     #[schemars(extend("x-aliases" = NEW))]
-    pub new: Option<String>,
+    pub new: String,
     /// Replace exactly this many occurrences; any other count is refused.
     pub expected_replacements: Option<u64>,
     /// Replace every occurrence, however many (at least one). Not with `expected_replacements`.
@@ -498,7 +499,7 @@ pub enum ReadManyItem {
 pub struct ReadManyRange {
     /// The file (required, in any of its spellings).
     #[schemars(extend("x-aliases" = FILE_PATH_OR_PATH))]
-    pub file_path: Option<String>,
+    pub file_path: String,
     /// 1-based first line (default 1).
     pub start_line: Option<u64>,
     /// 1-based last line, inclusive (default: the last line).
