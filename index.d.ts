@@ -65,6 +65,8 @@ import type {
 } from './types/options'
 export * from './types/receipts'
 export * from './types/options'
+export type { ToolName, ToolArgs, ToolResults } from './types/tools'
+import type { ToolName, ToolResults } from './types/tools'
 
 /** The fields every file of a multi-file receipt has (see `HunkFileReceipt`, `BlockFileReceipt`). */
 export type FileReceiptBase = Omit<HunkFileReceipt, 'hunks_applied' | 'matches'>
@@ -182,19 +184,32 @@ export declare function deleteFile(...args: DeleteFileArgs): Promise<DeleteFileR
  * written). An undo is not itself journaled (async).
  */
 export declare function undoEdit(...args: UndoEditArgs): Promise<UndoEditResult>
-/** A JSON Schema object (the tools' input schemas are plain draft-07/2020-12 compatible objects). */
-export type JsonSchema = { [keyword: string]: unknown }
+/** A JSON Schema type name. */
+export type JsonSchemaType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null'
 
-/** The agent tool names (each appears once its library function is in the build). */
-export type ToolName =
-  | 'view_file'
-  | 'patch_file'
-  | 'edit_file'
-  | 'apply_patch'
-  | 'edit_lines'
-  | 'write_file'
-  | 'delete_file'
-  | 'undo_edit'
+/**
+ * A JSON Schema, as the tools' schemas use it (plain draft-07/2020-12 compatible objects): the keywords
+ * they use, typed so that it fits JSON Schema 7 types (`JSONSchema7`, which the AI SDK's `jsonSchema()`
+ * takes) and the Anthropic SDK's `Tool.InputSchema`.
+ */
+export type JsonSchema = {
+  type?: JsonSchemaType | JsonSchemaType[]
+  title?: string
+  description?: string
+  properties?: { [name: string]: JsonSchema }
+  required?: string[]
+  additionalProperties?: boolean
+  items?: JsonSchema
+  anyOf?: JsonSchema[]
+  enum?: Array<string | number | boolean | null>
+  const?: string | number | boolean | null
+  minimum?: number
+  minItems?: number
+  maxItems?: number
+}
+
+/** A tool's input schema: an object schema. */
+export type ObjectSchema = JsonSchema & { type: 'object'; properties: { [name: string]: JsonSchema } }
 
 /**
  * Ready-made tool definitions for harnesses that do not speak MCP, generated from the same source as the
@@ -202,19 +217,22 @@ export type ToolName =
  */
 export declare const toolDefinitions: {
   /** OpenAI function tools (Chat Completions `tools`). */
-  openai: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: JsonSchema } }>
+  openai: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: ObjectSchema } }>
   /**
    * Chat Completions tools with `strict: true`: every property listed in `required` (optional ones
    * nullable; a tool runner reads `null` as absent), `additionalProperties: false` at every level, and
    * no keyword strict mode refuses (lengths, patterns, bounds, defaults).
    */
-  openaiStrict: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: JsonSchema; strict: true } }>
+  openaiStrict: Array<{ type: 'function'; function: { name: ToolName; description: string; parameters: ObjectSchema; strict: true } }>
   /** The Responses API's flat function tools, with the same strict schemas. */
-  openaiResponses: Array<{ type: 'function'; name: ToolName; description: string; parameters: JsonSchema; strict: true }>
-  /** Anthropic Messages API `tools`. */
-  anthropic: Array<{ name: ToolName; description: string; input_schema: JsonSchema }>
-  /** Vercel AI SDK: wrap `parameters` with `jsonSchema()` (as `inputSchema` in AI SDK 5). */
-  vercel: { [name: string]: { description: string; parameters: JsonSchema } }
+  openaiResponses: Array<{ type: 'function'; name: ToolName; description: string; parameters: ObjectSchema; strict: true }>
+  /** Anthropic Messages API `tools` (each fits `Anthropic.Tool` of `@anthropic-ai/sdk`). */
+  anthropic: Array<{ name: ToolName; description: string; input_schema: ObjectSchema }>
+  /**
+   * Vercel AI SDK 5 and later, by tool name: `tool({ description: d.description, inputSchema:
+   * jsonSchema(d.inputSchema) })` (`tool` and `jsonSchema` from `ai`).
+   */
+  vercel: { [N in ToolName]?: { description: string; inputSchema: ObjectSchema } }
 }
 
 export interface ToolRunnerOptions {
@@ -243,8 +261,13 @@ export interface ToolRunner {
   readonly validate: ValidateMode
   /** The tools available in this build. */
   readonly tools: ToolName[]
-  /** Resolves to the engine's result object (`INVALID_INPUT` for bad arguments or an unknown tool); never rejects. */
-  call(name: string, args: unknown): Promise<{ ok: true; [key: string]: unknown } | Failure>
+  /**
+   * Resolves to the engine's result object (`INVALID_INPUT` for bad arguments or an unknown tool); never
+   * rejects. `args`: the model's arguments as it sent them (an object, or a JSON string); a tool's own
+   * type is `ToolArgs[name]`. The result is typed per tool name (`ToolResults`).
+   */
+  call<N extends ToolName>(name: N, args?: unknown): Promise<ToolResults[N]>
+  call<S extends string>(name: S extends ToolName ? never : S, args?: unknown): Promise<{ ok: true; [key: string]: unknown } | Failure>
 }
 
 /** A tool runner bound to one workspace root (one runner = one session for `requireRead`). */

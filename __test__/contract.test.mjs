@@ -9,6 +9,7 @@ import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { receiptTypes, optionTypes } from '../scripts/gen-receipt-types.mjs'
+import { toolTypes } from '../scripts/gen-tool-types.mjs'
 import { tempDir, populate, REPO } from './mcp-helpers.mjs'
 
 const require = createRequire(import.meta.url)
@@ -23,6 +24,21 @@ const schemaOf = (op) => JSON.parse(readFileSync(join(REPO, 'schemas', `${op}.ou
 test('types/receipts.d.ts and types/options.d.ts are what `npm run schemas` generates from the schemas', () => {
   assert.equal(readFileSync(join(REPO, 'types', 'receipts.d.ts'), 'utf8'), receiptTypes(), 'run `npm run schemas`')
   assert.equal(readFileSync(join(REPO, 'types', 'options.d.ts'), 'utf8'), optionTypes(), 'run `npm run schemas`')
+  // ToolName, ToolArgs and ToolResults from the tool table (#27 §4).
+  assert.equal(readFileSync(join(REPO, 'types', 'tools.d.ts'), 'utf8'), toolTypes(), 'run `npm run schemas`')
+  const names = /export type ToolName =\n((?:  \| '\w+'\n)+)/.exec(toolTypes())[1].match(/'\w+'/g).map((n) => n.slice(1, -1))
+  assert.deepEqual(names, tools.ALL_TOOLS)
+})
+
+test('patchFile({}) and an edit without its new text are refused by the argument schemas (one spelling of each required key)', () => {
+  const ajv = new Ajv2020({ strict: true, strictTuples: false, allowUnionTypes: true })
+  const patch = ajv.compile(JSON.parse(readFileSync(join(REPO, 'schemas', 'patch_file.args.json'), 'utf8')))
+  assert.equal(patch([{}]), false)
+  assert.equal(patch([{ file_path: 'a', search_block: 'x' }]), false)
+  assert.equal(patch([{ filePath: 'a', old_string: 'x', new_string: 'y', replace_all: true }]), true)
+  const edits = ajv.compile(JSON.parse(readFileSync(join(REPO, 'schemas', 'apply_edits.args.json'), 'utf8')))
+  assert.equal(edits(['a', [{ old: 'x' }]]), false)
+  assert.equal(edits(['a', [{ oldText: 'x', newText: '' }]]), true)
 })
 
 test('the argument schemas compile (Ajv, draft 2020-12, strict) and tell real arguments from wrong ones', () => {
@@ -104,4 +120,47 @@ test('the op schemas compile (Ajv, as the MCP SDK uses it) and real results pass
   pass('parse_path_blocks', sp.parsePathBlocks('a.txt\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n'))
   assert.equal(check.patch_file({ ok: false, code: 'NOT_A_CODE', message: 'm' }).valid, false)
   assert.equal(check.patch_file({ ok: false, code: 'STALE_FILE', message: 'm', bogus_field: 1 }).valid, false)
+})
+
+// Issue #27 §2: each other spelling is declared once (x-aliases in src/contract/inputs.rs); the op
+// table's `aliases`, the argument schemas, and the MCP tools' argument names all come from it.
+test('every declared alias is in the argument schema and is taken by the MCP tools named after its op', () => {
+  const declared = (s, into = new Map()) => {
+    if (!s || typeof s !== 'object') return into
+    for (const [k, v] of Object.entries(s.properties || {})) {
+      const m = /^Another spelling of `(\w+)`\.$/.exec(v.description || '')
+      if (m) into.set(k, m[1])
+    }
+    for (const v of Object.values(s)) if (v && typeof v === 'object') declared(v, into)
+    return into
+  }
+  let n = 0
+  for (const o of table) {
+    const schema = JSON.parse(readFileSync(join(REPO, 'schemas', o.args), 'utf8'))
+    const spelled = declared(schema)
+    const positional = new Set((schema.prefixItems || []).map((p) => p.title))
+    for (const [native, list] of Object.entries(o.aliases || {})) {
+      for (const a of list) {
+        n++
+        // A positional parameter has no key to spell in the library: its aliases are for the tools.
+        if (!positional.has(native)) assert.equal(spelled.get(a), native, `${o.op}: ${a} is not declared as a spelling of ${native}`)
+      }
+    }
+    for (const t of tools.TOOLS.filter((t) => t.op === o.op)) {
+      const names = tools.argumentNames(t)
+      for (const [native, list] of Object.entries(o.aliases || {})) {
+        if (!(native in names)) continue
+        for (const a of list) assert.equal(names[a], native, `${t.name}: ${a} is not taken as ${native}`)
+      }
+    }
+  }
+  assert.ok(n >= 20, `only ${n} aliases declared`)
+  // The names of issue #27 §2, on the native tools.
+  const want = {
+    patch_file: { old_string: 'search_block', new_string: 'replace_block', replace_all: 'replace_all', expected_replacements: 'expected_replacements', file_path: 'file_path' },
+    edit_file: { path: 'file_path', dryRun: 'dry_run', edits: 'edits' },
+    view_file: { path: 'file_path', offset: 'start_line', limit: 'max_lines', head: 'max_lines', tail: 'tail' },
+    apply_patch: { input: 'patch' },
+  }
+  for (const [tool, map] of Object.entries(want)) for (const [a, native] of Object.entries(map)) assert.equal(tools.argumentNames(tool)[a], native, `${tool}.${a}`)
 })

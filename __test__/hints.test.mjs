@@ -4,7 +4,7 @@
 import test from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { BIN, populate, stdio, tempDir } from './mcp-helpers.mjs'
@@ -163,4 +163,165 @@ test('library: failures name functions and the arguments of the function that an
   const stale = await fail('patchFile', sp.patchFile({ file_path: 'z.py', search_block: 'z = 1', replace_block: 'z = 2' }, { ...o, base_hash: '0000000000000000' }), 'STALE_FILE')
   assert.match(stale.hint, /re-read it \(viewFile\)/)
   for (const [f, text] of Object.entries(FILES)) assert.equal(readFileSync(join(root, f), 'utf8'), text, f)
+})
+
+// Issue #27 §3, the whole matrix: every failure code a test can produce, on every surface that can
+// produce it: the library (each function), each MCP tool (createToolRunner: the server's own runner
+// and vocabulary) and the command line's table. Each message, hint and next_action names only the
+// arguments of the function or tool that answered (any accepted spelling), the fields of its result
+// (what to read), and the functions or tools of its own surface. LOCK_TIMEOUT, FILE_READ_ERROR,
+// FILE_WRITE_ERROR and INTERNAL_ERROR need fault injection and are not produced here.
+const tools = require('../tools/table.cjs')
+const LIB_NAMES = /\b(applyEdits|editLines|writeFile|viewFile|patchFile|applyPatch|undoEdit|moveFile|deleteFile|createFile|readManyFiles|searchFiles|listDirectory|findFiles|applyBlocks|applyUnifiedDiff|previewEdits|createDirectory)\b/g
+const NEXT_ACTIONS = new Set(['reread', 'use_line_edit', 'rewrite_file', 'widen_context', 'fix_input', 'retry'])
+
+// Every property name declared anywhere in a JSON schema ($defs, prefixItems and all).
+function deepProps(v, into = new Set()) {
+  if (Array.isArray(v)) v.forEach((x) => deepProps(x, into))
+  else if (v && typeof v === 'object') {
+    if (v.properties && typeof v.properties === 'object') Object.keys(v.properties).forEach((k) => into.add(k))
+    // Values the caller can give (an op's kinds, a format's names).
+    for (const e of [...(Array.isArray(v.enum) ? v.enum : []), v.const]) if (typeof e === 'string') into.add(e)
+    Object.values(v).forEach((x) => deepProps(x, into))
+  }
+  return into
+}
+function argsSchemaProps(op) {
+  const entry = tools.opTable().find((o) => o.op === op)
+  const out = deepProps(JSON.parse(readFileSync(join(REPO_DIR, 'schemas', entry.args), 'utf8')))
+  for (const [k, list] of Object.entries(entry.aliases || {})) [k, ...list].forEach((x) => out.add(x))
+  for (const item of JSON.parse(readFileSync(join(REPO_DIR, 'schemas', entry.args), 'utf8')).prefixItems || []) out.add(item.title)
+  return out
+}
+function resultProps(op) {
+  return deepProps(JSON.parse(readFileSync(join(REPO_DIR, 'schemas', `${op}.output.json`), 'utf8')))
+}
+const REPO_DIR = join(BIN, '..', '..')
+// Every argument name an MCP tool takes: its schema's (nested ones included), in any accepted spelling.
+function toolArgs_(tool) {
+  const out = deepProps(tool.input)
+  for (const k of Object.keys(tools.argumentNames(tool))) out.add(k)
+  for (const [k, list] of Object.entries(tools.opTable().find((o) => o.op === tool.op).aliases || {})) if (out.has(k)) list.forEach((x) => out.add(x))
+  return out
+}
+
+// The name of a patch format, on every surface.
+const FORMATS = new Set(['apply_patch'])
+
+function check(surface, who, r, allowed, forbidden) {
+  assert.equal(r.ok, false)
+  allowed = new Set([...allowed, ...FORMATS])
+  const text = `${r.message}\n${r.hint || ''}`
+  if (r.next_action !== undefined) assert.ok(NEXT_ACTIONS.has(r.next_action), `${surface} ${who} ${r.code}: next_action ${r.next_action}`)
+  for (const [w] of text.matchAll(/\b[a-z]+(?:_[a-z]+)+\b/g)) assert.ok(allowed.has(w), `${surface} ${who} ${r.code}: names ${w}: ${text}`)
+  for (const [, w] of text.matchAll(/\b([a-z_]+): (?:true|false|"[^"]*")/g)) assert.ok(allowed.has(w), `${surface} ${who} ${r.code}: sets ${w}: ${text}`)
+  assert.doesNotMatch(text, forbidden, `${surface} ${who} ${r.code}: ${text}`)
+}
+
+test('every failure code x every surface: messages, hints and next_action name only that surface', { timeout: 120_000 }, async (t) => {
+  const big = Array.from({ length: 500 }, (_, i) => `v${i} = ${i}\n`).join('')
+  const files = { ...FILES, 'big.py': big, 'ro.txt': 'r\n', 'dir/k.txt': 'k\n' }
+  const root = populate(tempDir(t, 'surepatch-matrix-'), files)
+  writeFileSync(join(root, 'bin.dat'), Buffer.from([0x61, 0, 0x62, 0, 0x0a]))
+  writeFileSync(join(root, 'lat.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]))
+  chmodSync(join(root, 'ro.txt'), 0o444)
+  const o = { workspace_root: root, validate: 'enforce' }
+  const ro = { workspace_root: root }
+  const y = (await sp.viewFile('y.py', { workspace_root: root, format: 'hashline' })).content.split('\n')[0].split('|')[0]
+  const stale = y.replace(/:.*/, ':zzzz')
+  const addX = '*** Begin Patch\n*** Add File: x.py\n+q\n*** End Patch\n'
+  const patchOf = (body) => `*** Begin Patch\n*** Update File: ${body}\n*** End Patch\n`
+  // [code, op, library arguments, MCP tool, tool arguments]; a null side is not reachable there.
+  const cases = [
+    ['INVALID_INPUT', 'patch_file', [{ file_path: 'x.py' }, o], 'patch_file', { file_path: 'x.py' }],
+    ['INVALID_INPUT', 'apply_edits', ['x.py', [{ oldText: 'a' }], o], 'edit_file', { file_path: 'x.py', edits: [{ oldText: 'a' }] }],
+    ['INVALID_INPUT', 'view_file', ['x.py', { workspace_root: root, head: 1, tail: 1 }], 'view_file', { file_path: 'x.py', head: 1, tail: 1 }],
+    ['INVALID_INPUT', 'edit_lines', ['x.py', [{ op: 'nope', start: y }], o], 'edit_lines', { file_path: 'x.py', ops: [{ op: 'nope', start: y }] }],
+    ['INVALID_INPUT', 'undo_edit', [{ edit_id: 'a', file_path: 'b' }, ro], 'undo_edit', {}],
+    ['PATH_OUTSIDE_WORKSPACE', 'view_file', ['../out.txt', ro], 'view_file', { file_path: '../out.txt' }],
+    ['PATH_OUTSIDE_WORKSPACE', 'apply_patch', [patchOf('../out.txt\n@@\n-a\n+b'), o], 'apply_patch', { patch: patchOf('../out.txt\n@@\n-a\n+b') }],
+    ['TARGET_IS_DIRECTORY', 'view_file', ['dir', ro], 'view_file', { file_path: 'dir' }],
+    ['TARGET_IS_DIRECTORY', 'delete_file', ['dir', o], 'delete_file', { file_path: 'dir' }],
+    ['FILE_NOT_FOUND', 'patch_file', [{ file_path: 'nope.py', search_block: 'a', replace_block: 'b' }, o], 'patch_file', { file_path: 'nope.py', search_block: 'a', replace_block: 'b' }],
+    ['FILE_NOT_FOUND', 'move_file', ['nope.py', 'n2.py', o], 'move_file', { from_path: 'nope.py', to_path: 'n2.py' }],
+    ['FILE_EXISTS', 'move_file', ['y.py', 'x.py', o], 'move_file', { from_path: 'y.py', to_path: 'x.py' }],
+    ['FILE_EXISTS', 'apply_patch', [addX, o], 'apply_patch', { patch: addX }],
+    ['FILE_EXISTS', 'create_file', ['x.py', 'q\n', o], null, null],
+    ['PERMISSION_DENIED', 'patch_file', [{ file_path: 'ro.txt', search_block: 'r', replace_block: 's' }, o], 'patch_file', { file_path: 'ro.txt', search_block: 'r', replace_block: 's' }],
+    ['BINARY_FILE_REJECTED', 'view_file', ['bin.dat', ro], 'view_file', { file_path: 'bin.dat' }],
+    ['ENCODING_UNSUPPORTED', 'view_file', ['lat.txt', ro], 'view_file', { file_path: 'lat.txt' }],
+    ['FILE_TOO_LARGE', 'view_file', ['x.py', { workspace_root: root, max_file_bytes: 1 }], null, null],
+    ['SEARCH_BLOCK_AMBIGUOUS', 'patch_file', [{ file_path: 'x.py', search_block: 'a = 1', replace_block: 'b' }, o], 'patch_file', { file_path: 'x.py', search_block: 'a = 1', replace_block: 'b' }],
+    ['SEARCH_BLOCK_AMBIGUOUS', 'apply_edits', ['x.py', [{ old: 'a = 1', new: 'b' }], o], 'edit_file', { file_path: 'x.py', edits: [{ old: 'a = 1', new: 'b' }] }],
+    ['SEARCH_BLOCK_AMBIGUOUS', 'apply_patch', [patchOf('x.py\n@@\n-a = 1\n+b'), o], 'apply_patch', { patch: patchOf('x.py\n@@\n-a = 1\n+b') }],
+    ['SEARCH_BLOCK_AMBIGUOUS', 'apply_blocks', ['x.py\n<<<<<<< SEARCH\na = 1\n=======\nb\n>>>>>>> REPLACE\n', o], null, null],
+    ['MATCH_COUNT_MISMATCH', 'apply_edits', ['x.py', [{ old: 'a = 1', new: 'b', expected_replacements: 3 }], o], 'edit_file', { file_path: 'x.py', edits: [{ old: 'a = 1', new: 'b', expected_replacements: 3 }] }],
+    ['MATCH_COUNT_MISMATCH', 'patch_file', [{ file_path: 'x.py', old_string: 'a = 1', new_string: 'b', expected_replacements: 3 }, o], 'patch_file', { file_path: 'x.py', old_string: 'a = 1', new_string: 'b', expected_replacements: 3 }],
+    ['OVERLAPPING_EDITS', 'apply_edits', ['y.py', [{ old: 'def f():\n    return', new: 'q' }, { old: 'return 1', new: 'r' }], o], 'edit_file', { file_path: 'y.py', edits: [{ old: 'def f():\n    return', new: 'q' }, { old: 'return 1', new: 'r' }] }],
+    ['NO_CHANGES', 'apply_edits', ['z.py', [{ old: 'z = 1', new: 'z = 1' }], o], 'edit_file', { file_path: 'z.py', edits: [{ old: 'z = 1', new: 'z = 1' }] }],
+    ['ALREADY_APPLIED', 'patch_file', [{ file_path: 'y.py', search_block: '    return 0', replace_block: '    return 1' }, o], 'patch_file', { file_path: 'y.py', search_block: '    return 0', replace_block: '    return 1' }],
+    ['PARSE_ERROR', 'apply_patch', ['*** Begin Patch\n*** Frobnicate: x.py\n*** End Patch\n', o], 'apply_patch', { patch: '*** Begin Patch\n*** Frobnicate: x.py\n*** End Patch\n' }],
+    ['STALE_FILE', 'patch_file', [{ file_path: 'z.py', search_block: 'z = 1', replace_block: 'z = 2' }, { ...o, base_hash: '0000000000000000' }], 'patch_file', { file_path: 'z.py', search_block: 'z = 1', replace_block: 'z = 2', base_hash: '0000000000000000' }],
+    ['STALE_ANCHOR', 'edit_lines', ['y.py', [{ op: 'delete', start: stale }], o], 'edit_lines', { file_path: 'y.py', ops: [{ op: 'delete', start: stale }] }],
+    ['ELIDED_CONTENT', 'write_file', ['y.py', 'def f():\n' + PLACEHOLDER + '\n', o], 'write_file', { file_path: 'y.py', content: 'def f():\n' + PLACEHOLDER + '\n' }],
+    ['EDIT_NOT_FOUND', 'undo_edit', ['e-nope', ro], 'undo_edit', { edit_id: 'e-nope' }],
+    ['SYNTAX_ERROR_INTRODUCED', 'patch_file', [{ file_path: 'y.py', search_block: '    return 1', replace_block: '    return (1' }, o], 'patch_file', { file_path: 'y.py', search_block: '    return 1', replace_block: '    return (1' }],
+    ['REWRITE_TOO_BROAD', 'write_file', ['big.py', big.replace(/= /g, '=  '), { ...o, max_changed_lines: 1 }], 'write_file', { file_path: 'big.py', content: big.replace(/= /g, '=  '), max_changed_lines: 1 }],
+  ]
+  // Text search failing again and again (each rung of the ladder), on a small and on a large file.
+  for (const f of ['x.py', 'big.py']) {
+    for (let i = 0; i < 3; i++) {
+      cases.push(['SEARCH_BLOCK_NOT_FOUND', 'patch_file', [{ file_path: f, search_block: 'zz = 1\nyy', replace_block: 'b' }, o], 'patch_file', { file_path: f, search_block: 'zz = 2\nyy', replace_block: 'b' }])
+      cases.push(['SEARCH_BLOCK_NOT_FOUND', 'apply_edits', [f, [{ old: 'zz = 3\nyy', new: 'b' }], o], 'edit_file', { file_path: f, edits: [{ old: 'zz = 4\nyy', new: 'b' }] }])
+      cases.push(['SEARCH_BLOCK_NOT_FOUND', 'apply_patch', [patchOf(`${f}\n@@\n-zz = 5\n+b`), o], 'apply_patch', { patch: patchOf(`${f}\n@@\n-zz = 6\n+b`) }])
+    }
+  }
+  const runner = tools.createToolRunner(sp, { workspaceRoot: root, validate: 'enforce' })
+  const toolByName = new Map(tools.TOOLS.map((x) => [x.name, x]))
+  const cliOps = new Set(['apply_patch', 'apply_blocks', 'apply_unified_diff', 'view_file', 'undo_edit'])
+  const seen = { library: new Set(), mcp: new Set(), cli: new Set() }
+  const rungs = { library: new Set(), mcp: new Set(), cli: new Set() }
+  for (const [code, op, libArgs, toolName, toolArgs] of cases) {
+    const fn = tools.opTable().find((x) => x.op === op).js
+    // The library, in its own words.
+    const lr = await sp[fn](...libArgs)
+    assert.equal(lr.code, code, `${fn}: ${JSON.stringify(lr)}`)
+    const libAllowed = new Set([...argsSchemaProps(op), ...resultProps(op)])
+    check('library', fn, lr, libAllowed, TOOL_NAMES)
+    seen.library.add(code)
+    if (code === 'SEARCH_BLOCK_NOT_FOUND') rungs.library.add(lr.next_action)
+    // The command line reads the library's results of the ops it runs.
+    // (surepatch apply takes any patch text; view and undo a path or an id, and no other option)
+    const plain = typeof libArgs[0] === 'string' && Object.keys(libArgs[1] || {}).every((k) => k === 'workspace_root' || k === 'validate')
+    if (cliOps.has(op) && (op.startsWith('apply_') || plain)) {
+      const cr = vocabulary.speak(lr, vocabulary.CLI)
+      check('cli', op, cr, resultProps(op), NOT_CLI)
+      seen.cli.add(code)
+      if (code === 'SEARCH_BLOCK_NOT_FOUND') rungs.cli.add(cr.next_action)
+    }
+  }
+  // The MCP tools next (one process keeps one ladder per file: a view starts each file's again).
+  for (const f of ['x.py', 'y.py', 'z.py', 'big.py']) assert.equal((await sp.viewFile(f, ro)).ok, true)
+  for (const [code, , , toolName, toolArgs] of cases) {
+    if (!toolName) continue
+    const mr = await runner.call(toolName, toolArgs)
+    assert.equal(mr.code, code, `${toolName}: ${JSON.stringify(mr)}`)
+    const tool = toolByName.get(toolName)
+    const allowed = new Set([...toolArgs_(tool), ...props(tool.success), ...resultProps(tool.op)])
+    const text = `${mr.message}\n${mr.hint || ''}`
+    for (const other of tools.TOOLS) if (new RegExp(`\\b${other.name}\\b`).test(text)) [other.name, ...toolArgs_(other)].forEach((w) => allowed.add(w))
+    check('mcp', toolName, mr, allowed, LIB_NAMES)
+    assert.doesNotMatch(text, /\bvalidate\b/, `${toolName} ${code}: the model cannot set validate`)
+    seen.mcp.add(code)
+    if (code === 'SEARCH_BLOCK_NOT_FOUND') rungs.mcp.add(mr.next_action)
+  }
+  // (a patch's failure carries no file_lines, so its third rung is use_line_edit again)
+  const ladder = { library: ['reread', 'rewrite_file', 'use_line_edit'], mcp: ['reread', 'rewrite_file', 'use_line_edit'], cli: ['reread', 'use_line_edit'] }
+  for (const [surface, got] of Object.entries(rungs)) assert.deepEqual([...got].sort(), ladder[surface], surface)
+  const all = Object.keys(sp.ErrorCode)
+  const unproduced = ['LOCK_TIMEOUT', 'FILE_READ_ERROR', 'FILE_WRITE_ERROR', 'INTERNAL_ERROR']
+  assert.deepEqual(all.filter((c) => !seen.library.has(c)).sort(), unproduced.sort(), 'library')
+  assert.deepEqual(all.filter((c) => !seen.mcp.has(c)).sort(), [...unproduced, 'FILE_TOO_LARGE'].sort(), 'mcp')
+  for (const f of ['x.py', 'y.py', 'z.py']) assert.equal(readFileSync(join(root, f), 'utf8'), FILES[f], f)
+  assert.equal(readFileSync(join(root, 'big.py'), 'utf8'), big)
 })

@@ -51,9 +51,12 @@ async function finish(t, client) {
  * `maxBufferSize` the client's limit on one answer (the SDK's default is 10 MB).
  */
 export async function stdio(t, { args = [], env = {}, cwd, maxBufferSize } = {}) {
+  // Every tool, with its output schema (so the client checks each result against it), unless the
+  // test chooses its tools (the server's default is the `default` profile without output schemas).
+  const every = args.includes('--tools') ? [] : ['--tools', 'all', '--output-schemas']
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [BIN, ...args],
+    args: [BIN, ...args, ...every],
     env: { ...getDefaultEnvironment(), ...RECORD_ENV, ...env },
     cwd,
     stderr: 'pipe',
@@ -70,7 +73,7 @@ export async function stdio(t, { args = [], env = {}, cwd, maxBufferSize } = {})
 
 /** An in-process server (same createServer as the binary) over the in-memory transport. */
 export async function inProcess(t, config) {
-  const { server } = createServer({ log: () => {}, ...config })
+  const { server } = createServer({ log: () => {}, tools: 'all', outputSchemas: true, ...config })
   const [a, b] = InMemoryTransport.createLinkedPair()
   await server.connect(a)
   const client = new Client({ name: 'surepatch-test', version: '0.0.0' })
@@ -96,7 +99,8 @@ export const TOKEN = 'test-token-0123456789abcdef'
 
 // HTTP (--http) tests. Starts `surepatch --http 127.0.0.1:0` and waits (at most 20 s) for the URL on stderr.
 export async function startHttpServer(t, { root, cwd, args = [], env = { SUREPATCH_HTTP_TOKEN: TOKEN } }) {
-  const child = spawn(process.execPath, [BIN, '--http', '127.0.0.1:0', ...(root ? ['--root', root] : []), ...args], {
+  const every = args.includes('--tools') ? [] : ['--tools', 'all', '--output-schemas']
+  const child = spawn(process.execPath, [BIN, '--http', '127.0.0.1:0', ...(root ? ['--root', root] : []), ...args, ...every], {
     cwd,
     env: { ...process.env, SUREPATCH_HTTP_TOKEN: '', SUREPATCH_WORKSPACE_ROOT: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

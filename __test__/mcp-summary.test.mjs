@@ -90,7 +90,7 @@ test('write_file, delete_file and undo_edit: what happened to each file', async 
 
 test('a result of a tool the summary does not know: every field readable, multi-line strings raw', () => {
   const { summarize } = require('../tools/summary.cjs')
-  const text = summarize('list_directory', { ok: true, path: 'src', entries: [{ name: 'a.js', type: 'file' }], note: 'x\ny' })
+  const text = summarize('a_future_tool', { ok: true, path: 'src', entries: [{ name: 'a.js', type: 'file' }], note: 'x\ny' })
   assert.equal(text, 'path: src\nentries:\n- {"name":"a.js","type":"file"}\nnote:\nx\ny\n')
   assert.ok(tools && sp)
 })

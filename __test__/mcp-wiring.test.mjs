@@ -251,7 +251,7 @@ test('toolDefinitions: OpenAI, Anthropic and Vercel shapes from the same schemas
   assert.deepEqual(defs.openai, available.map((d) => ({ type: 'function', function: { name: d.name, description: d.description, parameters: tools.inputSchemaOf(d) } })))
   assert.deepEqual(defs.anthropic, available.map((d) => ({ name: d.name, description: d.description, input_schema: tools.inputSchemaOf(d) })))
   assert.deepEqual(Object.keys(defs.vercel), available.map((d) => d.name))
-  for (const d of available) assert.deepEqual(defs.vercel[d.name], { description: d.description, parameters: tools.inputSchemaOf(d) })
+  for (const d of available) assert.deepEqual(defs.vercel[d.name], { description: d.description, inputSchema: tools.inputSchemaOf(d) })
   // Every definition is the checked-in schema file.
   for (const d of defs.anthropic) {
     assert.deepEqual(d.input_schema, JSON.parse(readFileSync(join(REPO, 'schemas', `${d.name}.input.json`), 'utf8')))

@@ -41,6 +41,8 @@ const COMMANDS = {
       root: ROOT,
       'require-read': { type: 'boolean', help: 'refuse edits to files not viewed in this session, or changed since (STALE_FILE)' },
       validate: { ...VALIDATE, help: `${VALIDATE.help} (default: $SUREPATCH_VALIDATE, else report)` },
+      tools: { type: 'string', value: 'LIST', help: 'the tools to list: a comma list of tool names and profiles: minimal (view_file, edit_file, edit_lines, write_file), default (minimal + apply_patch, search_files, list_directory, undo_edit), all (every tool); default: default' },
+      'output-schemas': { type: 'boolean', help: 'give each tool its outputSchema in tools/list (off by default: it doubles the listing; results are the same)' },
       http: { type: 'string', value: '[HOST:]PORT', help: 'serve MCP over Streamable HTTP at http://HOST:PORT/mcp instead of stdio (HOST default 127.0.0.1; every request needs "Authorization: Bearer $SUREPATCH_HTTP_TOKEN", or the token printed on stderr at start)' },
       'allow-host': { type: 'string', multiple: true, value: 'NAME', help: 'with --http: a further hostname the Host header may name (DNS-rebinding protection; repeatable)' },
       'allow-origin': { type: 'string', multiple: true, value: 'ORIGIN', help: 'with --http: a further Origin (scheme://host[:port]) a browser request may come from; others get 403 (repeatable; the server\'s own origins and requests without Origin are allowed)' },

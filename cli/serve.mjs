@@ -25,6 +25,12 @@ export async function serve(values) {
   if (!['off', 'report', 'enforce'].includes(validate)) {
     throw new UsageError(`--validate (or SUREPATCH_VALIDATE) must be one of off, report, enforce; got ${JSON.stringify(validate)}`)
   }
+  const { selectTools } = require('../tools/profiles.cjs')
+  try {
+    selectTools(values.tools, require('../tools/table.cjs').ALL_TOOLS)
+  } catch (e) {
+    throw new UsageError(e.message)
+  }
   const { DEFAULT_MAX_MESSAGE_BYTES, MAX_MESSAGE_BYTES_LIMIT, LineTransport } = await import('../mcp/transport.mjs')
   let maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES
   const m = values['max-message-bytes']
@@ -88,7 +94,7 @@ export async function serve(values) {
     process.on(signal, () => exitWith(128 + osConstants.signals[signal], `received ${signal}`))
   }
   const { createServer, implicitRootRefusal } = await import('../mcp/server.mjs')
-  const config = { root, requireRead: Boolean(values['require-read']), validate, log }
+  const config = { root, requireRead: Boolean(values['require-read']), validate, log, tools: values.tools, outputSchemas: Boolean(values['output-schemas']) }
   // `/` and the home directory are never served unless named (--root or SUREPATCH_WORKSPACE_ROOT).
   const refusal = root ? null : implicitRootRefusal(shown)
   if (refusal) log(`warning: ${refusal}`)

@@ -31,6 +31,7 @@ import {
 const require = createRequire(import.meta.url)
 const lib = require('../index.js')
 const tools = require('../tools/table.cjs')
+const { HINTED, selectTools } = require('../tools/profiles.cjs')
 const { summarize } = require('../tools/summary.cjs')
 const pkg = require('../package.json')
 // Test hook (record.cjs): the real library's tool results are recorded for the schema check of `npm test`.
@@ -90,6 +91,9 @@ function rootDir(uri) {
  *   `isolateUndo`: undo_edit reaches only this server's own edits (the HTTP server sets it for each
  *   session; on stdio the process serves one client, whose edits are the whole journal).
  *   `library` replaces the surepatch library (tests use it to exercise guarded tools).
+ *   `tools`: which tools to list and serve, a comma list (or array) of tool names and profiles
+ *   (tools/profiles.cjs: minimal, default, all; default "default"); an unknown name throws.
+ *   `outputSchemas`: true gives each tool its outputSchema in tools/list (default false).
  */
 export function createServer(config = {}) {
   const library = config.library || lib
@@ -101,7 +105,10 @@ export function createServer(config = {}) {
   // declares roots.
   const refusal = fixed ? null : implicitRootRefusal(base)
   if (refusal) runner.setRoots([], refusal)
-  const list = tools.mcpTools(library)
+  const selected = selectTools(config.tools, tools.ALL_TOOLS)
+  const list = tools.mcpTools(library, { tools: selected, outputSchemas: Boolean(config.outputSchemas) })
+  const unhinted = HINTED.filter((n) => !selected.includes(n))
+  if (unhinted.length) log(`note: --tools leaves out ${unhinted.join(', ')}, which failure hints may name`)
   const names = new Set(list.map((t) => t.name))
   const instructions = config.requireRead
     ? `${INSTRUCTIONS} Read-before-edit is on: view_file a file before editing it, or the edit is refused with STALE_FILE.`

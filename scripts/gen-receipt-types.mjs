@@ -70,7 +70,7 @@ export function optionTypes() {
     const s = defs.get(name)
     out.push(...doc(s.description, ''))
     if (TS_OVERRIDES[name]) out.push(`export type ${name} = ${TS_OVERRIDES[name]}`)
-    else if (s.type === 'object' && s.properties) out.push(`export interface ${name} ${objectBody(s, '', [])}`)
+    else if (s.type === 'object' && s.properties && !s.allOf) out.push(`export interface ${name} ${objectBody(s, '', [])}`)
     else out.push(`export type ${name} = ${ts(s, '')}`)
     out.push('')
   }
@@ -124,6 +124,15 @@ function doc(text, indent) {
 
 const lit = (v) => (typeof v === 'string' ? `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(v))
 
+// A key required in one of its spellings (`allOf: [{anyOf: [{required: [a]}, {required: [b]}]}]`, see
+// expand_aliases in src/contract/mod.rs): `& ({a: T} | {b: T})` after the object's own body.
+function oneSpellingEach(s) {
+  return (s.allOf || [])
+    .filter((x) => Array.isArray(x.anyOf) && x.anyOf.every((a) => Array.isArray(a.required) && a.required.length === 1))
+    .map((x) => ` & (${x.anyOf.map((a) => `{ ${a.required[0]}: ${ts(s.properties[a.required[0]], '')} }`).join(' | ')})`)
+    .join('')
+}
+
 // `never` entries make a union of objects exclusive: `s.skipped` reads on every member.
 function objectBody(s, indent, never) {
   const req = new Set(s.required || [])
@@ -134,10 +143,11 @@ function objectBody(s, indent, never) {
   }
   for (const k of never) lines.push(`${indent}  ${k}?: never`)
   lines.push(`${indent}}`)
-  return lines.join('\n')
+  const each = oneSpellingEach(s)
+  return each ? `(${lines.join('\n')}${each})` : lines.join('\n')
 }
 
-function ts(s, indent) {
+export function ts(s, indent) {
   if (s === true || (s && Object.keys(s).length === 0)) return 'unknown'
   if (s.$ref) return s.$ref.replace('#/$defs/', '')
   if ('const' in s) return lit(s.const)

@@ -44,6 +44,7 @@ fn schemas_use_portable_keywords_only() {
         "required",
         "oneOf",
         "anyOf",
+        "allOf",
         "$defs",
         "$ref",
         "items",

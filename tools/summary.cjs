@@ -7,6 +7,7 @@
 // - An edit: one line per file (path, what happened, +added −removed, file_hash, edit_id), the syntax
 //   report when it found new errors, then the diff as raw text.
 // - view_file: one header line (path, lines, total, file_hash), then the content as raw text.
+// - read_many_files, search_files, list_directory: file content as raw text (tools/summary-reads.cjs).
 // - Anything else (any tool added later): each field on its own line; multi-line strings raw; arrays
 //   of objects one compact JSON line per item.
 //
@@ -146,6 +147,8 @@ function summarize(name, r) {
   if (r.ok === false) return failureText(r)
   if (name === 'view_file' && typeof r.content === 'string') return viewText(r)
   if (name === 'undo_edit') return undoText(r)
+  const reads = require('./summary-reads.cjs').readsText(name, r, viewText)
+  if (reads !== null) return reads
   const isEdit = typeof r.diff === 'string' || 'written' in r || 'edit_id' in r
   if (isEdit && (typeof r.file_path === 'string' || Array.isArray(r.files))) return editText(r)
   return rest(r, new Set(['ok'])) || 'ok\n'

@@ -29,13 +29,13 @@ const str = (description) => ({ type: 'string', description })
 const bool = (description) => ({ type: 'boolean', description })
 const int = (description, minimum = 0) => ({ type: 'integer', minimum, description })
 
-const FILE_PATH = str('Path of the file, relative to the workspace root (absolute paths must stay inside it).')
-const BASE_HASH = str('The file_hash you last saw for this file (from view_file or a previous edit). If the file changed since, nothing is written and STALE_FILE comes back.')
-const DRY_RUN = bool('true: compute and return the result (diff included) without writing anything.')
+const FILE_PATH = str('Path relative to the workspace root.')
+const BASE_HASH = str('The file_hash of your last view or edit of this file: if it changed since, nothing is written (STALE_FILE).')
+const DRY_RUN = bool('true: return the result and diff, write nothing.')
 const TOLERANCE = {
   type: 'string',
   enum: ['safe', 'exact'],
-  description: '"safe" (default) forgives whitespace, line-ending and typography noise only while the match stays unique; "exact" matches byte for byte.',
+  description: '"exact": no tolerance of whitespace and typography noise.',
 }
 const TIER = {
   type: 'string',
@@ -66,8 +66,7 @@ const SYNTAX = {
   required: ['language'],
 }
 // Appended to the description of every editing tool.
-const SYNTAX_NOTE =
-  ' The result\'s syntax field says whether the edit introduced a syntax error (syntax.ok false: fix it with another edit); a server run with --validate enforce refuses such an edit with SYNTAX_ERROR_INTRODUCED instead (nothing written; the message shows the error in context).'
+const SYNTAX_NOTE = ' syntax.ok false in the result: the edit introduced a syntax error; fix it with another edit.'
 
 function object(properties, required, description) {
   const s = { type: 'object' }
@@ -126,6 +125,10 @@ function outputSchema(success) {
 
 // ---- the tools -------------------------------------------------------------------------------------
 
+// The keys of `o` whose value is given: arguments a tool takes without advertising them reach the
+// library only when the model sent them.
+const given = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined))
+
 // Each entry:
 //   name, lib (the library function it needs), title, description, input (JSON Schema),
 //   success ({properties, required}: the ok:true shape), annotations,
@@ -140,10 +143,9 @@ const TOOLS = [
     lib: 'viewFile',
     title: 'View file',
     description:
-      'Read a text file in the workspace. format "plain" returns the text as is, "numbered" prefixes each line with its number, "hashline" prefixes each line with a LINE:HASH anchor for edit_lines. ' +
-      'start_line/end_line (1-based, inclusive) read a slice. A view shows at most 2000 lines (without end_line) and 256 KiB; truncated: true says more remains: call again with start_line = next_start_line. ' +
-      'The result carries file_hash: pass it as base_hash to any edit so it is refused (STALE_FILE) if the file changed in between. ' +
-      'Errors: FILE_NOT_FOUND (check the path), BINARY_FILE_REJECTED / ENCODING_UNSUPPORTED (not an editable text file).',
+      'Read a text file. format "numbered" prefixes line numbers, "hashline" LINE:HASH anchors for edit_lines. start_line/end_line (1-based, inclusive) read a slice; ' +
+      'at most 2000 lines and 256 KiB per view: truncated: true means call again from next_start_line. ' +
+      'Pass the result\'s file_hash as base_hash to your next edit of the file.',
     input: object(
       {
         file_path: FILE_PATH,
@@ -171,6 +173,8 @@ const TOOLS = [
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     op: 'view_file',
+    // Taken but not advertised (Claude Code Read's limit, read_text_file's head and tail).
+    accepts: ['max_lines', 'tail'],
     args: (a, root) => [
       a.file_path,
       {
@@ -179,6 +183,7 @@ const TOOLS = [
         start_line: a.start_line,
         end_line: a.end_line,
         max_bytes: a.max_bytes,
+        ...given({ max_lines: a.max_lines, tail: a.tail }),
       },
     ],
     touches: null,
@@ -188,11 +193,8 @@ const TOOLS = [
     lib: 'patchFile',
     title: 'Patch file (search/replace)',
     description:
-      'Replace the one occurrence of search_block in a file with replace_block ("" deletes it). Copy search_block verbatim from the file, with enough surrounding lines to be unique; ' +
-      'whitespace, line-ending and typography noise is forgiven only while the match stays unique. Nothing is written on failure: ' +
-      'SEARCH_BLOCK_NOT_FOUND returns candidates (line numbers, snippet, differences): rebuild search_block from the best snippet; ' +
-      'SEARCH_BLOCK_AMBIGUOUS returns match_lines: add neighbouring lines to make it unique; STALE_FILE: view the file again; ALREADY_APPLIED: the file already reads as the result (a retry), nothing to do. ' +
-      'Success returns the diff and file_hash (pass it as base_hash to the next edit of this file).' +
+      'Replace the one occurrence of search_block in a file with replace_block ("" deletes it). Copy search_block verbatim from the file, with enough lines to be unique. ' +
+      'A failure\'s candidates show the nearest text, match_lines every match; ALREADY_APPLIED: nothing to do. Success returns the diff and file_hash.' +
       SYNTAX_NOTE,
     input: object(
       {
@@ -208,7 +210,7 @@ const TOOLS = [
     success: {
       properties: Object.assign(
         {
-          replacements: { type: 'integer', const: 1 },
+          replacements: int('Occurrences replaced (1 unless replace_all or expected_replacements).', 1),
           line_number: int('1-based first line of the match.', 1),
           tier: TIER,
           dialect: DIALECT,
@@ -219,8 +221,15 @@ const TOOLS = [
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     op: 'patch_file',
+    // Taken but not advertised (Claude Code Edit's replace_all, Gemini CLI replace's count).
+    accepts: ['expected_replacements', 'replace_all'],
     args: (a, root, validate) => [
-      { file_path: a.file_path, search_block: a.search_block, replace_block: a.replace_block },
+      {
+        file_path: a.file_path,
+        search_block: a.search_block,
+        replace_block: a.replace_block,
+        ...given({ expected_replacements: a.expected_replacements, replace_all: a.replace_all }),
+      },
       { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, tolerance: a.tolerance, validate },
     ],
     touches: 'file',
@@ -230,11 +239,9 @@ const TOOLS = [
     lib: 'applyEdits',
     title: 'Edit file (batch of replacements)',
     description:
-      'Apply several {old, new} replacements to one file in one atomic write: all apply or none does. Each old must occur exactly once ' +
-      '(or exactly expected_replacements times) in the original file (or, when only an earlier edit\'s new holds it, in the text the edits before it left), and edits must not overlap. dry_run: true previews the diff. ' +
-      'On failure nothing is written and edit_index names the failing edit: SEARCH_BLOCK_NOT_FOUND has candidates to copy from, ' +
-      'SEARCH_BLOCK_AMBIGUOUS / MATCH_COUNT_MISMATCH have match_lines, OVERLAPPING_EDITS names both edits (merge them), STALE_FILE means view the file again. ' +
-      'Success returns the diff and file_hash (the base_hash for your next edit).' +
+      'Replace text in one file: each edit replaces the one place its old occurs (or expected_replacements places) with new; all edits in one atomic write, or none. ' +
+      'Copy old verbatim from the file, with enough lines to be unique; edits must not overlap. ' +
+      'A failure\'s edit_index names the edit, candidates the nearest text. Success returns the diff and file_hash.' +
       SYNTAX_NOTE,
     input: object(
       {
@@ -242,12 +249,13 @@ const TOOLS = [
         edits: {
           type: 'array',
           minItems: 1,
-          description: 'Replacements, each matched against the file as it was before this call.',
+          description: 'Replacements, matched against the file as it was before this call.',
           items: object(
             {
               old: str('Exact text to replace.'),
               new: str('Replacement text.'),
               expected_replacements: int('Replace exactly this many occurrences (default 1).', 1),
+              replace_all: bool('Replace every occurrence.'),
             },
             ['old', 'new'],
           ),
@@ -302,14 +310,14 @@ const TOOLS = [
     lib: 'applyPatch',
     title: 'Apply multi-file patch',
     description:
-      'Apply a patch in the envelope format to one or more files, all or nothing: "*** Begin Patch", then per file "*** Update File: path" ' +
-      '(optional "*** Move to: new_path", hunks starting with "@@" holding " context", "-old" and "+new" lines), "*** Add File: path" (every line "+text") ' +
-      'or "*** Delete File: path", then "*** End Patch". Context and removed lines must match the file. overwrite: true lets Add File replace an existing file. ' +
-      'On failure nothing is written: PARSE_ERROR names the bad line; SEARCH_BLOCK_NOT_FOUND / AMBIGUOUS name the file and hunk, with candidates: fix that hunk and resend the whole patch.' +
-      SYNTAX_NOTE.replace('The result\'s syntax field', 'Each file entry\'s syntax field').replace('such an edit', 'such a patch (no file is written)'),
+      'Apply a patch to one or more files, all or nothing: "*** Begin Patch", then per file "*** Update File: path" ' +
+      '(optional "*** Move to: new_path"; hunks from "@@" of " context", "-old" and "+new" lines), "*** Add File: path" (lines "+text") ' +
+      'or "*** Delete File: path", then "*** End Patch". overwrite: true lets Add File replace a file. ' +
+      'On failure nothing is written and the message names the file and hunk to fix; resend the whole patch.' +
+      SYNTAX_NOTE.replace('in the result', 'in a file entry'),
     input: object(
       {
-        patch: str('The patch text, from "*** Begin Patch" to "*** End Patch".'),
+        patch: str('The patch text.'),
         dry_run: DRY_RUN,
         overwrite: bool('Allow "*** Add File" to replace a file that exists.'),
       },
@@ -347,9 +355,9 @@ const TOOLS = [
     lib: 'editLines',
     title: 'Edit lines by anchor',
     description:
-      'Edit a file by line anchors taken from view_file with format "hashline": an anchor "12:ab3f" is line 12 whose content hashes to ab3f. ' +
-      'ops run atomically against the file as you viewed it: "replace" lines start..end (end defaults to start) with lines, "insert_before" / "insert_after" the start line, "delete" start..end. ' +
-      'Give new text as lines (array, one string per line) or text (one string). If an anchored line changed, STALE_ANCHOR comes back and nothing is written: view the file again and use the fresh anchors.' +
+      'Edit lines by the anchors of view_file format "hashline" ("12:ab3f": line 12, hash ab3f), all ops in one atomic write against the file as viewed: ' +
+      '"replace" start..end (end defaults to start) with lines, "insert_before" / "insert_after" start, "delete" start..end. New text as lines (one string per line) or text. ' +
+      'STALE_ANCHOR (nothing written): view the file again.' +
       SYNTAX_NOTE,
     input: object(
       {
@@ -360,10 +368,10 @@ const TOOLS = [
           items: object(
             {
               op: { type: 'string', enum: ['replace', 'insert_before', 'insert_after', 'delete'] },
-              start: str('Anchor "LINE:HASH" of the first line.'),
-              end: str('Anchor of the last line (inclusive), for replace and delete.'),
-              lines: { type: 'array', items: { type: 'string' }, description: 'New lines, without line endings.' },
-              text: str('New text as one string (alternative to lines).'),
+              start: str('Anchor of the first line.'),
+              end: str('Anchor of the last line.'),
+              lines: { type: 'array', items: { type: 'string' } },
+              text: { type: 'string' },
             },
             ['op', 'start'],
           ),
@@ -394,17 +402,16 @@ const TOOLS = [
     lib: 'createFile',
     title: 'Write whole file',
     description:
-      'Create a file, or replace all of its content, with content (the complete text: never "... rest unchanged ..." placeholders, which are refused with ELIDED_CONTENT unless allow_placeholders is true). ' +
-      'Prefer patch_file / edit_file to change part of an existing file. When replacing a file, pass base_hash so a file changed since you read it is refused with STALE_FILE. ' +
-      'The file\'s encoding and line endings are kept. The result counts lines_added / lines_removed and lists changed_ranges; max_changed_lines refuses a replacement that changes more lines than that (REWRITE_TOO_BROAD, nothing written: edit the few lines with edit_lines or edit_file instead).' +
+      'Create a file, or replace its whole content, with content: the complete text, never "... rest unchanged ..." placeholders (refused unless allow_placeholders). ' +
+      'To change part of a file, prefer edit_file. Encoding and line endings are kept. max_changed_lines refuses a rewrite that changes more lines (nothing written).' +
       SYNTAX_NOTE,
     input: object(
       {
         file_path: FILE_PATH,
         content: str('The complete new content of the file.'),
         base_hash: BASE_HASH,
-        allow_placeholders: bool('Write content even if it looks elided ("// ... existing code ...").'),
-        max_changed_lines: int('When replacing an existing file: refuse (REWRITE_TOO_BROAD) if the new content changes more than this many lines.'),
+        allow_placeholders: bool('Write content that looks elided anyway.'),
+        max_changed_lines: int('Refuse a rewrite changing more lines.'),
       },
       ['file_path', 'content'],
     ),
@@ -475,12 +482,12 @@ const TOOLS = [
     lib: 'undoEdit',
     title: 'Undo edit',
     description:
-      'Revert a write made by these tools: give edit_id (from the result of the edit) or file_path (undoes the latest edit of that file), not both. ' +
-      'EDIT_NOT_FOUND: no such edit is recorded; STALE_FILE: the file changed after that edit, so undoing would lose work (view it and edit instead).',
+      'Revert a write of these tools: edit_id (from its result) or file_path (its latest edit), not both. ' +
+      'STALE_FILE: the file changed after that edit, so undoing would lose work.',
     input: object(
       {
-        edit_id: str('The edit_id returned by the edit to revert.'),
-        file_path: str('Revert the latest edit of this file instead.'),
+        edit_id: str('The edit to revert.'),
+        file_path: str('Revert the latest edit of this file.'),
       },
       [],
     ),
@@ -517,15 +524,14 @@ const TOOLS = [
     lib: 'listDirectory',
     title: 'List directory',
     description:
-      'List a directory of the workspace: each entry\'s workspace-relative path, type (file, directory, symlink; symlinks are not followed) and size. ' +
-      'depth 1 (default) lists the directory itself, larger values go deeper. Files .gitignore excludes are left out unless include_ignored; .git is never listed. ' +
-      'At most max_entries (default 1000) entries, in tree order; truncated: true says more remain.',
+      'List a directory: each entry\'s path, type and size, depth levels deep (default 1). .gitignore\'d files are left out unless include_ignored. ' +
+      'At most max_entries (default 1000); truncated: true says more remain.',
     input: object(
       {
-        path: str('Directory, relative to the workspace root (default: the root).'),
-        depth: int('Levels to list, 1 to 20 (default 1).', 1),
-        include_ignored: bool('Also list files .gitignore excludes.'),
-        max_entries: int('At most this many entries (default 1000).', 1),
+        path: str('Directory (default: the root).'),
+        depth: int('Levels, 1 to 20.', 1),
+        include_ignored: { type: 'boolean' },
+        max_entries: { type: 'integer', minimum: 1 },
       },
       [],
     ),
@@ -582,20 +588,19 @@ const TOOLS = [
     lib: 'searchFiles',
     title: 'Search files',
     description:
-      'Search the contents of the workspace\'s text files for query: literal text by default, a Rust regex with regex: true (a match stays within one line). ' +
-      'Returns the matching lines grouped by file, with line numbers (and context_lines before/after). Binary files, files .gitignore excludes and hidden files are skipped (include_ignored / include_hidden to search them). ' +
-      'At most max_results matching lines (default 200; truncated: true says the search stopped there: narrow it with path or glob).',
+      'Search file contents for query (literal; a Rust regex with regex: true, within one line): matching lines by file, with line numbers and context_lines. ' +
+      'Skips binary, hidden and .gitignore\'d files unless include_hidden / include_ignored. At most max_results lines (default 200; truncated: true: narrow with path or glob).',
     input: object(
       {
-        query: str('Text to find (or a regex with regex: true).'),
-        regex: bool('Treat query as a regex.'),
-        path: str('Directory to search (default: the workspace root).'),
-        glob: str('Only files matching this glob, e.g. "*.py" (by name) or "src/**/*.ts".'),
+        query: { type: 'string' },
+        regex: { type: 'boolean' },
+        path: str('Directory (default: the root).'),
+        glob: str('Only files matching it: "*.py" by name, "src/**/*.ts" by path.'),
         case_sensitive: bool('Default true.'),
-        context_lines: int('Lines of context before and after each match (0 to 20).'),
-        max_results: int('At most this many matching lines (default 200).', 1),
-        include_ignored: bool('Also files .gitignore excludes.'),
-        include_hidden: bool('Also hidden files and directories.'),
+        context_lines: int('0 to 20.'),
+        max_results: { type: 'integer', minimum: 1 },
+        include_ignored: { type: 'boolean' },
+        include_hidden: { type: 'boolean' },
       },
       ['query'],
     ),
@@ -752,16 +757,22 @@ function availableTools(lib) {
   return TOOLS.filter((t) => typeof lib[t.lib] === 'function')
 }
 
-/** The MCP `Tool` objects for tools/list. */
-function mcpTools(lib) {
-  return availableTools(lib).map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: t.description,
-    inputSchema: inputSchemaOf(t),
-    outputSchema: outputSchemaOf(t, lib),
-    annotations: Object.assign({ title: t.title }, t.annotations),
-  }))
+/**
+ * The MCP `Tool` objects for tools/list. `options.tools`: the names to list (default: every available
+ * tool; see tools/profiles.cjs); `options.outputSchemas`: false leaves out each tool's outputSchema
+ * (the server's default: they double the listing, and structuredContent is the same either way).
+ */
+function mcpTools(lib, options) {
+  const o = options || {}
+  const only = o.tools ? new Set(o.tools) : null
+  return availableTools(lib)
+    .filter((t) => !only || only.has(t.name))
+    .map((t) => {
+      const tool = { name: t.name, title: t.title, description: t.description, inputSchema: inputSchemaOf(t) }
+      if (o.outputSchemas !== false) tool.outputSchema = outputSchemaOf(t, lib)
+      tool.annotations = Object.assign({ title: t.title }, t.annotations)
+      return tool
+    })
 }
 
 /** Ready-made definitions for harnesses that do not speak MCP. */
@@ -813,7 +824,8 @@ function strictSchema(schema, optional = false) {
 function toolDefinitions(lib) {
   const tools = availableTools(lib)
   const vercel = {}
-  for (const t of tools) vercel[t.name] = { description: t.description, parameters: inputSchemaOf(t) }
+  // AI SDK 5 and later: `tool({description, inputSchema: jsonSchema(d.inputSchema)})`.
+  for (const t of tools) vercel[t.name] = { description: t.description, inputSchema: inputSchemaOf(t) }
   return {
     openai: tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: inputSchemaOf(t) } })),
     // Chat Completions tools with strict: true (Structured Outputs).
@@ -864,6 +876,35 @@ function failure(code, message, extra) {
 const camel = (s) => s.replace(/_([a-z])/g, (_m, c) => c.toUpperCase())
 const ROOT_KEYS = new Set(['workspace_root', 'workspaceRoot', 'root'])
 
+// The op's other spellings of its arguments (`aliases` in schemas/ops.json, from the x-aliases of
+// src/contract/inputs.rs): `{native: [aliases]}`.
+function opAliases(op) {
+  const entry = opTable().find((o) => o.op === op)
+  return (entry && entry.aliases) || {}
+}
+
+/**
+ * Every argument name tool `tool` (an entry of TOOLS, or its name) takes, as `{spelling: native}`: its
+ * schema's properties and the ones it takes without advertising them (`accepts`), each in snake_case
+ * and camelCase, and the other spellings the engine declares for them (Claude Code's old_string,
+ * the filesystem server's path, Codex's input, ...).
+ */
+function argumentNames(tool) {
+  if (typeof tool === 'string') tool = TOOLS.find((t) => t.name === tool)
+  const names = [...Object.keys(tool.input.properties), ...(tool.accepts || [])]
+  const aliases = opAliases(tool.op)
+  const out = {}
+  for (const n of names) {
+    out[n] = n
+    out[camel(n)] = n
+    for (const a of aliases[n] || []) {
+      if (!(a in out)) out[a] = n
+      if (!(camel(a) in out)) out[camel(a)] = n
+    }
+  }
+  return out
+}
+
 // Model arguments → snake_case keys of the tool's schema. Unknown keys are refused (listing the known
 // ones), the workspace root in particular; null means absent; both spellings must agree.
 function normalize(tool, args) {
@@ -881,11 +922,7 @@ function normalize(tool, args) {
     return { error: failure('INVALID_INPUT', `${tool.name}: arguments must be a JSON object.`) }
   }
   const names = Object.keys(tool.input.properties)
-  const alias = new Map()
-  for (const n of names) {
-    alias.set(n, n)
-    alias.set(camel(n), n)
-  }
+  const alias = new Map(Object.entries(argumentNames(tool)))
   const out = {}
   const from = {}
   for (const key of Object.keys(args)) {
@@ -1194,6 +1231,7 @@ const key = (root, display) => `${root}\0${display}`
 
 module.exports = {
   inside,
+  argumentNames,
   TOOLS,
   ALL_TOOLS,
   errorCodesOf,

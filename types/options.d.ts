@@ -172,7 +172,7 @@ export interface EditOptions {
  * One edit of `applyEdits` as an object: the old text (required, in any of its spellings), the new
  * text (required, in any of its spellings), and optionally how many occurrences it must replace.
  */
-export interface EditSpec {
+export type EditSpec = ({
   /** The text to replace. */
   old?: string
   /** Another spelling of `old`. */
@@ -181,6 +181,8 @@ export interface EditSpec {
   oldString?: string
   /** Another spelling of `old`. */
   search?: string
+  /** Another spelling of `old`. */
+  oldText?: string
   /** The text to put in its place ("" deletes it). */
   new?: string
   /** Another spelling of `new`. */
@@ -189,11 +191,17 @@ export interface EditSpec {
   newString?: string
   /** Another spelling of `new`. */
   replace?: string
+  /** Another spelling of `new`. */
+  newText?: string
   /** Replace exactly this many occurrences; any other count is refused. */
   expected_replacements?: number | null
   /** Another spelling of `expected_replacements`. */
   expectedReplacements?: number | null
-}
+  /** Replace every occurrence, however many (at least one). Not with `expected_replacements`. */
+  replace_all?: boolean | null
+  /** Another spelling of `replace_all`. */
+  replaceAll?: boolean | null
+} & ({ old: string } | { old_string: string } | { oldString: string } | { search: string } | { oldText: string }) & ({ new: string } | { new_string: string } | { newString: string } | { replace: string } | { newText: string }))
 
 /** Options of findFiles. */
 export interface FindFilesOptions {
@@ -343,21 +351,41 @@ export interface MoveFileOptions {
 /**
  * The `patch_file` tool's arguments, which `patchFile` takes as its `input`: the edit, and the
  * settings a model may send with it (each must agree with the same setting in `options` when both
- * are given). `file_path`, `search_block` and `replace_block` are required, in either spelling.
+ * are given). `file_path`, `search_block` and `replace_block` are required, in any of their
+ * spellings.
  */
-export interface PatchFileInput {
+export type PatchFileInput = ({
   /** The file to edit (required). */
   file_path?: string
   /** Another spelling of `file_path`. */
   filePath?: string
-  /** Text that must occur exactly once in the file (after the tolerance tiers, if any; required). */
+  /**
+   * Text that must occur exactly once in the file (after the tolerance tiers, if any; required),
+   * or `expected_replacements` times, or with `replace_all` any number of times.
+   */
   search_block?: string
   /** Another spelling of `search_block`. */
   searchBlock?: string
+  /** Another spelling of `search_block`. */
+  old_string?: string
+  /** Another spelling of `search_block`. */
+  oldString?: string
   /** Inserted literally in place of the match ("" deletes it; required). */
   replace_block?: string
   /** Another spelling of `replace_block`. */
   replaceBlock?: string
+  /** Another spelling of `replace_block`. */
+  new_string?: string
+  /** Another spelling of `replace_block`. */
+  newString?: string
+  /** Replace exactly this many occurrences; any other count is refused (`MATCH_COUNT_MISMATCH`). */
+  expected_replacements?: number | null
+  /** Another spelling of `expected_replacements`. */
+  expectedReplacements?: number | null
+  /** Replace every occurrence, however many (at least one). Not with `expected_replacements`. */
+  replace_all?: boolean | null
+  /** Another spelling of `replace_all`. */
+  replaceAll?: boolean | null
   /** The `file_hash` the edit was written against; a different current hash gives `STALE_FILE`. */
   base_hash?: string | null
   /** Another spelling of `base_hash`. */
@@ -367,7 +395,7 @@ export interface PatchFileInput {
   /** Another spelling of `dry_run`. */
   dryRun?: boolean | null
   tolerance?: Tolerance | null
-}
+} & ({ file_path: string } | { filePath: string }) & ({ search_block: string } | { searchBlock: string } | { old_string: string } | { oldString: string }) & ({ replace_block: string } | { replaceBlock: string } | { new_string: string } | { newString: string }))
 
 /**
  * Options of the multi-file entry points (`applyPatch`, `applyBlocks`, `applyUnifiedDiff`). Each key is
@@ -449,7 +477,7 @@ export interface ReadManyFilesOptions {
 export type ReadManyItem = string | ReadManyRange
 
 /** A file of `readManyFiles` and the line range to read. */
-export interface ReadManyRange {
+export type ReadManyRange = ({
   /** The file (required, in any of its spellings). */
   file_path?: string
   /** Another spelling of `file_path`. */
@@ -464,7 +492,7 @@ export interface ReadManyRange {
   end_line?: number | null
   /** Another spelling of `end_line`. */
   endLine?: number | null
-}
+} & ({ file_path: string } | { filePath: string } | { path: string }))
 
 /**
  * What `permissionScope` reads paths from: a list of paths, or an apply_patch text, SEARCH/REPLACE
@@ -577,21 +605,21 @@ export interface UndoEditOptions {
 export type UndoTarget = string | UndoTargetObject
 
 /** What to undo, named explicitly. */
-export type UndoTargetObject = {
+export type UndoTargetObject = ({
   /** An `edit_id` from a receipt. */
   edit_id?: string
   /** Another spelling of `edit_id`. */
   editId?: string
   file_path?: never
   filePath?: never
-} | {
+} & ({ edit_id: string } | { editId: string })) | ({
   /** A file path. */
   file_path?: string
   /** Another spelling of `file_path`. */
   filePath?: string
   edit_id?: never
   editId?: never
-}
+} & ({ file_path: string } | { filePath: string }))
 
 /** `applyUnifiedDiff` options. */
 export interface UnifiedDiffOptions {
@@ -677,6 +705,8 @@ export interface ViewFileOptions {
   start_line?: number | null
   /** Another spelling of `start_line`. */
   startLine?: number | null
+  /** Another spelling of `start_line`. */
+  offset?: number | null
   /** 1-based last line, inclusive (default: the last line; larger values are clamped). */
   end_line?: number | null
   /** Another spelling of `end_line`. */
@@ -689,6 +719,15 @@ export interface ViewFileOptions {
   max_lines?: number | null
   /** Another spelling of `max_lines`. */
   maxLines?: number | null
+  /** Another spelling of `max_lines`. */
+  limit?: number | null
+  /** Another spelling of `max_lines`. */
+  head?: number | null
+  /**
+   * Show only the last this many lines (at least 1; not with `start_line`, `end_line` or
+   * `max_lines`).
+   */
+  tail?: number | null
   /** Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB). */
   max_file_bytes?: number | null
   /** Another spelling of `max_file_bytes`. */

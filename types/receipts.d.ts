@@ -266,7 +266,10 @@ export interface Failure {
   expected_replacements?: number
   /** The fallback ladder: what to do next. */
   next_action?: NextAction
-  /** How many times in a row this file failed with this code. */
+  /**
+   * How many times this same call failed since its file was last viewed or changed, this one
+   * included: the same op on the same file with this code (without a file: the same arguments).
+   */
   attempt?: number
   /** Set when this exact request already failed on this file: do not resend it unchanged. */
   repeated?: number
@@ -533,7 +536,7 @@ export interface PatchFileSuccess {
   ok: true
   /** Workspace-relative path of the file. */
   file_path: string
-  /** Always 1 for patchFile. */
+  /** Occurrences replaced: 1, or the count with `expected_replacements` / `replace_all`. */
   replacements: number
   /** Set when an empty `search_block` created the missing file. */
   created?: boolean

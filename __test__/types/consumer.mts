@@ -95,7 +95,7 @@ const firstAnthropic: string = toolDefinitions.anthropic[0].name
 const vercelPatch = toolDefinitions.vercel['patch_file']
 const runner: ToolRunner = createToolRunner({ workspaceRoot: '.', requireRead: true })
 void runner.call('patch_file', { file_path: 'a.txt', search_block: 'x', replace_block: 'y' }).then((r) => (r.ok ? r : r.code))
-console.log(firstOpenAi, firstAnthropic, vercelPatch?.parameters, runner.tools)
+console.log(firstOpenAi, firstAnthropic, vercelPatch?.inputSchema, runner.tools)
 
 // The syntax gate and guarded rewrites.
 import { patchFile as gatedPatch, writeFile as guardedWrite, applyPatch as gatedApply } from 'surepatch'

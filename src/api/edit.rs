@@ -5,6 +5,7 @@ use serde_json::Value;
 use super::args::bad;
 use super::commit::Writer;
 use super::options::{edit_options, tolerance, EditOptions, Validate};
+use super::replace_all::{count_of, edit_file_all};
 use super::Res;
 use crate::contract::inputs as i;
 use crate::contract::receipts::{
@@ -321,16 +322,23 @@ fn syntax_gate_planned(
     syntax_gate(mode, display, text, &plan.render(text), &plan.changes)
 }
 
-/// One edit as declared (`{old, new, expected_replacements}` in any spelling, or an `[old, new]`
-/// pair) in the engine's terms.
-pub fn edit_of(e: i::Edit) -> Edit {
+/// One edit as declared (`{old, new, expected_replacements, replace_all}` in any spelling, or an
+/// `[old, new]` pair) in the engine's terms, with whether it replaces every occurrence.
+pub fn edit_of(e: i::Edit, name: &str) -> Result<(Edit, bool)> {
     match e {
-        i::Edit::Spec(s) => Edit {
-            old: s.old,
-            new: s.new,
-            expected_replacements: s.expected_replacements.map(|n| n as usize),
-        },
-        i::Edit::Pair([old, new]) => Edit::new(old, new),
+        i::Edit::Spec(s) => {
+            let (expected_replacements, all) =
+                count_of(name, s.expected_replacements, s.replace_all)?;
+            Ok((
+                Edit {
+                    old: s.old,
+                    new: s.new,
+                    expected_replacements,
+                },
+                all,
+            ))
+        }
+        i::Edit::Pair([old, new]) => Ok((Edit::new(old, new), false)),
     }
 }
 
@@ -338,6 +346,8 @@ pub fn edit_of(e: i::Edit) -> Edit {
 pub fn patch_file(a: i::PatchFileArgs) -> Res {
     let input = a.input;
     let given = a.options.unwrap_or_default();
+    let (expected_replacements, all) =
+        count_of("patch_file", input.expected_replacements, input.replace_all)?;
     // The tool's own arguments may ride in `input` too, so a harness can pass a model's tool call
     // straight through: each must agree with the same setting in `options` when both are given.
     let clash = |name: &str| {
@@ -371,9 +381,14 @@ pub fn patch_file(a: i::PatchFileArgs) -> Res {
         opts.tolerance = tolerance(input.tolerance.as_ref());
     }
     let (path, search, replace) = (&input.file_path, input.search_block, input.replace_block);
-    let out = edit_file(
+    let edit = Edit {
+        expected_replacements,
+        ..Edit::new(search, replace)
+    };
+    let (_, out) = edit_file_all(
         path,
-        &[Edit::new(search, replace)],
+        vec![edit],
+        &[all],
         &opts,
         ("search_block", "replace_block"),
     )?;
@@ -401,12 +416,19 @@ pub fn patch_file(a: i::PatchFileArgs) -> Res {
 /// `applyEdits(filePath, edits, options)` and `previewEdits(...)` (a dry run).
 pub fn apply_edits(a: i::ApplyEditsArgs, preview: bool) -> Res {
     let path = a.file_path.as_str();
-    let edits: Vec<Edit> = a.edits.into_iter().map(edit_of).collect();
+    let (edits, all): (Vec<Edit>, Vec<bool>) = a
+        .edits
+        .into_iter()
+        .enumerate()
+        .map(|(i, e)| edit_of(e, &format!("edits[{i}]")))
+        .collect::<Result<Vec<_>>>()?
+        .into_iter()
+        .unzip();
     let mut opts = edit_options(a.options)?;
     if preview {
         opts.dry_run = true;
     }
-    let out = edit_file(path, &edits, &opts, ("old", "new"))?;
+    let (edits, out) = edit_file_all(path, edits, &all, &opts, ("old", "new"))?;
     Ok(to_value(&ApplyEditsSuccess {
         ok: True,
         edits_applied: edits.len(),

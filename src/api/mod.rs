@@ -21,6 +21,7 @@ mod options;
 mod panics;
 mod patch;
 mod read_many;
+mod replace_all;
 mod scope;
 mod search;
 mod targets;
@@ -46,6 +47,8 @@ pub struct Op {
     /// `schemas/<name>.args.json`: the argument array (from its type in
     /// [`crate::contract::inputs`]).
     pub args_schema: fn() -> Value,
+    /// `{native key: [other spellings]}` of its arguments (`aliases` in `schemas/ops.json`).
+    pub aliases: fn() -> Map<String, Value>,
 }
 
 /// `applyEdits` → `ApplyEditsArgs`: the title of an op's argument schema.
@@ -66,6 +69,7 @@ macro_rules! ops {
             run: |a| ($run)(crate::contract::read::read_args::<$args>(a)?),
             output_schema: || crate::contract::output_schema::<$receipt>($doc),
             args_schema: || crate::contract::args_schema::<$args>(&args_title($js), &format!("The arguments of {} ({}), as `api::call` receives them: a JSON array, one item per parameter.", $js, $name)),
+            aliases: crate::contract::aliases::aliases_of::<$args>,
         },)*];
     };
 }
@@ -135,13 +139,20 @@ pub fn contract_files() -> Vec<(String, String)> {
     }));
     let table: Vec<Value> = TABLE
         .iter()
-        .map(|op| json!({"op": op.name, "js": op.js, "writes": op.writes, "sync": op.sync, "args": format!("{}.args.json", op.name), "output": format!("{}.output.json", op.name)}))
+        .map(|op| {
+            let mut o = json!({"op": op.name, "js": op.js, "writes": op.writes, "sync": op.sync, "args": format!("{}.args.json", op.name), "output": format!("{}.output.json", op.name)});
+            let aliases = (op.aliases)();
+            if !aliases.is_empty() {
+                o["aliases"] = Value::Object(aliases);
+            }
+            o
+        })
         .collect();
     let journal = crate::contract::definitions_of::<r::JournalFields>();
     out.push((
         "ops.json".to_string(),
         crate::contract::pretty(&json!({
-            "description": "The op table of surepatch's engine (generated from src/api/mod.rs TABLE by `npm run schemas`): each operation, the library function that calls it, whether it writes files, whether that function is synchronous, and its output schema.",
+            "description": "The op table of surepatch's engine (generated from src/api/mod.rs TABLE by `npm run schemas`): each operation, the library function that calls it, whether it writes files, whether that function is synchronous, its argument and output schemas, and the other spellings its arguments accept (`aliases`: `{native name: [other spellings]}`; camelCase aside).",
             "ops": table,
             "$defs": Value::Object(journal),
         })),

@@ -18,8 +18,12 @@
 //!   that does intend the broad rewrite raises `max_changed_lines`, as the message says);
 //! - everything else (bad input, parse errors, paths, …) → `fix_input`.
 //!
-//! `attempt` counts consecutive failures with the same code on the same file since it was last viewed or
-//! changed; `repeated` counts how often this exact payload already failed on it.
+//! `attempt` counts the failures of this same call since its file was last viewed or changed, this one
+//! included: the same op failing on the same file with the same code (a model correcting its search
+//! text is retrying the same call, and the ladder above is for it), or, for a call that reached no file,
+//! the same op with the same arguments. Failures of other ops, on other files, with other codes, or
+//! other bad calls that reached no file do not count (issue #27 §3). `repeated` counts how often this
+//! exact payload failed on the file in a row, just before.
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
@@ -38,10 +42,14 @@ fn take_touched() -> Vec<String> {
     crate::fs::trace::take()
 }
 
+/// How many different failing calls per file `attempt` keeps counts for (the least recent is forgotten).
+const CALLS_PER_FILE: usize = 32;
+
 #[derive(Default)]
 struct FileState {
-    last_code: Option<String>,
-    attempt: u64,
+    /// `(call, failures)` of the calls that failed on this file (or, under the key `""`, on none),
+    /// least recent first; `call` is the hash of `(op, code)`, or of `(op, payload)` without a file.
+    calls: Vec<(u64, u64)>,
     last_payload: Option<u64>,
     repeated: u64,
     failures_since_success: u64,
@@ -270,19 +278,33 @@ pub fn finish(call: Call, op: &str, payload: &str, result: &mut Value) {
             let f = s.files.entry(key.clone()).or_default();
             f.used = clock;
             f.failures_since_success += 1;
-            if f.last_code.as_deref() == Some(code.as_str()) {
-                f.attempt += 1;
+            let this_call = if key.is_empty() {
+                phash
             } else {
-                f.attempt = 1;
-                f.last_code = Some(code.clone());
-            }
+                payload_hash(op, &code)
+            };
+            let attempt = match f.calls.iter().position(|(h, _)| *h == this_call) {
+                Some(i) => {
+                    let mut c = f.calls.remove(i);
+                    c.1 += 1;
+                    f.calls.push(c);
+                    c.1
+                }
+                None => {
+                    if f.calls.len() >= CALLS_PER_FILE {
+                        f.calls.remove(0);
+                    }
+                    f.calls.push((this_call, 1));
+                    1
+                }
+            };
             if f.last_payload == Some(phash) {
                 f.repeated += 1;
             } else {
                 f.repeated = 0;
                 f.last_payload = Some(phash);
             }
-            let (attempt, repeated) = (f.attempt, f.repeated);
+            let repeated = f.repeated;
             if repeated > 0 {
                 s.stuck_loops += 1;
             }

@@ -73,6 +73,7 @@ pub fn read_many_files(a: i::ReadManyFilesArgs) -> Res {
             end_line: item.end,
             max_bytes: Some(budget.min(VIEW_MAX_BYTES)),
             max_lines: None,
+            tail: None,
             max_file_bytes,
         };
         let v = match view(i::ViewFileArgs {

@@ -85,10 +85,18 @@ pub(super) fn view(a: i::ViewFileArgs) -> crate::error::Result<ViewFileSuccess> 
     let end = o.end_line;
     let max_bytes = o.max_bytes.unwrap_or(VIEW_MAX_BYTES);
     let max_lines = o.max_lines;
+    let tail = o.tail;
     let max_file_bytes = o.max_file_bytes.unwrap_or(DEFAULT_MAX_FILE_BYTES);
     if start == Some(0) || end == Some(0) || max_lines == Some(0) {
         return Err(bad(
             "line numbers start at 1 (start_line / end_line), and max_lines must be at least 1.",
+        ));
+    }
+    if tail == Some(0)
+        || (tail.is_some() && (start.is_some() || end.is_some() || max_lines.is_some()))
+    {
+        return Err(bad(
+            "tail shows the last tail lines (at least 1), and is given alone: without start_line, end_line or max_lines (head).",
         ));
     }
 
@@ -105,7 +113,10 @@ pub(super) fn view(a: i::ViewFileArgs) -> crate::error::Result<ViewFileSuccess> 
     warm_syntax(&file.display, &text);
     let lt = LineTable::new(&text);
     let total = lt.len();
-    let first = start.unwrap_or(1) as usize;
+    let first = match tail {
+        Some(n) => total.saturating_sub(n as usize) + 1,
+        None => start.unwrap_or(1) as usize,
+    };
     if first > total.max(1) {
         return Err(with_path(bad(format!(
             "start_line is {first}, but the file has {total} line(s)."

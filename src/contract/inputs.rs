@@ -10,7 +10,8 @@
 //! Spellings: every snake_case property is also accepted in camelCase (`workspace_root` and
 //! `workspaceRoot`); the generated schemas and types declare both (see [`super::expand_aliases`]).
 //! Other spellings of one key are listed with `#[schemars(extend("x-aliases" = [...]))]` and declared
-//! the same way. Where two spellings exist, neither is required by the schema (the reader requires one).
+//! the same way. Where a required key has other spellings, the schema requires one of them
+//! (`allOf: [{anyOf: [{required: [a]}, {required: [b]}]}]`; the types: `{a: T} | {b: T}`).
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -20,6 +21,32 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::receipts::Encoding;
+
+// ---- spellings ----------------------------------------------------------------------------------
+
+// Every spelling of a key that has more than its snake_case and camelCase ones, declared once: the
+// field's `x-aliases` (so the schemas, the types and the MCP tools' alias table, `aliases` in
+// schemas/ops.json, list them) and the options reader's key list are both this array. The first
+// item is the native spelling. The other names are those other tools taught models: Claude Code
+// (Edit, MultiEdit, Read), the MCP reference filesystem server (edit_file, read_text_file), Gemini
+// CLI (replace) and Codex (apply_patch).
+
+/// An edit's old text: `old`, Claude Code's `old_string`, the filesystem server's `oldText`.
+pub const OLD: &[&str] = &["old", "old_string", "oldString", "search", "oldText"];
+/// An edit's new text: `new`, Claude Code's `new_string`, the filesystem server's `newText`.
+pub const NEW: &[&str] = &["new", "new_string", "newString", "replace", "newText"];
+/// `patchFile`'s search text: also Claude Code's (and Gemini CLI's) `old_string`.
+pub const SEARCH_BLOCK: &[&str] = &["search_block", "searchBlock", "old_string", "oldString"];
+/// `patchFile`'s replacement: also Claude Code's (and Gemini CLI's) `new_string`.
+pub const REPLACE_BLOCK: &[&str] = &["replace_block", "replaceBlock", "new_string", "newString"];
+/// A file path that other tools call `path` (the filesystem server's edit_file and read_text_file).
+pub const FILE_PATH_OR_PATH: &[&str] = &["file_path", "filePath", "path"];
+/// A view's first line: also Claude Code Read's `offset` (1-based).
+pub const START_LINE: &[&str] = &["start_line", "startLine", "offset"];
+/// A view's line cap: also Claude Code Read's `limit` and the filesystem server's `head`.
+pub const MAX_LINES: &[&str] = &["max_lines", "maxLines", "limit", "head"];
+/// The apply_patch text: also Codex's `input`.
+pub const PATCH: &[&str] = &["patch", "input"];
 
 // ---- shared options -----------------------------------------------------------------------------
 
@@ -151,13 +178,18 @@ pub struct ViewFileOptions {
     pub root: WorkspaceOption,
     pub format: Option<ViewFormat>,
     /// 1-based first line (default 1).
+    #[schemars(extend("x-aliases" = START_LINE))]
     pub start_line: Option<u64>,
     /// 1-based last line, inclusive (default: the last line; larger values are clamped).
     pub end_line: Option<u64>,
     /// Cap on `content` in UTF-8 bytes (default 262144): only whole lines fit, then `truncated: true`.
     pub max_bytes: Option<u64>,
     /// Cap on the lines shown (default 2000 when `end_line` is not given).
+    #[schemars(extend("x-aliases" = MAX_LINES))]
     pub max_lines: Option<u64>,
+    /// Show only the last this many lines (at least 1; not with `start_line`, `end_line` or
+    /// `max_lines`).
+    pub tail: Option<u64>,
     /// Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB).
     pub max_file_bytes: Option<u64>,
 }
@@ -310,16 +342,24 @@ pub struct StatsOptions {
 
 /// The `patch_file` tool's arguments, which `patchFile` takes as its `input`: the edit, and the
 /// settings a model may send with it (each must agree with the same setting in `options` when both
-/// are given). `file_path`, `search_block` and `replace_block` are required, in either spelling.
+/// are given). `file_path`, `search_block` and `replace_block` are required, in any of their
+/// spellings.
 #[derive(JsonSchema, Deserialize)]
 #[schemars(deny_unknown_fields)]
 pub struct PatchFileInput {
     /// The file to edit (required).
     pub file_path: String,
-    /// Text that must occur exactly once in the file (after the tolerance tiers, if any; required).
+    /// Text that must occur exactly once in the file (after the tolerance tiers, if any; required),
+    /// or `expected_replacements` times, or with `replace_all` any number of times.
+    #[schemars(extend("x-aliases" = SEARCH_BLOCK))]
     pub search_block: String,
     /// Inserted literally in place of the match ("" deletes it; required).
+    #[schemars(extend("x-aliases" = REPLACE_BLOCK))]
     pub replace_block: String,
+    /// Replace exactly this many occurrences; any other count is refused (`MATCH_COUNT_MISMATCH`).
+    pub expected_replacements: Option<u64>,
+    /// Replace every occurrence, however many (at least one). Not with `expected_replacements`.
+    pub replace_all: Option<bool>,
     /// The `file_hash` the edit was written against; a different current hash gives `STALE_FILE`.
     pub base_hash: Option<String>,
     /// Compute everything, write nothing (`written: false`).
@@ -333,13 +373,15 @@ pub struct PatchFileInput {
 #[schemars(deny_unknown_fields)]
 pub struct EditSpec {
     /// The text to replace.
-    #[schemars(extend("x-aliases" = ["old_string", "oldString", "search"]))]
+    #[schemars(extend("x-aliases" = OLD))]
     pub old: String,
     /// The text to put in its place ("" deletes it).
-    #[schemars(extend("x-aliases" = ["new_string", "newString", "replace"], "x-required" = "\"\" deletes the old text"))]
+    #[schemars(extend("x-aliases" = NEW, "x-required" = "\"\" deletes the old text"))]
     pub new: String,
     /// Replace exactly this many occurrences; any other count is refused.
     pub expected_replacements: Option<u64>,
+    /// Replace every occurrence, however many (at least one). Not with `expected_replacements`.
+    pub replace_all: Option<bool>,
 }
 
 /// An edit as an object, or as an `[old, new]` pair.
@@ -519,7 +561,7 @@ pub enum ReadManyItem {
 #[schemars(deny_unknown_fields)]
 pub struct ReadManyRange {
     /// The file (required, in any of its spellings).
-    #[schemars(extend("x-aliases" = ["path"]))]
+    #[schemars(extend("x-aliases" = FILE_PATH_OR_PATH))]
     pub file_path: String,
     /// 1-based first line (default 1).
     pub start_line: Option<u64>,
@@ -550,6 +592,7 @@ pub struct PatchFileArgs {
 #[derive(JsonSchema, Deserialize)]
 pub struct ApplyEditsArgs {
     /// The file to edit.
+    #[schemars(extend("x-aliases" = FILE_PATH_OR_PATH))]
     pub file_path: String,
     /// The edits, applied all or none (at most 10000).
     pub edits: Vec<Edit>,
@@ -584,6 +627,7 @@ pub struct PermissionScopeArgs {
 #[derive(JsonSchema, Deserialize)]
 pub struct ViewFileArgs {
     /// The file to read.
+    #[schemars(extend("x-aliases" = FILE_PATH_OR_PATH))]
     pub file_path: String,
     pub options: Option<ViewFileOptions>,
 }
@@ -637,6 +681,7 @@ pub struct UndoEditArgs {
 #[derive(JsonSchema, Deserialize)]
 pub struct ApplyPatchArgs {
     /// The apply_patch envelope.
+    #[schemars(extend("x-aliases" = PATCH))]
     pub patch: String,
     pub options: Option<PatchOptions>,
 }

@@ -13,6 +13,7 @@
 //! `$schema`, no `format`), with named types under `$defs` (Ajv accepts `$defs` in both drafts).
 //! Argument schemas are draft 2020-12 (`$schema`, `prefixItems`): they are no MCP tool schemas.
 
+pub mod aliases;
 pub mod inputs;
 pub mod read;
 pub mod receipts;
@@ -105,6 +106,9 @@ pub fn args_schema<A: JsonSchema>(title: &str, description: &str) -> Value {
         if let Value::Object(m) = s {
             item.extend(m.clone());
         }
+        // A positional parameter's other spellings are for the tools named after the op (ops.json
+        // `aliases`); a position has no name to spell.
+        item.remove("x-aliases");
         items.push(Value::Object(item));
     }
     let mut out = json!({
@@ -146,16 +150,19 @@ fn camel(k: &str) -> String {
 
 /// Declares every other spelling of each property of an input schema as a property of its own, right
 /// after it, with the same schema: the camelCase spelling of every snake_case name, and the names a
-/// field lists in `x-aliases` (which is removed). A property with spellings is not required (the
-/// reader requires one of them). Applied to every object schema inside `v`.
+/// field lists in `x-aliases` (which is removed). A required property with spellings is required as
+/// "one of them": `allOf: [{anyOf: [{required: [spelling]}, ...]}]`. Applied to every object schema
+/// inside `v`.
 pub fn expand_aliases(v: &mut Value) {
     let Value::Object(m) = v else { return };
     // The reader's own schema of a declaration (see `read`) is no part of the published one.
     m.shift_remove("x-read");
     m.shift_remove("x-required");
+    // Added after the walk below, which must not expand the spellings it names again.
+    let mut one_of = Vec::new();
     if let Some(Value::Object(props)) = m.get_mut("properties") {
         let mut out = Map::new();
-        let mut spelled = Vec::new();
+        let mut spelled: Vec<(String, Vec<String>)> = Vec::new();
         for (k, mut s) in std::mem::take(props) {
             let mut aliases: Vec<String> =
                 match s.as_object_mut().and_then(|o| o.remove("x-aliases")) {
@@ -169,6 +176,13 @@ pub fn expand_aliases(v: &mut Value) {
             if c != k {
                 aliases.insert(0, c.clone());
             }
+            // The spelling lists of inputs.rs start with the native name (and its camelCase).
+            let mut seen = vec![k.clone()];
+            aliases.retain(|a| {
+                let new = !seen.contains(a);
+                seen.push(a.clone());
+                new
+            });
             expand_aliases(&mut s);
             let mut alias_schema = s.clone();
             if let Value::Object(a) = &mut alias_schema {
@@ -182,7 +196,9 @@ pub fn expand_aliases(v: &mut Value) {
                 *a = with_doc;
             }
             if !aliases.is_empty() {
-                spelled.push(k.clone());
+                let mut all = vec![k.clone()];
+                all.extend(aliases.iter().cloned());
+                spelled.push((k.clone(), all));
             }
             out.insert(k, s);
             for a in aliases {
@@ -190,12 +206,25 @@ pub fn expand_aliases(v: &mut Value) {
             }
         }
         *props = out;
+        let mut one_of_each = Vec::new();
         if let Some(Value::Array(req)) = m.get_mut("required") {
-            req.retain(|r| !r.as_str().is_some_and(|r| spelled.iter().any(|s| s == r)));
+            req.retain(|r| {
+                let Some((_, all)) = spelled.iter().find(|(k, _)| r.as_str() == Some(k)) else {
+                    return true;
+                };
+                // (each names its property, as Ajv's strict mode wants of a `required`)
+                let alts: Vec<Value> = all
+                    .iter()
+                    .map(|s| json!({ "properties": { s: true }, "required": [s] }))
+                    .collect();
+                one_of_each.push(json!({ "anyOf": alts }));
+                false
+            });
             if req.is_empty() {
                 m.shift_remove("required");
             }
         }
+        one_of = one_of_each;
     }
     for (k, sub) in m.iter_mut() {
         match k.as_str() {
@@ -213,6 +242,9 @@ pub fn expand_aliases(v: &mut Value) {
             "items" | "additionalProperties" => expand_aliases(sub),
             _ => {}
         }
+    }
+    if !one_of.is_empty() {
+        m.insert("allOf".into(), Value::Array(one_of));
     }
 }
 

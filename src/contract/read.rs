@@ -424,14 +424,15 @@ impl Walker<'_> {
                     out.insert(k.clone(), self.value(x, ps, &key_at)?);
                 }
                 None if required.contains(&k.as_str()) => {
-                    let others: Vec<&str> = spelling
-                        .iter()
-                        .filter(|(sp, c)| *c == k && sp != k)
-                        .map(|(sp, _)| sp.as_str())
-                        .collect();
-                    let also = match others.as_slice() {
-                        [] => String::new(),
-                        o => format!("; also spelled {}", o.join(", ")),
+                    let mut names: Vec<&str> = Vec::new();
+                    for (sp, c) in &spelling {
+                        if *c == k && !names.contains(&sp.as_str()) {
+                            names.push(sp);
+                        }
+                    }
+                    let accepted = match names.as_slice() {
+                        [_] | [] => String::new(),
+                        n => format!("; accepted names: {}", n.join(", ")),
                     };
                     let hint = ps
                         .get("x-required")
@@ -439,7 +440,7 @@ impl Walker<'_> {
                         .map(|h| format!("; {h}"))
                         .unwrap_or_default();
                     return Err(bad(format!(
-                        "{} is required ({}{hint}{also}).",
+                        "{} is required ({}{hint}){accepted}.",
                         key_at.label(),
                         self.describe(ps)
                     )));
@@ -554,7 +555,7 @@ mod tests {
         assert_eq!(m, "edits[0].old must be a string, got a number.");
         let m = msg(edits(json!(["a", [{"old": "x"}]])));
         assert!(
-            m.starts_with("edits[0].new is required (a string; \"\" deletes the old text; also spelled new_string, newString, replace"),
+            m == "edits[0].new is required (a string; \"\" deletes the old text); accepted names: new, new_string, newString, replace, newText.",
             "{m}"
         );
         let m = msg(edits(json!(["a", [["x", "y", "z"]]])));

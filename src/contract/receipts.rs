@@ -273,7 +273,7 @@ pub struct PatchFileSuccess {
     pub ok: True,
     /// Workspace-relative path of the file.
     pub file_path: String,
-    /// Always 1 for patchFile.
+    /// Occurrences replaced: 1, or the count with `expected_replacements` / `replace_all`.
     pub replacements: usize,
     /// Set when an empty `search_block` created the missing file.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -707,7 +707,8 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "NextAction")]
     next_action: Option<NextAction>,
-    /// How many times in a row this file failed with this code.
+    /// How many times this same call failed since its file was last viewed or changed, this one
+    /// included: the same op on the same file with this code (without a file: the same arguments).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "usize")]
     attempt: Option<usize>,
