@@ -10,6 +10,13 @@
 //! normalizes each file line once, not once per tier. A hash collision only means the tiers run as
 //! before: the check answers "may occur", never a false "does not".
 //!
+//! On ASCII text even that pass is mostly not needed. There the line tiers' normalization only
+//! trims, strips and collapses spaces and tabs (typography folds and NFC change nothing ASCII), so
+//! each word of a middle line at [`TOP`] (a run of characters other than spaces and tabs) is, byte
+//! for byte, in any file line that equals it at a line tier: a word the text does not hold at all
+//! rules the needle out with one `memmem` scan. The [`WORDS_CHECKED`] longest words are checked,
+//! so the work stays a few scans of the text whatever the needle.
+//!
 //! Owns: that check. May not: decide a match or a refusal (the ladder in `mod.rs` does).
 
 use rustc_hash::FxHashMap;
@@ -20,15 +27,44 @@ use super::{line_hash, search, Haystack, Tier};
 /// The loosest line tier: equality at any line tier implies equality here.
 pub(super) const TOP: Tier = Tier::InlineWhitespace;
 
+/// Words of the middle lines looked for in an ASCII text, longest first.
+const WORDS_CHECKED: usize = 3;
+
+/// Whether one of the [`WORDS_CHECKED`] longest words of the middle lines at [`TOP`] is nowhere in
+/// the text, when the text is ASCII (see the module documentation); `false` otherwise.
+fn a_word_is_missing(h: &Haystack, middle: &[&str]) -> bool {
+    if !h.text.is_ascii() {
+        return false;
+    }
+    let lines: Vec<_> = middle.iter().map(|p| norm(p, TOP)).collect();
+    let mut words: Vec<&str> = lines
+        .iter()
+        .flat_map(|n| n.text.split([' ', '\t']))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.sort_unstable_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+    words.dedup();
+    let text = h.text.as_bytes();
+    words.iter().take(WORDS_CHECKED).any(|w| {
+        let at = memchr::memmem::find(text, w.as_bytes());
+        search::tick(at.map_or(text.len(), |i| i + w.len()));
+        at.is_none()
+    })
+}
+
 /// Whether the middle lines of `parts` (`old` split on line breaks: all but the first and the last
 /// part) may occur as consecutive lines of the file at some line tier. `false` only when they occur
-/// nowhere at [`TOP`], so nowhere at any line tier. Needles of fewer than three parts have no middle:
+/// nowhere at [`TOP`] (a word of theirs is not in an ASCII text, or their hashes are not among the
+/// file lines'), so nowhere at any line tier. Needles of fewer than three parts have no middle:
 /// always `true`.
 pub(super) fn middle_may_occur(h: &Haystack, parts: &[&str]) -> bool {
     if parts.len() < 3 {
         return true;
     }
     let middle = &parts[1..parts.len() - 1];
+    if a_word_is_missing(h, middle) {
+        return false;
+    }
     let mut ids: FxHashMap<u64, u32> = FxHashMap::default();
     let pattern: Vec<u32> = middle
         .iter()
@@ -124,8 +160,14 @@ mod tests {
     fn a_miss_normalizes_each_file_line_once_not_once_per_tier() {
         use super::super::{locate, search_work, Miss, Tolerance};
         let n = 20_000;
+        // Not ASCII (one curly quote), so the file's lines are normalized: once.
         let text: String = (0..n)
-            .map(|i| format!("    result_{} = transform(item_{i}, options)\n", i % 997))
+            .map(|i| {
+                format!(
+                    "    result_{} = transform(item_{i}, \u{2018}options\u{2019})\n",
+                    i % 997
+                )
+            })
             .collect();
         let old = "def missing(arg):\n    total = 0\n    for x in arg:\n        total += x * 2\n    return total";
         let h = Haystack::new(&text);
@@ -141,6 +183,64 @@ mod tests {
             lines <= 2 * n + 100,
             "{lines} steps past the exact search for {n} lines"
         );
+    }
+
+    #[test]
+    fn on_ascii_text_a_missing_word_rules_a_miss_out_without_normalizing_a_line() {
+        use super::super::{locate, search_work, Miss, Tolerance};
+        let n = 20_000;
+        let text: String = (0..n)
+            .map(|i| format!("    result_{} = transform(item_{i}, options)\n", i % 997))
+            .collect();
+        let old = "def missing(arg):\n    total = 0\n    for x in arg:\n        total += x * 2\n    return total";
+        let h = Haystack::new(&text);
+        search_work();
+        let r = locate(&h, old, "x", 1, Tolerance::Safe);
+        let work = search_work() as usize;
+        assert!(matches!(r, Err(Miss::NotFound { .. })), "{r:?}");
+        assert!(
+            h.hashes.borrow().is_empty(),
+            "no tier's line hashes were computed"
+        );
+        // The exact search and at most one scan per word checked.
+        assert!(
+            work <= (1 + WORDS_CHECKED) * text.len(),
+            "{work} steps for {} bytes",
+            text.len()
+        );
+    }
+
+    #[test]
+    fn a_word_rules_a_needle_out_only_when_no_tier_could_find_it() {
+        use super::super::{locate, Miss, Tolerance};
+        // Each needle is found at a line tier: its words, spaced and indented otherwise and with a
+        // CRLF file and trailing whitespace, are all in the ASCII text.
+        let file = "a\r\n\tb  =\t\"q\"  \r\n  c d\r\ne\r\n";
+        for old in [
+            "a\n\tb  =\t\"q\"\n  c d\ne",
+            "a\nb = \"q\"\nc   d\ne",
+            "a\n  b\t= \u{201C}q\u{201D}\n\tc d  \ne",
+        ] {
+            let h = Haystack::new(file);
+            let parts = crate::text::split_lines(old);
+            assert!(
+                !a_word_is_missing(&h, &parts[1..parts.len() - 1]),
+                "{old:?}"
+            );
+            let r = locate(&h, old, old, 1, Tolerance::Safe);
+            // Found (a match, or a refusal of the place found), not missed.
+            assert!(!matches!(r, Err(Miss::NotFound { .. })), "{old:?} {r:?}");
+        }
+        // A word the text lacks (`bb`, `'q'`), and a text that is not ASCII (never ruled out by words).
+        for old in ["a\nbb = \"q\"\nc d\ne", "a\nb = 'q'\nc d\ne"] {
+            let h = Haystack::new(file);
+            let parts = crate::text::split_lines(old);
+            assert!(a_word_is_missing(&h, &parts[1..parts.len() - 1]), "{old:?}");
+            let r = locate(&h, old, old, 1, Tolerance::Safe);
+            assert!(matches!(r, Err(Miss::NotFound { .. })), "{old:?} {r:?}");
+        }
+        let h = Haystack::new("a\nb \u{e9}\nc\n");
+        assert!(!a_word_is_missing(&h, &["zz"]));
     }
 
     #[test]
