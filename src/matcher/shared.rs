@@ -10,12 +10,14 @@
 //! normalizes each file line once, not once per tier. A hash collision only means the tiers run as
 //! before: the check answers "may occur", never a false "does not".
 //!
-//! On ASCII text even that pass is mostly not needed. There the line tiers' normalization only
-//! trims, strips and collapses spaces and tabs (typography folds and NFC change nothing ASCII), so
-//! each word of a middle line at [`TOP`] (a run of characters other than spaces and tabs) is, byte
-//! for byte, in any file line that equals it at a line tier: a word the text does not hold at all
-//! rules the needle out with one `memmem` scan. The [`WORDS_CHECKED`] longest words are checked,
-//! so the work stays a few scans of the text whatever the needle.
+//! On ASCII text no pass over the lines is made. There the line tiers' normalization only trims,
+//! strips and collapses spaces and tabs (typography folds and NFC change nothing ASCII), so each
+//! word of a middle line at [`TOP`] (a run of characters other than spaces and tabs) is, byte for
+//! byte, in any file line that equals it at a line tier: a word the text does not hold at all rules
+//! the needle out with one `memmem` scan. The [`WORDS_CHECKED`] longest words are checked, so the
+//! work stays a few scans of the text whatever the needle, and a needle a tier then finds costs no
+//! pass more than before. On other text, the hash check costs such a needle one pass more (unless
+//! `inline_whitespace` finds it) and saves a miss three.
 //!
 //! Owns: that check. May not: decide a match or a refusal (the ladder in `mod.rs` does).
 
@@ -54,16 +56,18 @@ fn a_word_is_missing(h: &Haystack, middle: &[&str]) -> bool {
 
 /// Whether the middle lines of `parts` (`old` split on line breaks: all but the first and the last
 /// part) may occur as consecutive lines of the file at some line tier. `false` only when they occur
-/// nowhere at [`TOP`] (a word of theirs is not in an ASCII text, or their hashes are not among the
-/// file lines'), so nowhere at any line tier. Needles of fewer than three parts have no middle:
+/// nowhere at [`TOP`] (on ASCII text: a word of theirs is not in the text; on other text: their
+/// hashes are not among the file lines'), so nowhere at any line tier. Needles of fewer than three parts have no middle:
 /// always `true`.
 pub(super) fn middle_may_occur(h: &Haystack, parts: &[&str]) -> bool {
     if parts.len() < 3 {
         return true;
     }
     let middle = &parts[1..parts.len() - 1];
-    if a_word_is_missing(h, middle) {
-        return false;
+    if h.text.is_ascii() {
+        // The words decide: a pass over the lines here would be one more for a needle the tiers
+        // then find (each builds its own line hashes).
+        return !a_word_is_missing(h, middle);
     }
     let mut ids: FxHashMap<u64, u32> = FxHashMap::default();
     let pattern: Vec<u32> = middle
@@ -208,6 +212,20 @@ mod tests {
             "{work} steps for {} bytes",
             text.len()
         );
+    }
+
+    #[test]
+    fn on_ascii_text_a_needle_found_at_a_tier_costs_no_extra_pass() {
+        use super::super::{locate, Tolerance};
+        let text: String = (0..2_000)
+            .map(|i| format!("    result_{} = transform(item_{i}, options)\n", i % 997))
+            .collect();
+        let old = "result_3 = transform(item_1000, options)\nresult_4 = transform(item_1001, options)\nresult_5 = transform(item_1002, options)";
+        let h = Haystack::new(&text);
+        let m = locate(&h, old, old, 1, Tolerance::Safe).unwrap();
+        assert_eq!(m[0].tier, Tier::Indentation);
+        let built: Vec<Tier> = h.hashes.borrow().iter().map(|(t, _)| *t).collect();
+        assert!(!built.contains(&TOP), "{built:?}");
     }
 
     #[test]
