@@ -7,6 +7,8 @@
 // commit before a change (A) and the working tree (B). Workloads:
 //   P1  one exact edit in the middle of a 1 KiB, a 1 MiB and a 100 MiB file (patchFile, written to disk)
 //   P2  a 7-line block that misses on a 100,000-line file (candidates computed)
+//   P2h a 7-line exact edit on the same 100,000-line file (written to disk); with P2, the miss ÷ hit
+//       ratio of each build is printed
 //   P5  applyPatch dry run of a 2,000-chunk envelope over 200 files (parse + locate + apply)
 import fs from 'node:fs'
 import os from 'node:os'
@@ -38,6 +40,8 @@ const median = (xs) => {
 }
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'surepatch-ab-'))
 const rows = []
+// [label, A ratio, B ratio] of two rows of the same build, printed under the table.
+const ratios = []
 
 // The Rust I/O floor (examples/bench_driver.rs `floor`), timed on its own copy in the same rounds
 // when dir B has the driver built (`cargo build --release --example bench_driver`): P1 rows then
@@ -120,6 +124,25 @@ if (want('P2')) {
     },
     (lib, s) => lib.patchFile({ file_path: 'f.py', search_block: block, replace_block: 'x' }, { workspace_root: s.root }),
   )
+  // The same file, a block it holds (lines 50,000-50,006), changed back and forth.
+  const hit = text.split('\n').slice(50_000, 50_007).join('\n')
+  const changed = hit.replace('options', 'opts')
+  await measure(
+    'P2h 7-line exact hit, same file',
+    (k) => {
+      const root = fs.mkdtempSync(path.join(tmp, `p2h${k}-`))
+      fs.writeFileSync(path.join(root, 'f.py'), text)
+      return { root }
+    },
+    (lib, s, i) =>
+      lib.patchFile(
+        { file_path: 'f.py', search_block: i % 2 ? changed : hit, replace_block: i % 2 ? hit : changed },
+        { workspace_root: s.root },
+      ),
+  )
+  const [miss, exact] = rows.slice(-2)
+  console.error(`P2 miss ÷ P2h exact hit: A ${(miss.A_ms / exact.A_ms).toFixed(2)}, B ${(miss.B_ms / exact.B_ms).toFixed(2)}`)
+  ratios.push(['P2 miss ÷ P2h exact hit', miss.A_ms / exact.A_ms, miss.B_ms / exact.B_ms])
 }
 
 // P5
@@ -158,3 +181,4 @@ for (const r of rows) {
   const tail = floors ? (f == null ? ' – | – | – |' : ` ${f.toFixed(2)} | ${(r.A_ms / f).toFixed(2)} | ${(r.B_ms / f).toFixed(2)} |`) : ''
   console.log(`| ${r.name} | ${r.runs} | ${r.A_ms.toFixed(2)} | ${r.B_ms.toFixed(2)} | ${r.ratio.toFixed(3)} |${tail}`)
 }
+for (const [label, a, b] of ratios) console.log(`\n${label}: A ${a.toFixed(2)}, B ${b.toFixed(2)}`)

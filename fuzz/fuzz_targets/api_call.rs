@@ -44,9 +44,9 @@ use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
-use surepatch::fs::codec::Encoding;
 use surepatch::edit::ir::Edit;
 use surepatch::edit::matcher::Tolerance;
+use surepatch::fs::codec::Encoding;
 
 /// The operations, with the index of their options argument (`None`: none, or one without a root).
 /// The order is the selector's meaning: append, never reorder (the corpus depends on it). Names the
@@ -459,7 +459,12 @@ fn one_call(
         let Some(Node::File(b, _)) = after.get(&format!("ws/{p}")) else {
             panic!("view_file named {p}, which is not a file: {}", ctx());
         };
-        assert_eq!(v["file_hash"], surepatch::edit::hash::file_hash(b), "{}", ctx());
+        assert_eq!(
+            v["file_hash"],
+            surepatch::edit::hash::file_hash(b),
+            "{}",
+            ctx()
+        );
     }
     if ok && op == "touched_files" {
         for t in v["targets"]
@@ -546,7 +551,12 @@ fn check_write(
             (None, None) => {}
             (None, Some(n)) => panic!("{} should be gone, is {n:?}: {}", c.path, ctx()),
             (Some(h), Some(Node::File(b, mode))) => {
-                assert_eq!(*h, surepatch::edit::hash::file_hash(b), "file_hash: {}", ctx());
+                assert_eq!(
+                    *h,
+                    surepatch::edit::hash::file_hash(b),
+                    "file_hash: {}",
+                    ctx()
+                );
                 if let Some(n) = c.bytes {
                     assert_eq!(n, b.len() as u64, "after_bytes: {}", ctx());
                 }

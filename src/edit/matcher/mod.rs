@@ -29,6 +29,7 @@ pub mod normalize;
 mod prefix;
 mod rebuild;
 mod search;
+mod shared;
 pub mod words;
 
 pub use search::{
@@ -475,6 +476,10 @@ pub fn locate_in(
             }
         }
         let parts = split_lines(&form.old);
+        // Middle lines that occur nowhere at the loosest line tier occur nowhere at any (`shared`).
+        if !shared::middle_may_occur(h, &parts) {
+            continue;
+        }
         for tier in LINE_TIERS {
             let spans = at_end(form, inside(find_lines(h, &parts, tier)));
             let spans = on_words(&form.old, (spans.len(), spans)).1;
