@@ -23,6 +23,7 @@ pub mod already;
 pub mod api;
 pub mod apply;
 pub mod apply_hunks;
+pub mod checkpoint;
 pub mod codec;
 pub mod contract;
 pub mod diff;
