@@ -50,7 +50,8 @@ test('npm pack + install: npx surepatch answers tools/list in a fresh project', 
   const root = populate(tempDir(t), { 'hello.txt': 'hello world\n' })
   const transport = new StdioClientTransport({
     command: 'npx',
-    args: ['surepatch', '--root', root],
+    // Every tool (the default listing is the `default` profile), to compare with toolDefinitions below.
+    args: ['surepatch', '--root', root, '--tools', 'all'],
     cwd: project,
     env: getDefaultEnvironment(),
     stderr: 'pipe',
