@@ -88,3 +88,17 @@ test('MCP: create_checkpoint, list_checkpoints and restore_checkpoint over stdio
   assert.equal(read(root, 'b.py'), null)
   assert.doesNotThrow(() => r.content[0].text)
 })
+
+test('isolated runners (the HTTP sessions): a restore reverts only the runner\'s own edits', { timeout: 30_000 }, async (t) => {
+  const tools = require('../mcp/tools.cjs')
+  const root = populate(tempDir(t), { 'a.py': 'a = 1\n', 'b.py': 'b = 1\n' })
+  const one = tools.createToolRunner(sp, { workspaceRoot: root, isolateUndo: true })
+  const two = tools.createToolRunner(sp, { workspaceRoot: root, isolateUndo: true })
+  const cp = await one.call('create_checkpoint', {})
+  assert.equal((await one.call('patch_file', { file_path: 'a.py', search_block: 'a = 1', replace_block: 'a = 2' })).ok, true)
+  assert.equal((await two.call('patch_file', { file_path: 'b.py', search_block: 'b = 1', replace_block: 'b = 2' })).ok, true)
+  const r = await one.call('restore_checkpoint', { checkpoint_id: cp.checkpoint_id })
+  assert.equal(r.ok, true, JSON.stringify(r))
+  assert.equal(r.edits_reverted.length, 1)
+  assert.deepEqual([read(root, 'a.py'), read(root, 'b.py')], ['a = 1\n', 'b = 2\n'])
+})

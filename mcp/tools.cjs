@@ -1107,11 +1107,15 @@ function createToolRunner(lib, options) {
   // The engine's arguments of a call; an isolated undo_edit reaches only this runner's edits.
   function engineArgs(tool, a, root) {
     const list = tool.args(a, root, validate)
-    if (isolateUndo && tool.name === 'undo_edit') list[1] = Object.assign({}, list[1], { only_edit_ids: [...own] })
+    if (isolateUndo && (tool.name === 'undo_edit' || tool.name === 'restore_checkpoint')) list[1] = Object.assign({}, list[1], { only_edit_ids: [...own] })
     return list
   }
 
   function remember(tool, r) {
+    if (isolateUndo && r && r.ok === true && tool.name === 'restore_checkpoint' && r.written !== false && Array.isArray(r.edits_reverted)) {
+      for (const id of r.edits_reverted) own.delete(id)
+      return
+    }
     if (!isolateUndo || !r || r.ok !== true || typeof r.edit_id !== 'string') return
     if (tool.name === 'undo_edit') return own.delete(r.edit_id)
     own.add(r.edit_id)

@@ -140,6 +140,20 @@ pub struct Restored {
     pub written: bool,
 }
 
+/// How [`restore`] runs.
+#[derive(Debug, Clone, Copy)]
+pub struct How<'a> {
+    /// Walk on over changes made by something else, through whole saved contents.
+    pub force: bool,
+    /// Compute everything, write nothing.
+    pub dry_run: bool,
+    /// The largest file read.
+    pub max_bytes: u64,
+    /// Revert only these edits (an MCP session's own); any other edit since is a change by
+    /// something else.
+    pub only: Option<&'a [String]>,
+}
+
 /// The bytes `action` leaves over `now`.
 fn apply(action: &Action, now: Option<&[u8]>) -> Option<Vec<u8>> {
     action.parts(now).map(|parts| parts.concat())
@@ -150,10 +164,14 @@ pub fn restore(
     ws: &Workspace,
     id: &str,
     disk: Option<&DiskJournal>,
-    force: bool,
-    dry_run: bool,
-    max_bytes: u64,
+    how: How<'_>,
 ) -> Result<Restored> {
+    let How {
+        force,
+        dry_run,
+        max_bytes,
+        only,
+    } = how;
     if !is_checkpoint_id(id) {
         return Err(Failure::new(
             Code::InvalidInput,
@@ -174,7 +192,10 @@ pub fn restore(
         )
         .with("checkpoint_id", id));
     }
-    let entries = edits_since(ws, id, disk);
+    let entries: Vec<Entry> = edits_since(ws, id, disk)
+        .into_iter()
+        .filter(|e| only.is_none_or(|ids| ids.contains(&e.edit_id)))
+        .collect();
     // Each file's records, oldest first.
     let mut by_file: BTreeMap<PathBuf, Vec<&FileRecord>> = BTreeMap::new();
     for e in &entries {

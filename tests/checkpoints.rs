@@ -253,3 +253,42 @@ fn checkpoints_are_kept_in_the_journal_directory() {
     ok(run("restore_checkpoint", json!([id, o])));
     assert_eq!(w.read("a.txt").unwrap(), "a\n");
 }
+
+#[test]
+fn only_edit_ids_reverts_a_sessions_own_edits() {
+    let w = Ws::new(&[("a.txt", "a\n"), ("b.txt", "b\n")]);
+    let cp = w.checkpoint();
+    let mine = ok(run(
+        "patch_file",
+        json!([{"file_path": "a.txt", "search_block": "a", "replace_block": "A"}, w.o()]),
+    ));
+    ok(run(
+        "patch_file",
+        json!([{"file_path": "b.txt", "search_block": "b", "replace_block": "B"}, w.o()]),
+    ));
+    let only = json!({"workspace_root": w.0.path(), "only_edit_ids": [mine["edit_id"]]});
+    let r = ok(run("restore_checkpoint", json!([cp, only])));
+    assert_eq!(r["edits_reverted"], json!([mine["edit_id"]]));
+    assert_eq!(
+        (w.read("a.txt").unwrap(), w.read("b.txt").unwrap()),
+        ("a\n".into(), "B\n".into())
+    );
+    // Another session's later edit of a file of mine: that file changed by something else.
+    let cp = w.checkpoint();
+    let mine = ok(run(
+        "patch_file",
+        json!([{"file_path": "a.txt", "search_block": "a", "replace_block": "x"}, w.o()]),
+    ));
+    ok(run(
+        "patch_file",
+        json!([{"file_path": "a.txt", "search_block": "x", "replace_block": "y"}, w.o()]),
+    ));
+    let only = json!({"workspace_root": w.0.path(), "only_edit_ids": [mine["edit_id"]]});
+    let r = run("restore_checkpoint", json!([cp, only]));
+    assert_eq!(
+        (r["code"].as_str(), r["file_path"].as_str()),
+        (Some("STALE_FILE"), Some("a.txt")),
+        "{r}"
+    );
+    assert_eq!(w.read("a.txt").unwrap(), "y\n");
+}

@@ -591,6 +591,13 @@ export interface RestoreCheckpointOptions {
   max_file_bytes?: number | null
   /** Another spelling of `max_file_bytes`. */
   maxFileBytes?: number | null
+  /**
+   * Revert only these edits (an MCP HTTP session's own): another's edit of a file since makes that
+   * file `STALE_FILE`, as any other change.
+   */
+  only_edit_ids?: string[] | null
+  /** Another spelling of `only_edit_ids`. */
+  onlyEditIds?: string[] | null
 }
 
 /**

@@ -42,10 +42,17 @@ pub fn restore_checkpoint(args: &[Value]) -> Res {
     let max_file_bytes = o
         .uint(&["max_file_bytes", "maxFileBytes"])?
         .unwrap_or(DEFAULT_MAX_FILE_BYTES);
+    let only = o.strings(&["only_edit_ids", "onlyEditIds"])?;
     o.finish()?;
     let ws = Workspace::new(&root)?;
     let disk = journal.open(&ws)?;
-    let r = checkpoint::restore(&ws, id, disk.as_ref(), force, dry_run, max_file_bytes)?;
+    let how = checkpoint::How {
+        force,
+        dry_run,
+        max_bytes: max_file_bytes,
+        only: only.as_deref(),
+    };
+    let r = checkpoint::restore(&ws, id, disk.as_ref(), how)?;
     Ok(to_value(&RestoreCheckpointSuccess {
         ok: True,
         checkpoint_id: r.checkpoint_id,

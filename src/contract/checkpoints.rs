@@ -39,6 +39,9 @@ pub struct RestoreCheckpointOptions {
     pub dry_run: Option<bool>,
     /// Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB).
     pub max_file_bytes: Option<u64>,
+    /// Revert only these edits (an MCP HTTP session's own): another's edit of a file since makes that
+    /// file `STALE_FILE`, as any other change.
+    pub only_edit_ids: Option<Vec<String>>,
 }
 
 /// Options of listCheckpoints.
