@@ -14,7 +14,10 @@ import type {
   ApplyEditsResult,
   ApplyPatchResult,
   CodesSuccess,
+  CreateCheckpointResult,
   CreateDirectoryResult,
+  ListCheckpointsResult,
+  RestoreCheckpointResult,
   DeleteFileResult,
   EditLinesResult,
   Failure,
@@ -40,8 +43,11 @@ import type {
   ApplyEditsArgs,
   ApplyPatchArgs,
   ApplyUnifiedDiffArgs,
+  CreateCheckpointArgs,
   CreateDirectoryArgs,
   CreateFileArgs,
+  ListCheckpointsArgs,
+  RestoreCheckpointArgs,
   DeleteFileArgs,
   EditLinesArgs,
   ErrorCodesArgs,
@@ -166,6 +172,19 @@ export declare function moveFile(...args: MoveFileArgs): Promise<MoveFileResult>
 
 /** Create a directory and its missing parents (async). */
 export declare function createDirectory(...args: CreateDirectoryArgs): Promise<CreateDirectoryResult>
+/**
+ * A checkpoint of the workspace now (with `journal_dir`, also kept on disk: it survives a restart with
+ * the journal). Pass its `checkpoint_id` to `restoreCheckpoint` (async).
+ */
+export declare function createCheckpoint(...args: CreateCheckpointArgs): Promise<CreateCheckpointResult>
+/**
+ * Every file surepatch wrote since the checkpoint, put back as one transaction: contents, files
+ * created since deleted, deleted ones recreated, moves reversed. A file changed since by anything
+ * else: STALE_FILE naming it, nothing restored, unless `force` (async).
+ */
+export declare function restoreCheckpoint(...args: RestoreCheckpointArgs): Promise<RestoreCheckpointResult>
+/** The workspace's checkpoints, oldest first, each with how many edits were made since (async). */
+export declare function listCheckpoints(...args: ListCheckpointsArgs): Promise<ListCheckpointsResult>
 
 /** Line-anchored edits; every anchor is checked against the file first (async). */
 export declare function editLines(...args: EditLinesArgs): Promise<EditLinesResult>

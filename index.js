@@ -331,6 +331,21 @@ function createDirectory(path, options) {
   return callAsync('create_directory', ['path', 'options'], [path, options])
 }
 
+/** A checkpoint of the workspace now: `restoreCheckpoint(checkpoint_id)` puts back every file written since. */
+function createCheckpoint(options) {
+  return callAsync('create_checkpoint', ['options'], [options])
+}
+
+/** Every file surepatch wrote since the checkpoint, back as it was, in one transaction (STALE_FILE unless `force` when one changed since). */
+function restoreCheckpoint(checkpointId, options) {
+  return callAsync('restore_checkpoint', ['checkpoint_id', 'options'], [checkpointId, options])
+}
+
+/** The workspace's checkpoints, oldest first, each with the number of edits since. */
+function listCheckpoints(options) {
+  return callAsync('list_checkpoints', ['options'], [options])
+}
+
 /** Line-anchored edits (`{op, start: "12:tag", end?, lines?|text?}`), all anchors checked first. */
 function editLines(filePath, ops, options) {
   return callAsync('edit_lines', ['file_path', 'ops', 'options'], [filePath, ops, options])
@@ -398,6 +413,9 @@ module.exports = {
   readManyFiles,
   moveFile,
   createDirectory,
+  createCheckpoint,
+  restoreCheckpoint,
+  listCheckpoints,
   editLines,
   createFile,
   writeFile,

@@ -172,7 +172,7 @@ test('library: failures name functions and the arguments of the function that an
 // (what to read), and the functions or tools of its own surface. LOCK_TIMEOUT, FILE_READ_ERROR,
 // FILE_WRITE_ERROR and INTERNAL_ERROR need fault injection and are not produced here.
 const tools = require('../tools/table.cjs')
-const LIB_NAMES = /\b(applyEdits|editLines|writeFile|viewFile|patchFile|applyPatch|undoEdit|moveFile|deleteFile|createFile|readManyFiles|searchFiles|listDirectory|findFiles|applyBlocks|applyUnifiedDiff|previewEdits|createDirectory)\b/g
+const LIB_NAMES = /\b(applyEdits|editLines|writeFile|viewFile|patchFile|applyPatch|undoEdit|moveFile|deleteFile|createFile|readManyFiles|searchFiles|listDirectory|findFiles|applyBlocks|applyUnifiedDiff|previewEdits|createDirectory|createCheckpoint|restoreCheckpoint|listCheckpoints)\b/
 const NEXT_ACTIONS = new Set(['reread', 'use_line_edit', 'rewrite_file', 'widen_context', 'fix_input', 'retry'])
 
 // Every property name declared anywhere in a JSON schema ($defs, prefixItems and all).
@@ -268,6 +268,15 @@ test('every failure code x every surface: messages, hints and next_action name o
     ['SYNTAX_ERROR_INTRODUCED', 'patch_file', [{ file_path: 'y.py', search_block: '    return 1', replace_block: '    return (1' }, o], 'patch_file', { file_path: 'y.py', search_block: '    return 1', replace_block: '    return (1' }],
     ['REWRITE_TOO_BROAD', 'write_file', ['big.py', big.replace(/= /g, '=  '), { ...o, max_changed_lines: 1 }], 'write_file', { file_path: 'big.py', content: big.replace(/= /g, '=  '), max_changed_lines: 1 }],
   ]
+  // Checkpoints (the CLI restores them with undo CHECKPOINT_ID).
+  const cp = (await sp.createCheckpoint(ro)).checkpoint_id
+  cases.push(
+    ['INVALID_INPUT', 'restore_checkpoint', ['not-a-checkpoint', ro], 'restore_checkpoint', { checkpoint_id: 'not-a-checkpoint' }],
+    ['EDIT_NOT_FOUND', 'restore_checkpoint', ['c0192f3a4b5c6000001a1b2', ro], 'restore_checkpoint', { checkpoint_id: 'c0192f3a4b5c6000001a1b2' }],
+  )
+  assert.equal((await sp.createFile('made.py', 'm = 1\n', ro)).ok, true)
+  writeFileSync(join(root, 'made.py'), 'm = 2\n')
+  cases.push(['STALE_FILE', 'restore_checkpoint', [cp, ro], 'restore_checkpoint', { checkpoint_id: cp }])
   // Text search failing again and again (each rung of the ladder), on a small and on a large file.
   for (const f of ['x.py', 'big.py']) {
     for (let i = 0; i < 3; i++) {
@@ -278,7 +287,7 @@ test('every failure code x every surface: messages, hints and next_action name o
   }
   const runner = tools.createToolRunner(sp, { workspaceRoot: root, validate: 'enforce' })
   const toolByName = new Map(tools.TOOLS.map((x) => [x.name, x]))
-  const cliOps = new Set(['apply_patch', 'apply_blocks', 'apply_unified_diff', 'view_file', 'undo_edit'])
+  const cliOps = new Set(['apply_patch', 'apply_blocks', 'apply_unified_diff', 'view_file', 'undo_edit', 'restore_checkpoint'])
   const seen = { library: new Set(), mcp: new Set(), cli: new Set() }
   const rungs = { library: new Set(), mcp: new Set(), cli: new Set() }
   for (const [code, op, libArgs, toolName, toolArgs] of cases) {
@@ -295,7 +304,7 @@ test('every failure code x every surface: messages, hints and next_action name o
     const plain = typeof libArgs[0] === 'string' && Object.keys(libArgs[1] || {}).every((k) => k === 'workspace_root' || k === 'validate')
     if (cliOps.has(op) && (op.startsWith('apply_') || plain)) {
       const cr = vocabulary.speak(lr, vocabulary.CLI)
-      check('cli', op, cr, resultProps(op), NOT_CLI)
+      check('cli', op, cr, resultProps(op), new RegExp(`${NOT_CLI.source}|${LIB_NAMES.source}|journal_dir`))
       seen.cli.add(code)
       if (code === 'SEARCH_BLOCK_NOT_FOUND') rungs.cli.add(cr.next_action)
     }

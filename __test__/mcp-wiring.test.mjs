@@ -47,6 +47,9 @@ function library(root) {
     readManyFiles: sp.readManyFiles,
     moveFile: sp.moveFile,
     createDirectory: sp.createDirectory,
+    createCheckpoint: sp.createCheckpoint,
+    restoreCheckpoint: sp.restoreCheckpoint,
+    listCheckpoints: sp.listCheckpoints,
     viewFile: record('viewFile', async (p) => {
       let content
       try {
@@ -77,14 +80,16 @@ test('every declared tool is served once its library function exists', async (t)
   assert.deepEqual(tools.ALL_TOOLS, [
     'view_file', 'patch_file', 'edit_file', 'apply_patch', 'edit_lines', 'write_file', 'delete_file', 'undo_edit',
     'list_directory', 'find_files', 'search_files', 'read_many_files', 'move_file', 'create_directory',
+    'create_checkpoint', 'restore_checkpoint', 'list_checkpoints',
   ])
   const view = s.tools.find((x) => x.name === 'view_file')
   assert.deepEqual(view.annotations, { title: 'View file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
-  const readOnly = ['view_file', 'list_directory', 'find_files', 'search_files', 'read_many_files']
+  const readOnly = ['view_file', 'list_directory', 'find_files', 'search_files', 'read_many_files', 'list_checkpoints']
   for (const x of s.tools) {
     assert.equal(x.annotations.readOnlyHint, readOnly.includes(x.name), x.name)
     // Creating a directory adds and never replaces anything.
-    assert.equal(x.annotations.destructiveHint, !readOnly.includes(x.name) && x.name !== 'create_directory', x.name)
+    // (a checkpoint only marks the journal)
+    assert.equal(x.annotations.destructiveHint, !readOnly.includes(x.name) && x.name !== 'create_directory' && x.name !== 'create_checkpoint', x.name)
   }
   // Without the functions, only the tools the library has.
   const bare = await inProcess(t, { root, library: { ErrorCode: sp.ErrorCode, patchFile: sp.patchFile } })

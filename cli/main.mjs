@@ -16,7 +16,7 @@
 // ~/.local/state; %LOCALAPPDATA% on Windows), or under --journal-dir DIR instead of the state home, so
 // `surepatch undo` works from a later process.
 import { createHash } from 'node:crypto'
-import { chmodSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { basename, isAbsolute, join, resolve } from 'node:path'
@@ -88,18 +88,32 @@ const COMMANDS = {
     usage: 'surepatch undo EDIT_ID|PATH [options]',
     about:
       'Reverts an edit made by `surepatch apply` (from any earlier process), if every file it touched is still as it left it.\n' +
-      'EDIT_ID is printed by `surepatch apply` and listed by `surepatch log`; a PATH (any argument that is not an edit id) reverts the newest edit of that file, and again the one before.',
+      'EDIT_ID is printed by `surepatch apply` and listed by `surepatch log`; a PATH (any argument that is not an edit id) reverts the newest edit of that file, and again the one before.\n' +
+      'CHECKPOINT_ID (from `surepatch checkpoint`, listed by `surepatch log`) puts back every file written since that checkpoint, all or nothing.',
+    positionals: 1,
+    options: {
+      root: ROOT,
+      force: { type: 'boolean', help: 'with a CHECKPOINT_ID: restore files changed since by something else too (that change is lost)' },
+      json: JSON_OUT,
+      'journal-dir': JOURNAL,
+      version: VERSION,
+      help: HELP,
+    },
+  },
+  checkpoint: {
+    usage: 'surepatch checkpoint [LABEL] [options]',
+    about: 'Marks the workspace now, in the undo journal: `surepatch undo CHECKPOINT_ID` later puts back every file `surepatch apply` wrote since. Prints the checkpoint id.',
     positionals: 1,
     options: { root: ROOT, json: JSON_OUT, 'journal-dir': JOURNAL, version: VERSION, help: HELP },
   },
   log: {
     usage: 'surepatch log [options]',
-    about: 'Lists the edits `surepatch undo` can revert in this root, newest first: edit_id, time, files.',
+    about: 'Lists the edits `surepatch undo` can revert in this root, newest first: edit_id, time, files; then the checkpoints (checkpoint_id, label, edits since).',
     positionals: 0,
     options: {
       root: ROOT,
       limit: { type: 'string', value: 'N', help: 'at most N edits (default 20; 1 to 200)' },
-      json: { type: 'boolean', help: 'print {ok, edits: [{edit_id, time, files}]} as JSON' },
+      json: { type: 'boolean', help: 'print {ok, edits: [{edit_id, time, files}], checkpoints: [{checkpoint_id, label, edits_since}]} as JSON' },
       'journal-dir': JOURNAL,
       version: VERSION,
       help: HELP,
@@ -107,7 +121,7 @@ const COMMANDS = {
   },
   help: {
     usage: 'surepatch help [COMMAND]',
-    about: 'Prints the help of COMMAND (mcp, apply, view, undo, log), or of surepatch.',
+    about: 'Prints the help of COMMAND (mcp, apply, view, undo, checkpoint, log), or of surepatch.',
     positionals: 1,
     options: { help: HELP },
   },
@@ -137,7 +151,8 @@ function helpText(name, program = 'surepatch') {
       '  surepatch apply [FILE]   apply a patch (apply_patch, unified diff or SEARCH/REPLACE blocks)\n' +
       '  surepatch view FILE      print a file, or lines of it\n' +
       '  surepatch undo EDIT_ID   revert an applied patch (or PATH: the newest edit of that file)\n' +
-      '  surepatch log            list the edits undo can revert\n' +
+      '  surepatch checkpoint     mark the workspace now (undo CHECKPOINT_ID goes back to it)\n' +
+      '  surepatch log            list the edits and checkpoints undo can revert\n' +
       '  surepatch help [COMMAND] this help, or a command\'s\n' +
       'Run `surepatch COMMAND --help` (or `surepatch help COMMAND`) for each.\n'
   }
@@ -394,9 +409,25 @@ async function undo(values, positionals) {
   const sp = require('../index.js')
   const { summarize } = require('../tools/summary.cjs')
   narrowStateDirs(values['journal-dir'])
-  const r = cliWords(await sp.undoEdit(positionals[0], { workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']) }))
+  const journal = { workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']) }
+  const isCheckpoint = /^c[0-9a-f]{22}$/.test(positionals[0])
+  if (values.force && !isCheckpoint) throw new UsageError('--force is for a CHECKPOINT_ID')
+  const r = isCheckpoint
+    ? cliWords(await sp.restoreCheckpoint(positionals[0], { ...journal, force: values.force }))
+    : cliWords(await sp.undoEdit(positionals[0], journal))
   if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
-  else (r.ok === true ? out : err)(summarize('undo_edit', r))
+  else (r.ok === true ? out : err)(summarize(isCheckpoint ? 'restore_checkpoint' : 'undo_edit', r))
+  return r.ok === true ? 0 : 1
+}
+
+async function checkpoint(values, positionals) {
+  const root = workspaceRoot(values)
+  const sp = require('../index.js')
+  narrowStateDirs(values['journal-dir'])
+  const r = cliWords(await sp.createCheckpoint({ workspace_root: root, host_journal_dir: journalDir(root, values['journal-dir']), label: positionals[0] }))
+  if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
+  else if (r.ok === true) out(`${r.checkpoint_id}${r.label ? `  ${r.label}` : ''}\n`)
+  else err(require('../tools/summary.cjs').summarize('create_checkpoint', r))
   return r.ok === true ? 0 : 1
 }
 
@@ -437,16 +468,25 @@ async function log(values) {
     if (!/^[0-9]+$/.test(values.limit) || limit < 1 || limit > 200) throw new UsageError(`--limit must be a whole number from 1 to 200; got ${JSON.stringify(values.limit)}`)
   }
   const root = workspaceRoot(values)
-  const edits = journalEntries(journalDir(root, values['journal-dir'])).slice(0, limit)
+  const dir = journalDir(root, values['journal-dir'])
+  const edits = journalEntries(dir).slice(0, limit)
+  // The checkpoints `undo` accepts (read from the same journal directory, if it exists).
+  let checkpoints = []
+  if (existsSync(dir)) {
+    const r = await require('../index.js').listCheckpoints({ workspace_root: root, host_journal_dir: dir })
+    if (r.ok !== true) {
+      err(require('../tools/summary.cjs').summarize('list_checkpoints', cliWords(r)))
+      return 1
+    }
+    checkpoints = r.checkpoints
+  }
   if (values.json) {
-    out(`${JSON.stringify({ ok: true, edits }, null, 2)}\n`)
+    out(`${JSON.stringify({ ok: true, edits, checkpoints }, null, 2)}\n`)
     return 0
   }
-  if (edits.length === 0) {
-    out('no edits to undo in this root.\n')
-    return 0
-  }
+  if (edits.length === 0) out('no edits to undo in this root.\n')
   for (const e of edits) out(`${e.edit_id}  ${e.time}  ${e.files.join(', ')}\n`)
+  for (const c of checkpoints) out(`${c.checkpoint_id}  checkpoint${c.label ? ` ${JSON.stringify(c.label)}` : ''}  ${c.edits_since} edit(s) since\n`)
   return 0
 }
 
@@ -492,6 +532,7 @@ export async function main(argv, how = {}) {
     if (name === 'view') return await view(values, positionals)
     if (name === 'undo') return await undo(values, positionals)
     if (name === 'log') return await log(values)
+    if (name === 'checkpoint') return await checkpoint(values, positionals)
     const { serve } = await import('./serve.mjs')
     return await serve(values)
   } catch (e) {

@@ -67,7 +67,8 @@ fn leading(op: &str) -> Option<Vec<Value>> {
             vec![json!({"file_path": "a.txt", "search_block": "x", "replace_block": "y"})]
         }
         "apply_edits" | "preview_edits" => vec![json!("a.txt"), json!([{"old": "a", "new": "b"}])],
-        "get_stats" => vec![],
+        "get_stats" | "create_checkpoint" | "list_checkpoints" => vec![],
+        "restore_checkpoint" => vec![json!("c0192f3a4b5c6000001a1b2")],
         "permission_scope" => vec![json!(["a.txt"])],
         "view_file" | "delete_file" | "undo_edit" => vec![json!("a.txt")],
         "edit_lines" => vec![json!("a.txt"), json!([{"op": "delete", "start": "1:ab"}])],

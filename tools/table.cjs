@@ -733,6 +733,74 @@ const TOOLS = [
     args: (a, root) => [a.path, { workspace_root: root }],
     touches: null,
   },
+  {
+    name: 'create_checkpoint',
+    lib: 'createCheckpoint',
+    title: 'Create checkpoint',
+    description:
+      'Mark the workspace as it is now, before a risky series of edits: restore_checkpoint with the returned checkpoint_id later puts back every file these tools wrote since, in one step.',
+    input: object({ label: str('A name for it (shown by list_checkpoints).') }, []),
+    success: {
+      properties: { checkpoint_id: str('Pass it to restore_checkpoint.'), label: { type: 'string' } },
+      required: ['checkpoint_id'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    op: 'create_checkpoint',
+    args: (a, root) => [{ workspace_root: root, label: a.label }],
+    touches: null,
+  },
+  {
+    name: 'restore_checkpoint',
+    lib: 'restoreCheckpoint',
+    title: 'Restore checkpoint',
+    description:
+      'Put back every file these tools wrote since create_checkpoint, all or nothing: contents restored, files created since deleted, deleted or moved ones back. ' +
+      'A file changed since by anything else is refused with STALE_FILE naming it (nothing restored); force: true overwrites that change.',
+    input: object(
+      {
+        checkpoint_id: str('From create_checkpoint.'),
+        force: bool('Restore files changed since by something else too.'),
+        dry_run: DRY_RUN,
+      },
+      ['checkpoint_id'],
+    ),
+    success: {
+      properties: {
+        checkpoint_id: { type: 'string' },
+        files: {
+          type: 'array',
+          items: { type: 'object', properties: { file_path: { type: 'string' }, action: { type: 'string' }, file_hash: { type: ['string', 'null'] } } },
+        },
+        edits_reverted: { type: 'array', items: { type: 'string' } },
+        written: bool('false for a dry run.'),
+      },
+      required: ['checkpoint_id', 'files', 'edits_reverted', 'written'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    op: 'restore_checkpoint',
+    args: (a, root) => [a.checkpoint_id, { workspace_root: root, force: a.force, dry_run: a.dry_run }],
+    touches: null,
+  },
+  {
+    name: 'list_checkpoints',
+    lib: 'listCheckpoints',
+    title: 'List checkpoints',
+    description: 'The checkpoints of this workspace, oldest first: checkpoint_id, label, and how many edits were made since each (what restore_checkpoint would revert).',
+    input: object({}, []),
+    success: {
+      properties: {
+        checkpoints: {
+          type: 'array',
+          items: { type: 'object', properties: { checkpoint_id: { type: 'string' }, label: { type: 'string' }, edits_since: { type: 'integer' } } },
+        },
+      },
+      required: ['checkpoints'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    op: 'list_checkpoints',
+    args: (a, root) => [{ workspace_root: root }],
+    touches: null,
+  },
 ]
 
 // ---- generated views -------------------------------------------------------------------------------
@@ -1039,11 +1107,15 @@ function createToolRunner(lib, options) {
   // The engine's arguments of a call; an isolated undo_edit reaches only this runner's edits.
   function engineArgs(tool, a, root) {
     const list = tool.args(a, root, validate)
-    if (isolateUndo && tool.name === 'undo_edit') list[1] = Object.assign({}, list[1], { only_edit_ids: [...own] })
+    if (isolateUndo && (tool.name === 'undo_edit' || tool.name === 'restore_checkpoint')) list[1] = Object.assign({}, list[1], { only_edit_ids: [...own] })
     return list
   }
 
   function remember(tool, r) {
+    if (isolateUndo && r && r.ok === true && tool.name === 'restore_checkpoint' && r.written !== false && Array.isArray(r.edits_reverted)) {
+      for (const id of r.edits_reverted) own.delete(id)
+      return
+    }
     if (!isolateUndo || !r || r.ok !== true || typeof r.edit_id !== 'string') return
     if (tool.name === 'undo_edit') return own.delete(r.edit_id)
     own.add(r.edit_id)

@@ -27,6 +27,9 @@ const LIBRARY_TO_TOOL = {
   undoEdit: 'undo_edit',
   moveFile: 'move_file',
   deleteFile: 'delete_file',
+  createCheckpoint: 'create_checkpoint',
+  restoreCheckpoint: 'restore_checkpoint',
+  listCheckpoints: 'list_checkpoints',
 }
 const libraryNames = new RegExp(`\\b(${Object.keys(LIBRARY_TO_TOOL).join('|')})\\b`, 'g')
 
@@ -54,6 +57,9 @@ const TOOL_TO_LIBRARY = {
   undo_edit: 'undoEdit',
   move_file: 'moveFile',
   delete_file: 'deleteFile',
+  create_checkpoint: 'createCheckpoint',
+  restore_checkpoint: 'restoreCheckpoint',
+  list_checkpoints: 'listCheckpoints',
 }
 const toolNames = new RegExp(`\\b(${Object.keys(TOOL_TO_LIBRARY).join('|')})\\b`, 'g')
 
@@ -84,6 +90,8 @@ const MCP_TOOLS = {
     [/(^|: )edits\[0\] /g, '$1replace_block '],
   ],
   apply_patch: PATCH_ROWS,
+  // The server keeps its checkpoints in memory: no journal directory to name.
+  restore_checkpoint: [[/, and with a journal_dir in it \(pass the same one\)/g, ' (this server\'s, since it started)']],
 }
 
 const fileOf = (ctx) => (ctx && typeof ctx.file_path === 'string' && ctx.file_path && !/\s/.test(ctx.file_path) ? ctx.file_path : 'FILE')
@@ -91,6 +99,9 @@ const fileOf = (ctx) => (ctx && typeof ctx.file_path === 'string' && ctx.file_pa
 const CLI = [
   [GATE_CLAUSE, '; if the break is intended, pass --validate report.'],
   [/\bpass overwrite: true\b/g, 'pass --overwrite'],
+  [/\bfrom (?:createCheckpoint|create_checkpoint)\)/g, 'from surepatch checkpoint)'],
+  [/\brestore with force\b/g, 'run undo again with --force'],
+  [/\bwith a journal_dir in it \(pass the same one\)/g, 'in the journal of this root (the same --journal-dir)'],
   [/\((?:view_file|viewFile) with start_line (\d+) and end_line (\d+)\)/g, (_m, a, b, ctx) => `(surepatch view ${fileOf(ctx)} --numbered --range ${a}:${b})`],
   [/\((?:view_file|viewFile)\)/g, (_m, ctx) => `(surepatch view ${fileOf(ctx)})`],
   [

@@ -57,6 +57,37 @@ export interface BlocksOptions {
   filePath?: string | null
 }
 
+/** Options of createCheckpoint. */
+export interface CreateCheckpointOptions {
+  /** Directory every path must stay inside (default: `process.cwd()`). */
+  workspace_root?: string | null
+  /** Another spelling of `workspace_root`. */
+  workspaceRoot?: string | null
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number | null
+  /** Another spelling of `lock_timeout_ms`. */
+  lockTimeoutMs?: number | null
+  /**
+   * A directory inside the workspace that also keeps the undo journal on disk (so `undoEdit` works
+   * after a restart). The in-memory journal is always kept.
+   */
+  journal_dir?: string | null
+  /** Another spelling of `journal_dir`. */
+  journalDir?: string | null
+  /**
+   * An absolute directory chosen by the host (not sandboxed, created if missing) that keeps the undo
+   * journal on disk, inside or outside the workspace; one per workspace root. Not with `journal_dir`.
+   */
+  host_journal_dir?: string | null
+  /** Another spelling of `host_journal_dir`. */
+  hostJournalDir?: string | null
+  /** A name for the checkpoint (shown by listCheckpoints). */
+  label?: string | null
+}
+
 /** Options of createFile. */
 export interface CreateFileOptions {
   /** Directory every path must stay inside (default: `process.cwd()`). */
@@ -278,6 +309,35 @@ export type LineOp = {
   lines?: never
 }
 
+/** Options of listCheckpoints. */
+export interface ListCheckpointsOptions {
+  /** Directory every path must stay inside (default: `process.cwd()`). */
+  workspace_root?: string | null
+  /** Another spelling of `workspace_root`. */
+  workspaceRoot?: string | null
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number | null
+  /** Another spelling of `lock_timeout_ms`. */
+  lockTimeoutMs?: number | null
+  /**
+   * A directory inside the workspace that also keeps the undo journal on disk (so `undoEdit` works
+   * after a restart). The in-memory journal is always kept.
+   */
+  journal_dir?: string | null
+  /** Another spelling of `journal_dir`. */
+  journalDir?: string | null
+  /**
+   * An absolute directory chosen by the host (not sandboxed, created if missing) that keeps the undo
+   * journal on disk, inside or outside the workspace; one per workspace root. Not with `journal_dir`.
+   */
+  host_journal_dir?: string | null
+  /** Another spelling of `host_journal_dir`. */
+  hostJournalDir?: string | null
+}
+
 /** Options of listDirectory. */
 export interface ListDirectoryOptions {
   /** Directory every path must stay inside (default: `process.cwd()`). */
@@ -493,6 +553,52 @@ export type ReadManyRange = ({
   /** Another spelling of `end_line`. */
   endLine?: number | null
 } & ({ file_path: string } | { filePath: string } | { path: string }))
+
+/** Options of restoreCheckpoint. */
+export interface RestoreCheckpointOptions {
+  /** Directory every path must stay inside (default: `process.cwd()`). */
+  workspace_root?: string | null
+  /** Another spelling of `workspace_root`. */
+  workspaceRoot?: string | null
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number | null
+  /** Another spelling of `lock_timeout_ms`. */
+  lockTimeoutMs?: number | null
+  /**
+   * A directory inside the workspace that also keeps the undo journal on disk (so `undoEdit` works
+   * after a restart). The in-memory journal is always kept.
+   */
+  journal_dir?: string | null
+  /** Another spelling of `journal_dir`. */
+  journalDir?: string | null
+  /**
+   * An absolute directory chosen by the host (not sandboxed, created if missing) that keeps the undo
+   * journal on disk, inside or outside the workspace; one per workspace root. Not with `journal_dir`.
+   */
+  host_journal_dir?: string | null
+  /** Another spelling of `host_journal_dir`. */
+  hostJournalDir?: string | null
+  /** Restore files changed since by something other than surepatch too (that change is lost). */
+  force?: boolean | null
+  /** Compute everything, write nothing (`written: false`). */
+  dry_run?: boolean | null
+  /** Another spelling of `dry_run`. */
+  dryRun?: boolean | null
+  /** Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB). */
+  max_file_bytes?: number | null
+  /** Another spelling of `max_file_bytes`. */
+  maxFileBytes?: number | null
+  /**
+   * Revert only these edits (an MCP HTTP session's own): another's edit of a file since makes that
+   * file `STALE_FILE`, as any other change.
+   */
+  only_edit_ids?: string[] | null
+  /** Another spelling of `only_edit_ids`. */
+  onlyEditIds?: string[] | null
+}
 
 /**
  * What `permissionScope` reads paths from: a list of paths, or an apply_patch text, SEARCH/REPLACE
@@ -826,6 +932,9 @@ export type ApplyPatchArgs = [patch: string, options?: PatchOptions | null]
 /** The arguments of applyUnifiedDiff (apply_unified_diff), as `api::call` receives them: a JSON array, one item per parameter. */
 export type ApplyUnifiedDiffArgs = [diff: string, options?: UnifiedDiffOptions | null]
 
+/** The arguments of createCheckpoint (create_checkpoint), as `api::call` receives them: a JSON array, one item per parameter. */
+export type CreateCheckpointArgs = [options?: CreateCheckpointOptions | null]
+
 /** The arguments of createDirectory (create_directory), as `api::call` receives them: a JSON array, one item per parameter. */
 export type CreateDirectoryArgs = [path: string, options?: WorkspaceOption | null]
 
@@ -846,6 +955,9 @@ export type FindFilesArgs = [pattern: string, options?: FindFilesOptions | null]
 
 /** The arguments of getStats (get_stats), as `api::call` receives them: a JSON array, one item per parameter. */
 export type GetStatsArgs = [options?: StatsOptions | null]
+
+/** The arguments of listCheckpoints (list_checkpoints), as `api::call` receives them: a JSON array, one item per parameter. */
+export type ListCheckpointsArgs = [options?: ListCheckpointsOptions | null]
 
 /** The arguments of listDirectory (list_directory), as `api::call` receives them: a JSON array, one item per parameter. */
 export type ListDirectoryArgs = [path?: string | null, options?: ListDirectoryOptions | null]
@@ -870,6 +982,9 @@ export type PreviewEditsArgs = [file_path: string, edits: Edit[], options?: Edit
 
 /** The arguments of readManyFiles (read_many_files), as `api::call` receives them: a JSON array, one item per parameter. */
 export type ReadManyFilesArgs = [files: ReadManyItem[], options?: ReadManyFilesOptions | null]
+
+/** The arguments of restoreCheckpoint (restore_checkpoint), as `api::call` receives them: a JSON array, one item per parameter. */
+export type RestoreCheckpointArgs = [checkpoint_id: string, options?: RestoreCheckpointOptions | null]
 
 /** The arguments of searchFiles (search_files), as `api::call` receives them: a JSON array, one item per parameter. */
 export type SearchFilesArgs = [query: string, options?: SearchFilesOptions | null]

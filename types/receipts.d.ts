@@ -132,6 +132,14 @@ export interface ChangedRange {
   end_line: number
 }
 
+/** One checkpoint. */
+export interface CheckpointInfo {
+  checkpoint_id: string
+  label?: string | null
+  /** How many journaled edits of this workspace were made since. */
+  edits_since: number
+}
+
 /** A failure code and what to do about it. */
 export interface CodeInfo {
   /** The stable code, e.g. `"STALE_FILE"`. */
@@ -145,6 +153,14 @@ export interface CodesSuccess {
   ok: true
   /** Every failure code, in declaration order. */
   codes: CodeInfo[]
+}
+
+/** `createCheckpoint`. */
+export interface CreateCheckpointSuccess {
+  ok: true
+  /** Pass it to restoreCheckpoint to put back every file surepatch wrote since. */
+  checkpoint_id: string
+  label?: string | null
 }
 
 /** `createDirectory`. */
@@ -314,6 +330,8 @@ export interface Failure {
   pending_ops?: number[]
   /** For EDIT_NOT_FOUND / undo failures. */
   edit_id?: string
+  /** For restoreCheckpoint failures: the checkpoint. */
+  checkpoint_id?: string
   /** For SYNTAX_ERROR_INTRODUCED: the gate's report (the message shows the first new error in context). */
   syntax?: SyntaxReport
   /** For REWRITE_TOO_BROAD: the limit. */
@@ -446,6 +464,13 @@ export type LineEnding = 'lf' | 'crlf' | 'cr' | 'mixed' | 'none'
 export interface LineSpan {
   start_line: number
   end_line: number
+}
+
+/** `listCheckpoints`. */
+export interface ListCheckpointsSuccess {
+  ok: true
+  /** Oldest first. */
+  checkpoints: CheckpointInfo[]
 }
 
 /** `listDirectory`. */
@@ -599,6 +624,33 @@ export interface ReadManyFilesSuccess {
   failed: number
   /** Set when the content budget of the call was spent. */
   hint?: string
+}
+
+/**
+ * `"restored"`: its content at the checkpoint written back; `"deleted"`: created since;
+ * `"recreated"`: deleted since; `"unchanged"`: its edits since cancel out.
+ */
+export type RestoreAction = 'restored' | 'deleted' | 'recreated' | 'unchanged'
+
+/** `restoreCheckpoint`. */
+export interface RestoreCheckpointSuccess {
+  ok: true
+  checkpoint_id: string
+  /** Every file surepatch wrote since the checkpoint, as the restore left it. */
+  files: RestoredFileSchema[]
+  /** The edits reverted (they leave the undo journal), oldest first. */
+  edits_reverted: string[]
+  /** false for a dry run. */
+  written: boolean
+}
+
+/** What a restore did to one file. */
+export interface RestoredFileSchema {
+  /** Workspace-relative path. */
+  file_path: string
+  action: RestoreAction
+  /** Hash of the file now (`null` when deleted). */
+  file_hash: string | null
 }
 
 /** The matches of one file. */
@@ -881,6 +933,9 @@ export type ApplyPatchResult = ApplyPatchSuccess | Failure
 /** The result of the codes operation (errorCodes() returns its codes). */
 export type CodesResult = CodesSuccess | Failure
 
+/** The result of createCheckpoint (create_checkpoint). */
+export type CreateCheckpointResult = CreateCheckpointSuccess | Failure
+
 /** The result of createDirectory (create_directory). */
 export type CreateDirectoryResult = CreateDirectorySuccess | Failure
 
@@ -892,6 +947,9 @@ export type EditLinesResult = EditLinesSuccess | Failure
 
 /** The result of findFiles (find_files). */
 export type FindFilesResult = FindFilesSuccess | Failure
+
+/** The result of listCheckpoints (list_checkpoints). */
+export type ListCheckpointsResult = ListCheckpointsSuccess | Failure
 
 /** The result of listDirectory (list_directory). */
 export type ListDirectoryResult = ListDirectorySuccess | Failure
@@ -913,6 +971,9 @@ export type PermissionScopeResult = PermissionScopeSuccess | Failure
 
 /** The result of readManyFiles (read_many_files). */
 export type ReadManyFilesResult = ReadManyFilesSuccess | Failure
+
+/** The result of restoreCheckpoint (restore_checkpoint). */
+export type RestoreCheckpointResult = RestoreCheckpointSuccess | Failure
 
 /** The result of searchFiles (search_files). */
 export type SearchFilesResult = SearchFilesSuccess | Failure

@@ -77,6 +77,9 @@ const OPS: &[(&str, Option<usize>)] = &[
     ("read_many_files", Some(1)),
     ("move_file", Some(2)),
     ("create_directory", Some(1)),
+    ("create_checkpoint", Some(0)),
+    ("restore_checkpoint", Some(1)),
+    ("list_checkpoints", Some(0)),
 ];
 
 /// Operations that may write (when `ok` and not `written: false`).
@@ -93,6 +96,8 @@ const WRITERS: &[&str] = &[
     "undo_edit",
     "move_file",
     "create_directory",
+    "create_checkpoint",
+    "restore_checkpoint",
 ];
 
 /// Writers that change exactly one file when they succeed.
@@ -299,9 +304,14 @@ fn has_journal_dir(v: &Value) -> bool {
     }
 }
 
-/// Whether the workspace entry `rel` (relative to the root) is inside a journal entry directory.
+/// Whether the workspace entry `rel` (relative to the root) is inside a journal entry directory, or
+/// is a checkpoint kept in a journal directory (`<checkpoint_id>.checkpoint.json`).
 fn in_journal_entry(rel: &str) -> bool {
-    rel.split('/').any(surepatch::fs::ids::is_edit_id)
+    rel.split('/').any(|c| {
+        surepatch::fs::ids::is_edit_id(c)
+            || c.strip_suffix(".checkpoint.json")
+                .is_some_and(surepatch::fs::checkpoint::is_checkpoint_id)
+    })
 }
 
 /// The last `edit_id` and `file_hash` strings in an answer.

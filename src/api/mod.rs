@@ -11,6 +11,7 @@
 
 mod args;
 mod browse;
+mod checkpoints;
 mod commit;
 mod edit;
 mod ignore_files;
@@ -74,6 +75,7 @@ macro_rules! ops {
     };
 }
 
+use crate::contract::checkpoints as c;
 use crate::contract::inputs as i;
 use crate::contract::receipts as r;
 
@@ -103,6 +105,9 @@ ops! {
     "read_many_files" => "readManyFiles", writes false, sync false, read_many::read_many_files, i::ReadManyFilesArgs, r::ReadManyFilesSuccess, "The result of readManyFiles (read_many_files).";
     "move_file" => "moveFile", writes true, sync false, moves::move_file, i::MoveFileArgs, r::MoveFileSuccess, "The result of moveFile (move_file).";
     "create_directory" => "createDirectory", writes true, sync false, browse::create_directory, i::CreateDirectoryArgs, r::CreateDirectorySuccess, "The result of createDirectory (create_directory).";
+    "create_checkpoint" => "createCheckpoint", writes true, sync false, checkpoints::create_checkpoint, c::CreateCheckpointArgs, c::CreateCheckpointSuccess, "The result of createCheckpoint (create_checkpoint).";
+    "restore_checkpoint" => "restoreCheckpoint", writes true, sync false, checkpoints::restore_checkpoint, c::RestoreCheckpointArgs, c::RestoreCheckpointSuccess, "The result of restoreCheckpoint (restore_checkpoint).";
+    "list_checkpoints" => "listCheckpoints", writes false, sync false, checkpoints::list_checkpoints, c::ListCheckpointsArgs, c::ListCheckpointsSuccess, "The result of listCheckpoints (list_checkpoints).";
 }
 
 const N_OPS: usize = TABLE.len();

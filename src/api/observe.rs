@@ -156,6 +156,8 @@ fn is_write(op: &str) -> bool {
             | "parse_blocks"
             | "parse_path_blocks"
             | "touched_files"
+            | "create_checkpoint"
+            | "list_checkpoints"
     )
 }
 

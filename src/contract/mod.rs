@@ -14,6 +14,7 @@
 //! Argument schemas are draft 2020-12 (`$schema`, `prefixItems`): they are no MCP tool schemas.
 
 pub mod aliases;
+pub mod checkpoints;
 pub mod inputs;
 pub mod read;
 pub mod receipts;

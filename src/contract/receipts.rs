@@ -783,6 +783,10 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     edit_id: Option<String>,
+    /// For restoreCheckpoint failures: the checkpoint.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    checkpoint_id: Option<String>,
     /// For SYNTAX_ERROR_INTRODUCED: the gate's report (the message shows the first new error in context).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "SyntaxReportSchema")]

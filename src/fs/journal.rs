@@ -186,7 +186,10 @@ impl Journal {
             match self.entries.pop_front() {
                 Some(old) => {
                     self.bytes -= old.size();
-                    self.on_disk.remove(&old.edit_id);
+                    // Still in its journal directory, if it has one: a checkpoint finds it there.
+                    if self.on_disk.remove(&old.edit_id).is_none() {
+                        note_gap(old.edit_id.clone());
+                    }
                 }
                 None => break,
             }
@@ -268,6 +271,7 @@ pub struct Recorded {
 pub fn record_taking(done: &mut [Committed], disk: Option<&DiskJournal>) -> Recorded {
     let reverse: Vec<_> = done.iter_mut().map(|c| c.reverse.take()).collect();
     let Some(mut entry) = Entry::from_committed(done) else {
+        note_gap(new_edit_id());
         return Recorded::default();
     };
     let whole = entry.size();
@@ -299,12 +303,19 @@ pub fn record_taking(done: &mut [Committed], disk: Option<&DiskJournal>) -> Reco
             .collect();
         f.before = Some(Before::Splice(spans));
     }
+    let on_disk = disk.is_some() && warning.is_none();
     if entry.size() > MAX_BYTES {
+        if !on_disk {
+            note_gap(entry.edit_id.clone());
+        }
         return Recorded::default();
     }
     let id = entry.edit_id.clone();
     let mut j = global();
     let kept = j.push(entry);
+    if !kept && !on_disk {
+        note_gap(id.clone());
+    }
     if kept && warning.is_none() {
         if let Some(d) = disk {
             j.on_disk.insert(id.clone(), d.dir.clone());
@@ -396,6 +407,90 @@ fn forget(edit_id: &str, disk: Option<&DiskJournal>) {
 #[cfg(test)]
 pub(crate) fn forget_in_memory(edit_id: &str) {
     global().remove(edit_id);
+}
+
+// ---- for checkpoints (src/checkpoint.rs) -----------------------------------------------------
+
+/// Every journaled entry created after `after` (an id of the edit-id form, compared without its first
+/// letter: ids sort by creation time), from `disk` (whole files) and from this process's memory (the
+/// entries `disk` does not hold), oldest first, each once.
+pub(crate) fn entries_after(after: &str, disk: Option<&DiskJournal>) -> Vec<Entry> {
+    if let Some(d) = disk {
+        drop_undone_elsewhere(d);
+    }
+    let later = |id: &str| id.get(1..) > after.get(1..);
+    let mut out: Vec<Entry> = Vec::new();
+    if let Some(d) = disk {
+        if let Ok(sb) = d.sandbox() {
+            for id in d.ids(&sb) {
+                if later(&id) {
+                    if let Some(e) = d.load_in(&sb, &id) {
+                        out.push(e);
+                    }
+                }
+            }
+        }
+    }
+    let mem: Vec<Entry> = global()
+        .entries
+        .iter()
+        .filter(|e| later(&e.edit_id) && !out.iter().any(|o| o.edit_id == e.edit_id))
+        .cloned()
+        .collect();
+    out.extend(mem);
+    out.sort_by(|a, b| a.edit_id[1..].cmp(&b.edit_id[1..]));
+    out
+}
+
+/// The newest write this process could not journal (above the byte cap, or evicted from memory), as
+/// an id of its time: a checkpoint older than it cannot restore everything written since.
+static GAP: Mutex<Option<String>> = Mutex::new(None);
+
+pub(crate) fn note_gap(id: String) {
+    let mut g = GAP.lock().unwrap_or_else(|p| p.into_inner());
+    if g.as_deref().map(|x| &x[1..]) < Some(&id[1..]) {
+        *g = Some(id);
+    }
+}
+
+pub(crate) fn last_gap() -> Option<String> {
+    GAP.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
+/// The action that puts `before` back over `now` (the bytes its edit left), if it fits.
+pub(crate) fn restore_action(before: &Before, now: Option<&[u8]>) -> Option<Action> {
+    before.restore(now)
+}
+
+/// Drops a reverted entry from memory and from `disk`.
+pub(crate) fn forget_entry(edit_id: &str, disk: Option<&DiskJournal>) {
+    forget(edit_id, disk)
+}
+
+impl DiskJournal {
+    /// Writes `name` (a plain file name) in the journal directory, privately.
+    pub(crate) fn write_note(&self, name: &str, bytes: &[u8]) -> Result<()> {
+        let sb = self.sandbox()?;
+        sb.create_private_dirs_made(&self.dir)?;
+        sb.write(&self.dir.join(name), &[bytes], fsio::Put::Private)
+    }
+
+    /// The files of the journal directory whose names end with `suffix`: `(name, bytes)`, by name.
+    pub(crate) fn read_notes(&self, suffix: &str) -> Vec<(String, Vec<u8>)> {
+        let Ok(sb) = self.sandbox() else {
+            return Vec::new();
+        };
+        let mut out: Vec<(String, Vec<u8>)> = sb
+            .list_dir(&self.dir)
+            .into_iter()
+            .filter(|(_, is_dir)| !*is_dir)
+            .filter_map(|(n, _)| n.into_string().ok())
+            .filter(|n| n.ends_with(suffix))
+            .filter_map(|n| sb.read_regular(&self.dir.join(&n)).map(|b| (n, b)))
+            .collect();
+        out.sort();
+        out
+    }
 }
 
 /// Which journaled edits an undo may reach.

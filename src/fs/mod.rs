@@ -7,6 +7,7 @@
 //! never reads JSON arguments or builds receipts, which belong to [`crate::api`] and
 //! [`crate::contract`].
 
+pub mod checkpoint;
 pub mod codec;
 pub mod fsio;
 pub mod ids;
