@@ -32,6 +32,7 @@ pub mod fsio;
 pub mod hash;
 pub mod ir;
 pub mod journal;
+pub mod lazy;
 pub mod line_changes;
 pub mod line_edit;
 pub mod matcher;

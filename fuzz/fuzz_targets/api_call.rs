@@ -77,6 +77,7 @@ const OPS: &[(&str, Option<usize>)] = &[
     ("read_many_files", Some(1)),
     ("move_file", Some(2)),
     ("create_directory", Some(1)),
+    ("merge_snippet", Some(1)),
 ];
 
 /// Operations that may write (when `ok` and not `written: false`).
@@ -93,6 +94,7 @@ const WRITERS: &[&str] = &[
     "undo_edit",
     "move_file",
     "create_directory",
+    "merge_snippet",
 ];
 
 /// Writers that change exactly one file when they succeed.
@@ -103,6 +105,7 @@ const SINGLE: &[&str] = &[
     "create_file",
     "write_file",
     "delete_file",
+    "merge_snippet",
 ];
 
 /// Most calls in one input.

@@ -15,6 +15,7 @@ mod commit;
 mod edit;
 mod ignore_files;
 mod lines;
+mod merge;
 mod moves;
 mod observe;
 mod options;
@@ -99,6 +100,7 @@ ops! {
     "read_many_files" => "readManyFiles", writes false, sync false, read_many::read_many_files, i::ReadManyFilesArgs, r::ReadManyFilesSuccess, "The result of readManyFiles (read_many_files).";
     "move_file" => "moveFile", writes true, sync false, moves::move_file, i::MoveFileArgs, r::MoveFileSuccess, "The result of moveFile (move_file).";
     "create_directory" => "createDirectory", writes true, sync false, browse::create_directory, i::CreateDirectoryArgs, r::CreateDirectorySuccess, "The result of createDirectory (create_directory).";
+    "merge_snippet" => "mergeSnippet", writes true, sync false, merge::merge_snippet, i::MergeSnippetArgs, r::MergeSnippetSuccess, "The result of mergeSnippet (merge_snippet).";
 }
 
 const N_OPS: usize = TABLE.len();

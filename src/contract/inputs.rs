@@ -327,6 +327,20 @@ pub struct PatchFileInput {
     pub tolerance: Option<Tolerance>,
 }
 
+/// The `merge_snippet` tool's arguments, which `mergeSnippet` takes as its `input`: the file and the
+/// lazy snippet (both required, in either spelling).
+#[derive(JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MergeSnippetInput {
+    /// The file to merge into.
+    #[schemars(extend("x-aliases" = ["filePath"]))]
+    pub file_path: Option<String>,
+    /// The changed regions as they should read, each with an unchanged line above and below, and an
+    /// elision marker (`// ... existing code ...` in the file's comment syntax) wherever code is left
+    /// out. Without any marker it must be the whole new file.
+    pub snippet: Option<String>,
+}
+
 /// One edit of `applyEdits` as an object: the old text (required, in any of its spellings), the new
 /// text (required, in any of its spellings), and optionally how many occurrences it must replace.
 #[derive(JsonSchema)]
@@ -480,6 +494,14 @@ pub enum ScopeInput {
 pub struct PatchFileArgs {
     /// The edit: the `patch_file` tool's arguments.
     pub input: PatchFileInput,
+    pub options: Option<EditOptions>,
+}
+
+/// `mergeSnippet(input, options?)`.
+#[derive(JsonSchema)]
+pub struct MergeSnippetArgs {
+    /// The merge: the `merge_snippet` tool's arguments.
+    pub input: MergeSnippetInput,
     pub options: Option<EditOptions>,
 }
 
