@@ -418,6 +418,12 @@ fn place_chunk(
         .filter(|&x| inner[x].places.len() == 1)
         .collect();
     let (first_u, last_u) = (unique.first().copied(), unique.last().copied());
+    let first_place = first_u
+        .map(|u| inner[u].places[0])
+        .or(pinned_end.map(|r| r.f0));
+    let last_end = last_u
+        .map(|u| inner[u].places[0] + inner[u].len)
+        .or(anchors.first().map(Run::f_end));
     for (x, f) in inner.iter().enumerate() {
         if f.places.len() == 1 {
             anchors.push(Run {
@@ -436,6 +442,57 @@ fn place_chunk(
         if inside {
             continue;
         }
+        // An edge run of a chunk that has a run found once: only the places on its side of that run
+        // (and of the neighbouring chunks) are in order, and it takes the nearest of them (a farther
+        // one would delete, between the two runs, a copy of the very lines the chunk shows as
+        // unchanged) when the lines between the two runs stay inside the block of the lower run
+        // (none indented less than its first line). Otherwise it could be the tail of a new block
+        // (a new method ending in `return this; }` like the one below it): refused.
+        let window = match before_first {
+            true => first_place.map(|fp| lo..fp),
+            false => last_end.map(|le| le..hi.max(le)),
+        };
+        if let Some(w) = window {
+            let inw: Vec<usize> = f
+                .places
+                .iter()
+                .copied()
+                .filter(|&p| p >= w.start && p + f.len <= w.end)
+                .collect();
+            // (place, span between the runs, chunk line where the lower run starts)
+            let nearest = match before_first {
+                true => inw
+                    .last()
+                    .map(|&p| (p, p + f.len, w.end, first_u.map_or(f.c0, |u| inner[u].c0))),
+                false => inw.first().map(|&p| (p, w.start, p, f.c0)),
+            };
+            let cols = |i: usize| columns(indent_of(fl.line(i)), 4);
+            let in_block = |(from, mut to, mut c): (usize, usize, usize)| {
+                // The lower run begins with the bracket lines (`else:`, `}`) just above it.
+                while c > 0
+                    && to > from
+                    && is_weak(lines[c - 1])
+                    && fl.eq(lines[c - 1], to - 1, cx.loose)
+                {
+                    c -= 1;
+                    to -= 1;
+                }
+                let Some(base) = (to..fl.len()).find(|&i| !is_blank(fl.line(i))) else {
+                    return true;
+                };
+                (from..to).all(|i| is_blank(fl.line(i)) || cols(i) >= cols(base))
+            };
+            if let Some((p, ..)) = nearest.filter(|&(_, a, b, c)| in_block((a, b, c))) {
+                let tier = tier_at(fl, &lines[f.c0..f.c0 + f.len], p, cx.tiers);
+                anchors.push(Run {
+                    c0: f.c0,
+                    len: f.len,
+                    f0: p,
+                    tier,
+                });
+                continue;
+            }
+        }
         let cands: Vec<Candidate> = f
             .places
             .iter()
@@ -447,11 +504,13 @@ fn place_chunk(
             k,
             index,
             format!(
-                "starts or ends with unchanged lines (snippet lines {}-{}) found at {} places of the file at the {} tier, so where it goes is not known. Add an unchanged line that occurs once above or below it",
+                "{} with unchanged lines (snippet lines {}-{}) found at {} places of the file at the {} tier, so where it goes is not known. Add the unchanged line {} it, which occurs once",
+                if before_first { "starts" } else { "ends" },
                 k.at[f.c0] + 1,
                 k.at[f.c0 + f.len - 1] + 1,
                 f.places.len(),
-                f.tier.as_str()
+                f.tier.as_str(),
+                if before_first { "above" } else { "below" },
             ),
             cands,
         ));

@@ -361,3 +361,19 @@ fn exact_tolerance_does_not_fold_whitespace() {
     );
     assert!(text(JS, snip).contains("const y = 20"));
 }
+
+/// A chunk whose first run is found once places its last run at the nearest place below it, when
+/// the lines between stay inside that run's block; a farther place would delete a copy of the
+/// chunk's own unchanged lines.
+#[test]
+fn an_edge_run_found_twice_takes_the_nearest_place_in_order_beside_a_unique_run() {
+    let file = "def a():\n    x = 1\n    done()\n\ndef b():\n    x = 1\n    done()\n";
+    let snip = "# ...\ndef a():\n    x = 1\n    log()\n    done()\n# ...\n";
+    assert_eq!(
+        text(file, snip),
+        "def a():\n    x = 1\n    log()\n    done()\n\ndef b():\n    x = 1\n    done()\n"
+    );
+    // The same last run with the first one found twice: refused.
+    let f = refused(file, "# ...\n    x = 1\n    log()\n    done()\n# ...\n");
+    assert_eq!(f.code, Code::SnippetAmbiguous);
+}
