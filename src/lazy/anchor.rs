@@ -31,7 +31,6 @@ pub fn ladder(tol: Tolerance) -> &'static [Tier] {
 
 /// One tier's view of the file: every line normalized, and where each normalized line occurs.
 struct TierIndex {
-    lines: Vec<String>,
     at: HashMap<String, Vec<usize>>,
 }
 
@@ -42,10 +41,10 @@ pub struct FileLines<'a> {
     tiers: RefCell<Vec<(Tier, std::rc::Rc<TierIndex>)>>,
 }
 
-fn key(line: &str, tier: Tier) -> String {
+fn key(line: &str, tier: Tier) -> std::borrow::Cow<'_, str> {
     match tier {
-        Tier::Exact => line.to_string(),
-        t => norm(line, t).text.into_owned(),
+        Tier::Exact => std::borrow::Cow::Borrowed(line),
+        t => norm(line, t).text,
     }
 }
 
@@ -75,33 +74,37 @@ impl<'a> FileLines<'a> {
         if let Some((_, ix)) = self.tiers.borrow().iter().find(|(t, _)| *t == tier) {
             return ix.clone();
         }
-        let lines: Vec<String> = (0..self.len()).map(|i| key(self.line(i), tier)).collect();
         let mut at: HashMap<String, Vec<usize>> = HashMap::default();
-        for (i, l) in lines.iter().enumerate() {
-            at.entry(l.clone()).or_default().push(i);
+        for i in 0..self.len() {
+            at.entry(key(self.line(i), tier).into_owned())
+                .or_default()
+                .push(i);
         }
-        let ix = std::rc::Rc::new(TierIndex { lines, at });
+        let ix = std::rc::Rc::new(TierIndex { at });
         self.tiers.borrow_mut().push((tier, ix.clone()));
         ix
     }
 
     /// Whether snippet line `s` equals file line `f` at `tier`.
     pub fn eq(&self, s: &str, f: usize, tier: Tier) -> bool {
-        f < self.len() && self.index(tier).lines[f] == key(s, tier)
+        f < self.len() && key(self.line(f), tier) == key(s, tier)
     }
 
     /// The file lines equal to `s` at `tier`, in order.
     pub fn places_of(&self, s: &str, tier: Tier) -> Vec<usize> {
         self.index(tier)
             .at
-            .get(&key(s, tier))
+            .get(key(s, tier).as_ref())
             .cloned()
             .unwrap_or_default()
     }
 
-    /// Whether `s` equals some file line at some tier of `tiers`.
+    /// Whether `s` equals some file line at some tier of `tiers` (each tier folds what the ones
+    /// before it fold, so the loosest decides).
     pub fn occurs(&self, s: &str, tiers: &[Tier]) -> bool {
-        tiers.iter().any(|&t| !self.places_of(s, t).is_empty())
+        tiers
+            .last()
+            .is_some_and(|&t| self.index(t).at.contains_key(key(s, t).as_ref()))
     }
 
     /// Where `run` (snippet lines) matches file lines as a whole at `tier`, starting in `within`.
