@@ -76,8 +76,9 @@ test('every error code, the file bytes unchanged', T, async (t) => {
     ['SNIPPET_UNANCHORED', 'a.js', 'function two() {\n  const y = 20\n  return y\n}\n// ...\n'],
     ['SNIPPET_UNANCHORED', 'a.js', 'function two() {\n  const y = 20\n  return y\n}\n'],
     ['SNIPPET_AMBIGUOUS', 'dup.js', '// ...\nif (x) {\n  go()\n  more()\n// ...\n'],
-    ['SNIPPET_OUT_OF_ORDER', 'a.js', '// ...\nfunction two() {\n  const y = 20\n// ...\nfunction one() {\n  const x = 10\n// ...\n'],
-    ['SNIPPET_KEEP_MISSING', 'a.js', '// ...\nfunction one() {\n  const x = 10\n// ... keep nothingHere ...\nfunction two() {\n// ...\n'],
+    ['SNIPPET_OUT_OF_ORDER', 'a.js', '// ...\nfunction two() {\n  const y = 20\n  return y\n// ...\nfunction one() {\n  const x = 10\n  return x\n// ...\n'],
+    ['SNIPPET_UNANCHORED', 'a.js', '// ...\nfunction two() {\n  const y = 20\n// ...\n'],
+    ['SNIPPET_KEEP_MISSING', 'a.js', '// ...\nfunction one() {\n  const x = 10\n  return x\n// ... keep nothingHere ...\nfunction two() {\n// ...\n'],
     ['NO_CHANGES', 'a.js', '// ...\nfunction two() {\n  const y = 2\n// ...\n'],
     ['INVALID_INPUT', 'a.js', '// ... existing code ...\n'],
     ['INVALID_INPUT', 'a.js', undefined],
@@ -104,7 +105,7 @@ test('every error code, the file bytes unchanged', T, async (t) => {
   const stale = await mergeSnippet({ file_path: 'a.js', snippet: '// ...\nfunction two() {\n  const y = 20\n// ...\n' }, w.opts({ base_hash: hash.replace(/^./, (c) => (c === '0' ? '1' : '0')) }))
   assert.equal(stale.code, 'STALE_FILE')
   assert.deepEqual(w.read('a.js'), original)
-  const py = '# ...\ndef g():\n    return (2\n# ...\n'
+  const py = '# ...\ndef g():\n    x = (\n    return 2\n'
   const broken = await mergeSnippet({ file_path: 'b.py', snippet: py }, w.opts({ validate: 'enforce' }))
   assert.equal(broken.code, 'SYNTAX_ERROR_INTRODUCED')
   assert.equal(w.text('b.py'), 'def f():\n    return 1\n\n\ndef g():\n    return 2\n')

@@ -614,7 +614,74 @@ fn place_chunk(
             }
         }
     }
+    stale_edges(
+        cx,
+        k,
+        index,
+        &anchors,
+        pin_start.is_some(),
+        pin_end.is_some(),
+    )?;
     Ok(anchors)
+}
+
+/// How alike a new line next to a marker may be to the file line right beside where it would go
+/// before it reads as that line, copied wrong, rather than as new code.
+const STALE_LIKENESS: f64 = 0.9;
+
+/// A chunk whose edge beside a marker is new text (lines inserted right below its last run, or
+/// right above its first) is refused when the new line next to the run reads almost like the file
+/// line it would be inserted beside (`return 11` where the file has `return 1`): that is a changed
+/// or mistyped unchanged line without the unchanged line that would place the change, and inserting
+/// it would keep the old line and add a near copy.
+fn stale_edges(
+    cx: &Ctx,
+    k: &Chunk,
+    index: usize,
+    anchors: &[Run],
+    pinned_start: bool,
+    pinned_end: bool,
+) -> Result<()> {
+    let fl = cx.fl;
+    let lines = &k.lines;
+    let alike = |c: usize, f: usize| {
+        let (a, b) = (lines[c].trim(), fl.line(f).trim());
+        !is_weak(lines[c])
+            && a.chars().count() >= 6
+            && crate::matcher::candidates::likeness(a, b, STALE_LIKENESS) >= STALE_LIKENESS
+    };
+    // The nearest file line that is not blank on that side.
+    let below = |f: usize| (f..fl.len()).find(|&i| !is_blank(fl.line(i)));
+    let above = |f: usize| (0..f).rev().find(|&i| !is_blank(fl.line(i)));
+    let mut hit = None;
+    if let (false, Some(a)) = (pinned_end, anchors.last()) {
+        if let Some(f) =
+            below(a.f_end()).filter(|&f| a.c_end() < lines.len() && alike(a.c_end(), f))
+        {
+            hit = Some((a.c_end(), f, "below"));
+        }
+    }
+    if let (false, Some(a), None) = (pinned_start, anchors.first(), hit) {
+        if let Some(f) = above(a.f0).filter(|&f| a.c0 > 0 && alike(a.c0 - 1, f)) {
+            hit = Some((a.c0 - 1, f, "above"));
+        }
+    }
+    match hit {
+        None => Ok(()),
+        Some((c, f, side)) => Err(refuse(
+            Code::SnippetUnanchored,
+            k,
+            index,
+            format!(
+                "has new line `{}` (snippet line {}) right {side} its unchanged lines, which reads almost like file line {} (`{}`) that stands there: to change that line, show the unchanged line {side} it too (with a marker only beyond it); as it stands the snippet would insert a near copy and keep the old line",
+                lines[c].trim(),
+                k.at[c] + 1,
+                f + 1,
+                fl.line(f).trim()
+            ),
+            vec![region(cx.h, f, 1)],
+        )),
+    }
 }
 
 /// The file line a chunk's last line `c` (weak: `}`, `end`, `"""`) stands on, or `None` when it is

@@ -112,9 +112,9 @@ fn a_removal_marker_deletes_what_it_stands_for_and_is_listed() {
 
 #[test]
 fn a_keep_marker_is_checked() {
-    let ok = "// ...\nfunction one() {\n  const x = 10\n// ... keep two ...\nfunction three() {\n// ...\n";
-    assert!(text(JS, ok).contains("function two()"));
-    let bad = "// ...\nfunction one() {\n  const x = 10\n// ... keep four ...\nfunction three() {\n// ...\n";
+    let ok = "// ...\nfunction one() {\n  const x = 10\n  return x\n// ... keep two ...\nfunction three() {\n// ...\n";
+    assert_eq!(text(JS, ok), JS.replace("x = 1\n", "x = 10\n"));
+    let bad = "// ...\nfunction one() {\n  const x = 10\n  return x\n// ... keep four ...\nfunction three() {\n// ...\n";
     let f = refused(JS, bad);
     assert_eq!(f.code, Code::SnippetKeepMissing);
 }
@@ -147,7 +147,7 @@ fn duplicated_anchors_are_refused_with_both_places() {
 /// Trap: two chunks written in reverse file order.
 #[test]
 fn reordered_chunks_are_refused() {
-    let snip = "// ...\nfunction three() {\n  const z = 30\n// ...\nfunction one() {\n  const x = 10\n// ...\n";
+    let snip = "// ...\nfunction three() {\n  const z = 30\n  return z\n// ...\nfunction one() {\n  const x = 10\n  return x\n// ...\n";
     assert_eq!(refused(JS, snip).code, Code::SnippetOutOfOrder);
 }
 
@@ -354,7 +354,7 @@ fn only_markers_is_invalid_and_the_result_is_deterministic() {
 
 #[test]
 fn exact_tolerance_does_not_fold_whitespace() {
-    let snip = "// ...\nfunction two() {   \n  const y = 20\n// ...\n";
+    let snip = "// ...\nfunction two() {   \n  const y = 20\n  return y\n// ...\n";
     assert_eq!(
         merge(JS, snip, Tolerance::Exact).unwrap_err().code,
         Code::SnippetUnanchored
@@ -376,4 +376,30 @@ fn an_edge_run_found_twice_takes_the_nearest_place_in_order_beside_a_unique_run(
     // The same last run with the first one found twice: refused.
     let f = refused(file, "# ...\n    x = 1\n    log()\n    done()\n# ...\n");
     assert_eq!(f.code, Code::SnippetAmbiguous);
+}
+
+/// Trap: a changed (or mistyped) line at a chunk's edge with no unchanged line beyond it reads as an
+/// insertion by the rules, which would keep the old line beside a near copy: refused.
+#[test]
+fn a_new_edge_line_that_reads_like_the_file_line_beside_it_is_refused() {
+    let file = "def one():\n    return 1\n\n\ndef two():\n    return 2\n";
+    let f = refused(file, "# ...\ndef one():\n    return 11\n# ...\n");
+    assert_eq!(f.code, Code::SnippetUnanchored);
+    assert!(f.message.contains("near copy"), "{}", f.message);
+    // Above the first run too.
+    let f = refused(file, "# ...\n    return 12\n\n\ndef two():\n# ...\n");
+    assert_eq!(f.code, Code::SnippetUnanchored);
+    // A new line unlike its neighbour is an insertion.
+    assert_eq!(
+        text(file, "# ...\ndef one():\n    log('one called')\n# ...\n"),
+        "def one():\n    log('one called')\n    return 1\n\n\ndef two():\n    return 2\n"
+    );
+    // With the unchanged line below it, the same change lands.
+    assert_eq!(
+        text(
+            file,
+            "# ...\ndef one():\n    return 11\n\n\ndef two():\n# ...\n"
+        ),
+        file.replace("return 1\n", "return 11\n")
+    );
 }
