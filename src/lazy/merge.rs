@@ -391,7 +391,10 @@ fn place_chunk(
             let fi = cols(fl.line(fo));
             (fo + 1..e0).find(|&x| !is_blank(fl.line(x)) && cols(fl.line(x)) <= fi) == Some(e0 - g)
         };
-        if lines[c0..=j].iter().all(|l| is_weak(l)) && !closes_end() {
+        // Or nothing but blank lines stands between the run placed above and them (a pure
+        // insertion before the file's last bracket: nothing is deleted).
+        let adjacent = || fb >= lo && (fb..e0 - g).all(|i| is_blank(fl.line(i)));
+        if lines[c0..=j].iter().all(|l| is_weak(l)) && !closes_end() && !adjacent() {
             return Err(refuse(
                 Code::SnippetUnanchored,
                 k,

@@ -403,3 +403,21 @@ fn a_new_edge_line_that_reads_like_the_file_line_beside_it_is_refused() {
         file.replace("return 1\n", "return 11\n")
     );
 }
+
+/// A method appended at the end of a class: the snippet ends with the class's `}`, the file's last
+/// line, right after the method above it (nothing between them is deleted).
+#[test]
+fn a_method_appended_before_the_last_bracket_lands() {
+    let file = "class A {\n    int a() {\n        return 1;\n    }\n\n    int b() {\n        return 2;\n    }\n}\n";
+    let snip = "// ... existing code ...\n    int b() {\n        return 2;\n    }\n\n    int c() {\n        return 3;\n    }\n}\n";
+    assert_eq!(
+        text(file, snip),
+        file.replace(
+            "        return 2;\n    }\n}",
+            "        return 2;\n    }\n\n    int c() {\n        return 3;\n    }\n}"
+        )
+    );
+    // The same ending, but lines the snippet does not show stand between: refused.
+    let f = refused(file, "// ... existing code ...\n    int a() {\n        return 1;\n    }\n\n    int c() {\n        return 3;\n    }\n}\n");
+    assert_eq!(f.code, Code::SnippetUnanchored);
+}
