@@ -632,9 +632,9 @@ fn place_chunk(
 /// before it reads as that line, copied wrong, rather than as new code.
 const STALE_LIKENESS: f64 = 0.9;
 
-/// A chunk whose edge beside a marker is new text (lines inserted right below its last run, or
-/// right above its first) is refused when the new line next to the run reads almost like the file
-/// line it would be inserted beside (`return 11` where the file has `return 1`): that is a changed
+/// A chunk whose edge beside a marker is new text (lines inserted right below its last run, or right
+/// above its first) is refused when those lines read, line for line, like the file lines they would
+/// be inserted beside (equal, or alike with at least one alike) (`return 11` where the file has `return 1`): that is a changed
 /// or mistyped unchanged line without the unchanged line that would place the change, and inserting
 /// it would keep the old line and add a near copy.
 fn stale_edges(
@@ -653,20 +653,34 @@ fn stale_edges(
             && a.chars().count() >= 6
             && crate::matcher::candidates::likeness(a, b, STALE_LIKENESS) >= STALE_LIKENESS
     };
-    // The nearest file line that is not blank on that side.
-    let below = |f: usize| (f..fl.len()).find(|&i| !is_blank(fl.line(i)));
-    let above = |f: usize| (0..f).rev().find(|&i| !is_blank(fl.line(i)));
+    // Every new line of that edge, in order away from the run, against the file's lines there: a
+    // block that reads like the file's own lines beside it, line for line, is those lines changed.
+    let copies = |new: &[usize], file: &[usize]| {
+        new.len() <= file.len()
+            && new
+                .iter()
+                .zip(file)
+                .all(|(&c, &f)| lines[c].trim() == fl.line(f).trim() || alike(c, f))
+            && new.iter().zip(file).any(|(&c, &f)| alike(c, f))
+    };
+    let nonblank_file = |it: &mut dyn Iterator<Item = usize>, k: usize| -> Vec<usize> {
+        it.filter(|&i| !is_blank(fl.line(i))).take(k).collect()
+    };
     let mut hit = None;
     if let (false, Some(a)) = (pinned_end, anchors.last()) {
-        if let Some(f) =
-            below(a.f_end()).filter(|&f| a.c_end() < lines.len() && alike(a.c_end(), f))
-        {
-            hit = Some((a.c_end(), f, "below"));
+        let new: Vec<usize> = (a.c_end()..lines.len())
+            .filter(|&c| !is_blank(lines[c]))
+            .collect();
+        let file = nonblank_file(&mut (a.f_end()..fl.len()), new.len());
+        if !new.is_empty() && copies(&new, &file) {
+            hit = Some((new[0], file[0], "below"));
         }
     }
     if let (false, Some(a), None) = (pinned_start, anchors.first(), hit) {
-        if let Some(f) = above(a.f0).filter(|&f| a.c0 > 0 && alike(a.c0 - 1, f)) {
-            hit = Some((a.c0 - 1, f, "above"));
+        let new: Vec<usize> = (0..a.c0).rev().filter(|&c| !is_blank(lines[c])).collect();
+        let file = nonblank_file(&mut (0..a.f0).rev(), new.len());
+        if !new.is_empty() && copies(&new, &file) {
+            hit = Some((new[0], file[0], "above"));
         }
     }
     match hit {

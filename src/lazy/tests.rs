@@ -394,6 +394,25 @@ fn a_new_edge_line_that_reads_like_the_file_line_beside_it_is_refused() {
         text(file, "# ...\ndef one():\n    log('one called')\n# ...\n"),
         "def one():\n    log('one called')\n    return 1\n\n\ndef two():\n    return 2\n"
     );
+    // A block of new code may look like its neighbour: a new function beside a similar one lands.
+    let rs = "pub fn a() -> u32 {\n    1\n}\n\npub fn b() -> u32 {\n    2\n}\n";
+    assert_eq!(
+        text(
+            rs,
+            "// ...\npub fn a() -> u32 {\n    1\n}\n\npub fn a2() -> u32 {\n    12\n}\n// ...\n"
+        ),
+        rs.replace(
+            "}\n\npub fn b",
+            "}\n\npub fn a2() -> u32 {\n    12\n}\npub fn b"
+        )
+    );
+    // A block that reads, line for line, like the lines beside it is those lines changed: refused.
+    let js = "function a() {\n  return first()\n}\n\nfunction b() {\n  return second()\n}\n";
+    let f = refused(
+        js,
+        "// ...\nfunction a() {\n  return first()\n}\n\nfunction b(x) {\n  return second(x)\n// ...\n",
+    );
+    assert_eq!(f.code, Code::SnippetUnanchored);
     // With the unchanged line below it, the same change lands.
     assert_eq!(
         text(
