@@ -24,6 +24,7 @@ import type {
   FindFilesResult,
   HunkFileReceipt,
   ListDirectoryResult,
+  MergeSnippetResult,
   MoveFileResult,
   ParseBlocksResult,
   ParsePathBlocksResult,
@@ -54,6 +55,7 @@ import type {
   FindFilesArgs,
   GetStatsArgs,
   ListDirectoryArgs,
+  MergeSnippetArgs,
   MoveFileArgs,
   ParseBlocksArgs,
   ParsePathBlocksArgs,
@@ -110,6 +112,10 @@ export declare const ErrorCode: {
   readonly LOCK_TIMEOUT: 'LOCK_TIMEOUT'
   readonly SYNTAX_ERROR_INTRODUCED: 'SYNTAX_ERROR_INTRODUCED'
   readonly REWRITE_TOO_BROAD: 'REWRITE_TOO_BROAD'
+  readonly SNIPPET_UNANCHORED: 'SNIPPET_UNANCHORED'
+  readonly SNIPPET_AMBIGUOUS: 'SNIPPET_AMBIGUOUS'
+  readonly SNIPPET_OUT_OF_ORDER: 'SNIPPET_OUT_OF_ORDER'
+  readonly SNIPPET_KEEP_MISSING: 'SNIPPET_KEEP_MISSING'
   readonly INTERNAL_ERROR: 'INTERNAL_ERROR'
 }
 
@@ -118,6 +124,12 @@ export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
 /** Replace the one occurrence of `search_block` in a file (async, off the event loop). */
 export declare function patchFile(...args: PatchFileArgs): Promise<PatchFileResult>
+
+/**
+ * Merge a lazy snippet (changed regions plus `// ... existing code ...` markers) into one file; refused
+ * with a SNIPPET_* code, the chunk and candidate regions when any chunk has no single place (async).
+ */
+export declare function mergeSnippet(...args: MergeSnippetArgs): Promise<MergeSnippetResult>
 
 /** Apply a batch of edits to one file, all or nothing, in one atomic write (async). */
 export declare function applyEdits(...args: ApplyEditsArgs): Promise<ApplyEditsResult>

@@ -83,6 +83,10 @@ const ErrorCode = Object.freeze({
   LOCK_TIMEOUT: 'LOCK_TIMEOUT',
   SYNTAX_ERROR_INTRODUCED: 'SYNTAX_ERROR_INTRODUCED',
   REWRITE_TOO_BROAD: 'REWRITE_TOO_BROAD',
+  SNIPPET_UNANCHORED: 'SNIPPET_UNANCHORED',
+  SNIPPET_AMBIGUOUS: 'SNIPPET_AMBIGUOUS',
+  SNIPPET_OUT_OF_ORDER: 'SNIPPET_OUT_OF_ORDER',
+  SNIPPET_KEEP_MISSING: 'SNIPPET_KEEP_MISSING',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 })
 
@@ -259,6 +263,14 @@ function patchFile(input, options) {
   return callAsync('patch_file', ['input', 'options'], [input, options])
 }
 
+/**
+ * Merge a lazy snippet into one file: the changed regions as they should read, with elision markers
+ * (`// ... existing code ...`) for what stays. Lands only where every chunk has one place; else refused.
+ */
+function mergeSnippet(input, options) {
+  return callAsync('merge_snippet', ['input', 'options'], [input, options])
+}
+
 /** Apply a batch of `{old, new}` edits to one file, all or nothing. */
 function applyEdits(filePath, edits, options) {
   return callAsync('apply_edits', ['file_path', 'edits', 'options'], [filePath, edits, options])
@@ -404,6 +416,7 @@ function errorCodes() {
 module.exports = {
   ErrorCode,
   patchFile,
+  mergeSnippet,
   applyEdits,
   previewEdits,
   viewFile,

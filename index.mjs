@@ -6,6 +6,7 @@ import lib from './index.js'
 export const {
   ErrorCode,
   patchFile,
+  mergeSnippet,
   applyEdits,
   previewEdits,
   viewFile,

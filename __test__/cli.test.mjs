@@ -252,7 +252,7 @@ test('surepatch help [COMMAND]; apply_patch --help describes apply_patch', { tim
   const bad = sp(['help', 'nope'])
   assert.equal(bad.code, 2)
   assert.equal(bad.stdout, '')
-  assert.match(bad.stderr, /^surepatch help: no command "nope"; the commands are mcp, apply, view, undo, checkpoint, log, help/)
+  assert.match(bad.stderr, /^surepatch help: no command "nope"; the commands are mcp, apply, merge, view, undo, checkpoint, log, help/)
   const ap = run(APPLY_PATCH, ['--help'])
   assert.equal(ap.code, 0)
   assert.match(ap.stdout, /^Usage: apply_patch \[options\] \[FILE \| PATCH\]\n/)

@@ -172,7 +172,7 @@ test('library: failures name functions and the arguments of the function that an
 // (what to read), and the functions or tools of its own surface. LOCK_TIMEOUT, FILE_READ_ERROR,
 // FILE_WRITE_ERROR and INTERNAL_ERROR need fault injection and are not produced here.
 const tools = require('../tools/table.cjs')
-const LIB_NAMES = /\b(applyEdits|editLines|writeFile|viewFile|patchFile|applyPatch|undoEdit|moveFile|deleteFile|createFile|readManyFiles|searchFiles|listDirectory|findFiles|applyBlocks|applyUnifiedDiff|previewEdits|createDirectory|createCheckpoint|restoreCheckpoint|listCheckpoints)\b/
+const LIB_NAMES = /\b(applyEdits|editLines|writeFile|viewFile|patchFile|applyPatch|undoEdit|moveFile|deleteFile|createFile|readManyFiles|searchFiles|listDirectory|findFiles|applyBlocks|applyUnifiedDiff|previewEdits|createDirectory|createCheckpoint|restoreCheckpoint|listCheckpoints|mergeSnippet)\b/
 const NEXT_ACTIONS = new Set(['reread', 'use_line_edit', 'rewrite_file', 'widen_context', 'fix_input', 'retry'])
 
 // Every property name declared anywhere in a JSON schema ($defs, prefixItems and all).
@@ -268,6 +268,16 @@ test('every failure code x every surface: messages, hints and next_action name o
     ['SYNTAX_ERROR_INTRODUCED', 'patch_file', [{ file_path: 'y.py', search_block: '    return 1', replace_block: '    return (1' }, o], 'patch_file', { file_path: 'y.py', search_block: '    return 1', replace_block: '    return (1' }],
     ['REWRITE_TOO_BROAD', 'write_file', ['big.py', big.replace(/= /g, '=  '), { ...o, max_changed_lines: 1 }], 'write_file', { file_path: 'big.py', content: big.replace(/= /g, '=  '), max_changed_lines: 1 }],
   ]
+  // Lazy snippets: each refusal of mergeSnippet / merge_snippet.
+  const JS = "import a from 'a'\n\nfunction one() {\n  const x = 1\n  return x\n}\n\nfunction two() {\n  const y = 2\n  return y\n}\n"
+  writeFileSync(join(root, 'a.js'), JS)
+  writeFileSync(join(root, 'dup.js'), 'a()\nif (x) {\n  go()\n}\nb()\nif (x) {\n  go()\n}\n')
+  for (const [code, file, snippet] of [
+    ['SNIPPET_UNANCHORED', 'a.js', '// ...\n  const w = 4\n// ...\n'],
+    ['SNIPPET_AMBIGUOUS', 'dup.js', '// ...\nif (x) {\n  go()\n  more()\n// ...\n'],
+    ['SNIPPET_OUT_OF_ORDER', 'a.js', '// ...\nfunction two() {\n  const y = 20\n  return y\n// ...\nfunction one() {\n  const x = 10\n  return x\n// ...\n'],
+    ['SNIPPET_KEEP_MISSING', 'a.js', '// ...\nfunction one() {\n  const x = 10\n  return x\n// ... keep nothingHere ...\nfunction two() {\n// ...\n'],
+  ]) cases.push([code, 'merge_snippet', [{ file_path: file, snippet }, o], 'merge_snippet', { file_path: file, snippet }])
   // Checkpoints (the CLI restores them with undo CHECKPOINT_ID).
   const cp = (await sp.createCheckpoint(ro)).checkpoint_id
   cases.push(

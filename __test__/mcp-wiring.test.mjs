@@ -39,6 +39,7 @@ function library(root) {
   const lib = {
     ErrorCode: sp.ErrorCode,
     patchFile: sp.patchFile,
+    mergeSnippet: sp.mergeSnippet,
     applyEdits: sp.applyEdits,
     touchedFiles: sp.touchedFiles,
     listDirectory: sp.listDirectory,
@@ -78,7 +79,7 @@ test('every declared tool is served once its library function exists', async (t)
   const s = await inProcess(t, { root, library: lib })
   assert.deepEqual(s.tools.map((x) => x.name), tools.ALL_TOOLS)
   assert.deepEqual(tools.ALL_TOOLS, [
-    'view_file', 'patch_file', 'edit_file', 'apply_patch', 'edit_lines', 'write_file', 'delete_file', 'undo_edit',
+    'view_file', 'patch_file', 'merge_snippet', 'edit_file', 'apply_patch', 'edit_lines', 'write_file', 'delete_file', 'undo_edit',
     'list_directory', 'find_files', 'search_files', 'read_many_files', 'move_file', 'create_directory',
     'create_checkpoint', 'restore_checkpoint', 'list_checkpoints',
   ])

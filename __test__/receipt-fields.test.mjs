@@ -22,7 +22,7 @@ test('journal_warning: every write op says when the journal directory could not 
   const ws = workspace(t)
   const big = 2000
   const before = `one\n${'p'.repeat(big)}\n`
-  const ops = ['patch_file', 'apply_edits', 'apply_patch', 'apply_unified_diff', 'apply_blocks', 'create_file', 'write_file', 'delete_file', 'move_file', 'edit_lines']
+  const ops = ['patch_file', 'apply_edits', 'apply_patch', 'apply_unified_diff', 'apply_blocks', 'create_file', 'write_file', 'delete_file', 'move_file', 'merge_snippet', 'edit_lines']
   for (const op of ops) {
     mkdirSync(ws.path(`${op}/jd`), { recursive: true })
     ws.write(`${op}/a.txt`, before)

@@ -3,6 +3,7 @@
 //   surepatch [mcp] [--root DIR] [--require-read] [--validate MODE] [--http [HOST:]PORT] ...
 //   surepatch apply [--root DIR] [--format auto|apply_patch|unified|blocks] [--overwrite] [--dry-run] [--json] [FILE]
 //   surepatch view FILE [--root DIR] [--numbered | --hashline] [--range A:B] [--json]
+//   surepatch merge FILE [--root DIR] [--dry-run] [--json] [--validate MODE] < SNIPPET
 //   surepatch undo EDIT_ID|PATH [--root DIR] [--json]
 //   surepatch log [--root DIR] [--limit N] [--json]
 //   surepatch help [COMMAND]
@@ -70,6 +71,22 @@ const COMMANDS = {
       help: HELP,
     },
   },
+  merge: {
+    usage: 'surepatch merge FILE [options] < SNIPPET',
+    about:
+      'Reads a lazy snippet on stdin (the changed regions as they should read, with "// ... existing code ..." marker lines, in FILE\'s comment syntax, for the code left out) and merges it into FILE, or refuses when any chunk has not exactly one place.\n' +
+      'Exit 0: merged (the file with its +/- line counts, where each chunk landed, and the edit_id for `surepatch undo`); 1: refused, nothing written (the chunk, the reason and candidate regions on stderr); 2: usage error.',
+    positionals: 1,
+    options: {
+      root: ROOT,
+      'dry-run': { type: 'boolean', help: 'check and show the diff; write nothing' },
+      json: JSON_OUT,
+      validate: VALIDATE,
+      'journal-dir': JOURNAL,
+      version: VERSION,
+      help: HELP,
+    },
+  },
   view: {
     usage: 'surepatch view FILE [options]',
     about: 'Prints a text file of the workspace (or lines A to B), plain or with LINE:HASH anchors.',
@@ -121,7 +138,7 @@ const COMMANDS = {
   },
   help: {
     usage: 'surepatch help [COMMAND]',
-    about: 'Prints the help of COMMAND (mcp, apply, view, undo, checkpoint, log), or of surepatch.',
+    about: 'Prints the help of COMMAND (mcp, apply, merge, view, undo, checkpoint, log), or of surepatch.',
     positionals: 1,
     options: { help: HELP },
   },
@@ -149,6 +166,7 @@ function helpText(name, program = 'surepatch') {
       '\nCommands:\n' +
       '  surepatch [mcp]          the MCP server (this)\n' +
       '  surepatch apply [FILE]   apply a patch (apply_patch, unified diff or SEARCH/REPLACE blocks)\n' +
+      '  surepatch merge FILE     merge a lazy snippet (stdin) with "// ... existing code ..." markers into FILE\n' +
       '  surepatch view FILE      print a file, or lines of it\n' +
       '  surepatch undo EDIT_ID   revert an applied patch (or PATH: the newest edit of that file)\n' +
       '  surepatch checkpoint     mark the workspace now (undo CHECKPOINT_ID goes back to it)\n' +
@@ -376,6 +394,39 @@ async function apply(values, positionals, { inline, format: given }) {
   return 0
 }
 
+async function merge(values, positionals) {
+  if (positionals.length !== 1 || positionals[0] === '') throw new UsageError('merge needs FILE (the snippet comes on stdin)')
+  const validate = choice(values.validate, ['off', 'report', 'enforce'], '--validate') || 'report'
+  const root = workspaceRoot(values)
+  if (process.stdin.isTTY) throw new UsageError('no snippet: pipe it on stdin')
+  const snippet = decodePatch(await readStdin(), 'the snippet on stdin')
+  const sp = require('../index.js')
+  const { summarize, diffCounts } = require('../tools/summary.cjs')
+  const opts = { workspace_root: root, dry_run: Boolean(values['dry-run']), validate }
+  if (!values['dry-run']) {
+    opts.host_journal_dir = journalDir(root, values['journal-dir'])
+    narrowStateDirs(values['journal-dir'])
+  }
+  const r = cliWords(await sp.mergeSnippet({ file_path: positionals[0], snippet }, opts))
+  if (values.json) out(`${JSON.stringify(r, null, 2)}\n`)
+  if (r.ok !== true) {
+    if (!values.json) err(summarize('merge_snippet', r))
+    return 1
+  }
+  if (!values.json) {
+    out(fileLines(r, diffCounts))
+    for (const c of r.chunks || []) out(`chunk ${c.chunk} (snippet lines ${c.snippet_start_line}-${c.snippet_end_line}) -> lines ${c.start_line}-${c.end_line}\n`)
+    if (values['dry-run']) {
+      out('dry run: nothing was written.\n')
+      out(r.diff.endsWith('\n') ? r.diff : `${r.diff}\n`)
+    } else if (typeof r.edit_id === 'string') {
+      out(`edit_id ${r.edit_id} (surepatch undo ${r.edit_id}${values.root ? ` --root ${JSON.stringify(root)}` : ''} reverts it)\n`)
+    }
+    if (typeof r.journal_warning === 'string') err(`surepatch: warning: ${r.journal_warning}\n`)
+  }
+  return 0
+}
+
 function parseRange(value) {
   if (value === undefined) return {}
   const m = /^(\d*)(?::(\d*))?$/.exec(value)
@@ -529,6 +580,7 @@ export async function main(argv, how = {}) {
       return 0
     }
     if (name === 'apply') return await apply(values, positionals, how)
+    if (name === 'merge') return await merge(values, positionals)
     if (name === 'view') return await view(values, positionals)
     if (name === 'undo') return await undo(values, positionals)
     if (name === 'log') return await log(values)

@@ -66,6 +66,7 @@ fn leading(op: &str) -> Option<Vec<Value>> {
         "patch_file" => {
             vec![json!({"file_path": "a.txt", "search_block": "x", "replace_block": "y"})]
         }
+        "merge_snippet" => vec![json!({"file_path": "a.txt", "snippet": "// ...\na\n// ...\n"})],
         "apply_edits" | "preview_edits" => vec![json!("a.txt"), json!([{"old": "a", "new": "b"}])],
         "get_stats" | "create_checkpoint" | "list_checkpoints" => vec![],
         "restore_checkpoint" => vec![json!("c0192f3a4b5c6000001a1b2")],

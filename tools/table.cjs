@@ -235,6 +235,44 @@ const TOOLS = [
     touches: 'file',
   },
   {
+    name: 'merge_snippet',
+    lib: 'mergeSnippet',
+    title: 'Merge snippet',
+    description:
+      'Send the changed parts of a file as they should read, unchanged code left out: each left-out stretch is one marker line, a comment in the file\'s syntax such as "// ... existing code ..." or "# ...". ' +
+      'Each changed region needs an unchanged line copied exactly above and below it; regions go in file order; with no marker at the top (bottom) the snippet must start (end) with the file\'s first (last) line. ' +
+      'Lines between two shown unchanged lines are deleted. Nothing is written unless each region has exactly one place; a SNIPPET_* refusal names the chunk and candidate regions.' +
+      SYNTAX_NOTE,
+    input: object(
+      {
+        file_path: FILE_PATH,
+        snippet: str('The changed regions and marker lines.'),
+        base_hash: BASE_HASH,
+        dry_run: DRY_RUN,
+      },
+      ['file_path', 'snippet'],
+    ),
+    success: {
+      properties: {
+        file_path: str('Workspace-relative path.'),
+        diff: str('Unified diff.'),
+        written: bool('false for a dry run.'),
+        file_hash: HASH,
+        edit_id: EDIT_ID,
+        chunks: { type: 'array', description: 'Where each chunk landed.' },
+        removed_ranges: { type: 'array', description: 'Old lines removed.' },
+      },
+      required: ['file_path', 'diff', 'written', 'file_hash'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    op: 'merge_snippet',
+    args: (a, root, validate) => [
+      { file_path: a.file_path, snippet: a.snippet },
+      { workspace_root: root, base_hash: a.base_hash, dry_run: a.dry_run, validate },
+    ],
+    touches: 'file',
+  },
+  {
     name: 'edit_file',
     lib: 'applyEdits',
     title: 'Edit file (batch of replacements)',

@@ -363,6 +363,23 @@ export interface ListDirectoryOptions {
   maxEntries?: number | null
 }
 
+/**
+ * The `merge_snippet` tool's arguments, which `mergeSnippet` takes as its `input`: the file and the
+ * lazy snippet (both required, in either spelling).
+ */
+export type MergeSnippetInput = ({
+  /** The file to merge into. */
+  file_path?: string
+  /** Another spelling of `file_path`. */
+  filePath?: string
+  /**
+   * The changed regions as they should read, each with an unchanged line above and below, and an
+   * elision marker (`// ... existing code ...` in the file's comment syntax) wherever code is left
+   * out. Without any marker it must be the whole new file.
+   */
+  snippet: string
+} & ({ file_path: string } | { filePath: string }))
+
 /** Options of moveFile. */
 export interface MoveFileOptions {
   /** Directory every path must stay inside (default: `process.cwd()`). */
@@ -961,6 +978,9 @@ export type ListCheckpointsArgs = [options?: ListCheckpointsOptions | null]
 
 /** The arguments of listDirectory (list_directory), as `api::call` receives them: a JSON array, one item per parameter. */
 export type ListDirectoryArgs = [path?: string | null, options?: ListDirectoryOptions | null]
+
+/** The arguments of mergeSnippet (merge_snippet), as `api::call` receives them: a JSON array, one item per parameter. */
+export type MergeSnippetArgs = [input: MergeSnippetInput, options?: EditOptions | null]
 
 /** The arguments of moveFile (move_file), as `api::call` receives them: a JSON array, one item per parameter. */
 export type MoveFileArgs = [from_path: string, to_path: string, options?: MoveFileOptions | null]

@@ -140,10 +140,24 @@ export interface CheckpointInfo {
   edits_since: number
 }
 
+/** Where one chunk of a lazy snippet landed. */
+export interface ChunkLanding {
+  /** 0-based index of the chunk in the snippet. */
+  chunk: number
+  /** 1-based first line of the chunk in the snippet. */
+  snippet_start_line: number
+  /** 1-based last line of the chunk in the snippet. */
+  snippet_end_line: number
+  /** 1-based first line the chunk occupies in the new file. */
+  start_line: number
+  /** 1-based last line the chunk occupies in the new file. */
+  end_line: number
+}
+
 /** A failure code and what to do about it. */
 export interface CodeInfo {
   /** The stable code, e.g. `"STALE_FILE"`. */
-  code: 'INVALID_INPUT' | 'PATH_OUTSIDE_WORKSPACE' | 'TARGET_IS_DIRECTORY' | 'FILE_NOT_FOUND' | 'FILE_EXISTS' | 'PERMISSION_DENIED' | 'BINARY_FILE_REJECTED' | 'ENCODING_UNSUPPORTED' | 'FILE_TOO_LARGE' | 'SEARCH_BLOCK_NOT_FOUND' | 'SEARCH_BLOCK_AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'OVERLAPPING_EDITS' | 'NO_CHANGES' | 'ALREADY_APPLIED' | 'PARSE_ERROR' | 'STALE_FILE' | 'STALE_ANCHOR' | 'ELIDED_CONTENT' | 'EDIT_NOT_FOUND' | 'FILE_READ_ERROR' | 'FILE_WRITE_ERROR' | 'LOCK_TIMEOUT' | 'SYNTAX_ERROR_INTRODUCED' | 'REWRITE_TOO_BROAD' | 'INTERNAL_ERROR'
+  code: 'INVALID_INPUT' | 'PATH_OUTSIDE_WORKSPACE' | 'TARGET_IS_DIRECTORY' | 'FILE_NOT_FOUND' | 'FILE_EXISTS' | 'PERMISSION_DENIED' | 'BINARY_FILE_REJECTED' | 'ENCODING_UNSUPPORTED' | 'FILE_TOO_LARGE' | 'SEARCH_BLOCK_NOT_FOUND' | 'SEARCH_BLOCK_AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'OVERLAPPING_EDITS' | 'NO_CHANGES' | 'ALREADY_APPLIED' | 'PARSE_ERROR' | 'STALE_FILE' | 'STALE_ANCHOR' | 'ELIDED_CONTENT' | 'EDIT_NOT_FOUND' | 'FILE_READ_ERROR' | 'FILE_WRITE_ERROR' | 'LOCK_TIMEOUT' | 'SYNTAX_ERROR_INTRODUCED' | 'REWRITE_TOO_BROAD' | 'SNIPPET_UNANCHORED' | 'SNIPPET_AMBIGUOUS' | 'SNIPPET_OUT_OF_ORDER' | 'SNIPPET_KEEP_MISSING' | 'INTERNAL_ERROR'
   /** One sentence: what the caller should do about it. */
   remedy: string
 }
@@ -264,7 +278,7 @@ export type EntryType = 'file' | 'directory' | 'symlink' | 'other'
 export interface Failure {
   ok: false
   /** The stable failure code (see `ErrorCode` / `errorCodes()`), e.g. `"STALE_FILE"`. */
-  code: 'INVALID_INPUT' | 'PATH_OUTSIDE_WORKSPACE' | 'TARGET_IS_DIRECTORY' | 'FILE_NOT_FOUND' | 'FILE_EXISTS' | 'PERMISSION_DENIED' | 'BINARY_FILE_REJECTED' | 'ENCODING_UNSUPPORTED' | 'FILE_TOO_LARGE' | 'SEARCH_BLOCK_NOT_FOUND' | 'SEARCH_BLOCK_AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'OVERLAPPING_EDITS' | 'NO_CHANGES' | 'ALREADY_APPLIED' | 'PARSE_ERROR' | 'STALE_FILE' | 'STALE_ANCHOR' | 'ELIDED_CONTENT' | 'EDIT_NOT_FOUND' | 'FILE_READ_ERROR' | 'FILE_WRITE_ERROR' | 'LOCK_TIMEOUT' | 'SYNTAX_ERROR_INTRODUCED' | 'REWRITE_TOO_BROAD' | 'INTERNAL_ERROR'
+  code: 'INVALID_INPUT' | 'PATH_OUTSIDE_WORKSPACE' | 'TARGET_IS_DIRECTORY' | 'FILE_NOT_FOUND' | 'FILE_EXISTS' | 'PERMISSION_DENIED' | 'BINARY_FILE_REJECTED' | 'ENCODING_UNSUPPORTED' | 'FILE_TOO_LARGE' | 'SEARCH_BLOCK_NOT_FOUND' | 'SEARCH_BLOCK_AMBIGUOUS' | 'MATCH_COUNT_MISMATCH' | 'OVERLAPPING_EDITS' | 'NO_CHANGES' | 'ALREADY_APPLIED' | 'PARSE_ERROR' | 'STALE_FILE' | 'STALE_ANCHOR' | 'ELIDED_CONTENT' | 'EDIT_NOT_FOUND' | 'FILE_READ_ERROR' | 'FILE_WRITE_ERROR' | 'LOCK_TIMEOUT' | 'SYNTAX_ERROR_INTRODUCED' | 'REWRITE_TOO_BROAD' | 'SNIPPET_UNANCHORED' | 'SNIPPET_AMBIGUOUS' | 'SNIPPET_OUT_OF_ORDER' | 'SNIPPET_KEEP_MISSING' | 'INTERNAL_ERROR'
   /** What went wrong and what to do next, written for a model to act on. */
   message: string
   /** Workspace-relative path, when the path was resolved. */
@@ -293,7 +307,7 @@ export interface Failure {
   file_lines?: number
   /** The tier at which the ambiguity was found. */
   tier?: Tier
-  /** For SEARCH_BLOCK_NOT_FOUND: up to 3 nearest regions, best first. */
+  /** For SEARCH_BLOCK_NOT_FOUND and the SNIPPET_* refusals: up to 3 nearest regions, best first. */
   candidates?: Candidate[]
   /** One concrete next step. */
   hint?: string
@@ -311,6 +325,10 @@ export interface Failure {
   fresh?: string
   /** How many lines the file has. */
   total_lines?: number
+  /** For the SNIPPET_* refusals of mergeSnippet: the 0-based index of the chunk refused. */
+  chunk_index?: number
+  /** For the SNIPPET_* refusals: the chunk's first and last line in the snippet (1-based). */
+  chunk_lines?: SnippetLines
   /** For ELIDED_CONTENT: the lines that hold a placeholder. */
   placeholder_lines?: PlaceholderLine[]
   /**
@@ -504,6 +522,59 @@ export interface MatchInfo {
   tolerances?: Tier[]
 }
 
+/** How `mergeSnippet` read the snippet. */
+export type MergeMode = 'merge' | 'rewrite'
+
+/**
+ * `mergeSnippet`: a lazy snippet merged into one file (an edit receipt, plus where each chunk
+ * landed and which old lines went).
+ */
+export interface MergeSnippetSuccess {
+  ok: true
+  /** Workspace-relative path of the file. */
+  file_path: string
+  /**
+   * `"merge"`: chunks placed between markers; `"rewrite"`: a snippet without markers that is the
+   * whole new file.
+   */
+  mode: MergeMode
+  /** Where each chunk of the snippet landed, in snippet order (empty for a rewrite). */
+  chunks: ChunkLanding[]
+  /** Every range of old lines the merge removed (replaced by new lines, or deleted), in file order. */
+  removed_ranges: RemovedRange[]
+  /** 1-based first changed line of the new file. */
+  first_changed_line: number
+  /** The loosest tier any unchanged line needed. */
+  tier: Tier
+  /** Liberties taken with the input; empty for a merge. */
+  dialect: Dialect[]
+  /** Length of the text before, in UTF-16 code units (as JavaScript counts). */
+  before_chars: number
+  /** Length of the text after, in UTF-16 code units. */
+  after_chars: number
+  /** Size on disk before, BOM included. */
+  before_bytes: number
+  /** Size on disk after, BOM included. */
+  after_bytes: number
+  /** Unified diff of the change. */
+  diff: string
+  /** False for a dry run. */
+  written: boolean
+  /** Hash of the file as written (pass as `base_hash` to chain edits without re-reading). */
+  file_hash: string
+  /** With `validate: "report" | "enforce"`. */
+  syntax?: SyntaxReport
+  /** Pass to `undoEdit`; `null` when nothing was journaled (dry run, or saved content above the 64 MiB journal cap). */
+  edit_id: string | null
+  /** Whether `undoEdit(edit_id)` can restore every file this write touched. */
+  undo_available: boolean
+  /**
+   * Set when the write succeeded but `journal_dir` could not be updated (or the previous files total
+   * more than its 64 MiB cap): the edit can then be undone from this process only.
+   */
+  journal_warning?: string
+}
+
 /** `moveFile`. */
 export interface MoveFileSuccess {
   ok: true
@@ -626,6 +697,22 @@ export interface ReadManyFilesSuccess {
   hint?: string
 }
 
+/** Why lines were removed. */
+export type RemovedBy = 'shown' | 'removal_marker'
+
+/** Old lines a merge removed. */
+export interface RemovedRange {
+  /** 1-based first removed line, in the file before the merge. */
+  start_line: number
+  /** 1-based last removed line (inclusive), in the file before the merge. */
+  end_line: number
+  /**
+   * `shown`: between two unchanged lines the snippet shows with no marker between them;
+   * `removal_marker`: where a removal comment (`// ... removed code ...`) stands.
+   */
+  by: RemovedBy
+}
+
 /**
  * `"restored"`: its content at the checkpoint written back; `"deleted"`: created since;
  * `"recreated"`: deleted since; `"unchanged"`: its edits since cancel out.
@@ -724,6 +811,12 @@ export interface SkippedIgnoreFile {
   /** Workspace-relative. */
   path: string
   reason: IgnoreFileSkip
+}
+
+/** A chunk's lines in a lazy snippet (1-based, inclusive). */
+export interface SnippetLines {
+  start_line: number
+  end_line: number
 }
 
 /** An anchor whose line changed (`actual_tag` null: the line no longer exists). */
@@ -953,6 +1046,9 @@ export type ListCheckpointsResult = ListCheckpointsSuccess | Failure
 
 /** The result of listDirectory (list_directory). */
 export type ListDirectoryResult = ListDirectorySuccess | Failure
+
+/** The result of mergeSnippet (merge_snippet). */
+export type MergeSnippetResult = MergeSnippetSuccess | Failure
 
 /** The result of moveFile (move_file). */
 export type MoveFileResult = MoveFileSuccess | Failure

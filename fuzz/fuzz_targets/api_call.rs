@@ -80,6 +80,7 @@ const OPS: &[(&str, Option<usize>)] = &[
     ("create_checkpoint", Some(0)),
     ("restore_checkpoint", Some(1)),
     ("list_checkpoints", Some(0)),
+    ("merge_snippet", Some(1)),
 ];
 
 /// Operations that may write (when `ok` and not `written: false`).
@@ -98,6 +99,7 @@ const WRITERS: &[&str] = &[
     "create_directory",
     "create_checkpoint",
     "restore_checkpoint",
+    "merge_snippet",
 ];
 
 /// Writers that change exactly one file when they succeed.
@@ -108,6 +110,7 @@ const SINGLE: &[&str] = &[
     "create_file",
     "write_file",
     "delete_file",
+    "merge_snippet",
 ];
 
 /// Most calls in one input.

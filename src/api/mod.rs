@@ -16,6 +16,7 @@ mod commit;
 mod edit;
 mod ignore_files;
 mod lines;
+mod merge;
 mod moves;
 mod observe;
 mod options;
@@ -108,6 +109,7 @@ ops! {
     "create_checkpoint" => "createCheckpoint", writes true, sync false, checkpoints::create_checkpoint, c::CreateCheckpointArgs, c::CreateCheckpointSuccess, "The result of createCheckpoint (create_checkpoint).";
     "restore_checkpoint" => "restoreCheckpoint", writes true, sync false, checkpoints::restore_checkpoint, c::RestoreCheckpointArgs, c::RestoreCheckpointSuccess, "The result of restoreCheckpoint (restore_checkpoint).";
     "list_checkpoints" => "listCheckpoints", writes false, sync false, checkpoints::list_checkpoints, c::ListCheckpointsArgs, c::ListCheckpointsSuccess, "The result of listCheckpoints (list_checkpoints).";
+    "merge_snippet" => "mergeSnippet", writes true, sync false, merge::merge_snippet, i::MergeSnippetArgs, r::MergeSnippetSuccess, "The result of mergeSnippet (merge_snippet).";
 }
 
 const N_OPS: usize = TABLE.len();

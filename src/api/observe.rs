@@ -434,7 +434,7 @@ fn ladder(result: &mut Value, code: &str, attempt: u64, repeated: u64) {
             ),
             _ => ("use_line_edit", "View the file with format \"hashline\" and edit with edit_lines using the N:tag anchors; the file is too large to rewrite whole.".into()),
         },
-        "SEARCH_BLOCK_AMBIGUOUS" | "MATCH_COUNT_MISMATCH" | "OVERLAPPING_EDITS" => (
+        "SEARCH_BLOCK_AMBIGUOUS" | "MATCH_COUNT_MISMATCH" | "OVERLAPPING_EDITS" | "SNIPPET_AMBIGUOUS" => (
             "widen_context",
             m.get("hint").and_then(Value::as_str).unwrap_or("Add neighbouring lines to the search text until it is unique.").to_string(),
         ),

@@ -102,6 +102,10 @@ fn named(op: &str, args: &[Value]) -> Result<Named> {
             let a: i::PatchFileArgs = read_args(args)?;
             edit(file(a.input.file_path), a.options)
         }
+        "merge_snippet" => {
+            let a: i::MergeSnippetArgs = read_args(args)?;
+            edit(file(a.input.file_path), a.options)
+        }
         "apply_patch" => patch(
             read_args::<i::ApplyPatchArgs>(args)?
                 .options

@@ -110,11 +110,12 @@ fn elided(found: &[(usize, &str)], display: &str) -> Failure {
     Failure::new(
         Code::ElidedContent,
         format!(
-            "the new content of {display} has placeholder line(s) {} (such as \"{}\") standing for code left out; writing it would delete that code, so nothing was written. Send the complete text, or edit only the changed region with applyEdits/editLines. If the line is meant literally, pass allow_placeholders: true.",
+            "the new content of {display} has placeholder line(s) {} (such as \"{}\") standing for code left out; writing it would delete that code, so nothing was written. To keep the code the markers stand for, send the same text to mergeSnippet (each changed region with an unchanged line above and below it); or send the complete text, or edit only the changed region with applyEdits/editLines. If the line is meant literally, pass allow_placeholders: true.",
             nums.join(", "),
             found[0].1.trim()
         ),
     )
+    .with("hint", "Send this content to mergeSnippet instead: it keeps the code each marker line stands for and changes only the regions shown.")
     .with("placeholder_lines", list)
     .with("file_path", display)
 }

@@ -367,6 +367,19 @@ pub struct PatchFileInput {
     pub tolerance: Option<Tolerance>,
 }
 
+/// The `merge_snippet` tool's arguments, which `mergeSnippet` takes as its `input`: the file and the
+/// lazy snippet (both required, in either spelling).
+#[derive(JsonSchema, Deserialize)]
+#[schemars(deny_unknown_fields)]
+pub struct MergeSnippetInput {
+    /// The file to merge into.
+    pub file_path: String,
+    /// The changed regions as they should read, each with an unchanged line above and below, and an
+    /// elision marker (`// ... existing code ...` in the file's comment syntax) wherever code is left
+    /// out. Without any marker it must be the whole new file.
+    pub snippet: String,
+}
+
 /// One edit of `applyEdits` as an object: the old text (required, in any of its spellings), the new
 /// text (required, in any of its spellings), and optionally how many occurrences it must replace.
 #[derive(JsonSchema, Deserialize)]
@@ -585,6 +598,14 @@ pub enum ScopeInput {
 pub struct PatchFileArgs {
     /// The edit: the `patch_file` tool's arguments.
     pub input: PatchFileInput,
+    pub options: Option<EditOptions>,
+}
+
+/// `mergeSnippet(input, options?)`.
+#[derive(JsonSchema, Deserialize)]
+pub struct MergeSnippetArgs {
+    /// The merge: the `merge_snippet` tool's arguments.
+    pub input: MergeSnippetInput,
     pub options: Option<EditOptions>,
 }
 

@@ -308,6 +308,100 @@ pub struct PatchFileSuccess {
     pub journal: JournalFields,
 }
 
+/// `mergeSnippet`: a lazy snippet merged into one file (an edit receipt, plus where each chunk
+/// landed and which old lines went).
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct MergeSnippetSuccess {
+    pub ok: True,
+    /// Workspace-relative path of the file.
+    pub file_path: String,
+    /// `"merge"`: chunks placed between markers; `"rewrite"`: a snippet without markers that is the
+    /// whole new file.
+    #[schemars(with = "MergeMode")]
+    pub mode: &'static str,
+    /// Where each chunk of the snippet landed, in snippet order (empty for a rewrite).
+    #[schemars(with = "Vec<ChunkLanding>")]
+    pub chunks: Vec<crate::edit::lazy::Landing>,
+    /// Every range of old lines the merge removed (replaced by new lines, or deleted), in file order.
+    #[schemars(with = "Vec<RemovedRange>")]
+    pub removed_ranges: Vec<crate::edit::lazy::Removed>,
+    /// 1-based first changed line of the new file.
+    pub first_changed_line: usize,
+    /// The loosest tier any unchanged line needed.
+    #[schemars(with = "Tier")]
+    pub tier: &'static str,
+    /// Liberties taken with the input; empty for a merge.
+    #[schemars(with = "Vec<Dialect>")]
+    pub dialect: Vec<&'static str>,
+    /// Length of the text before, in UTF-16 code units (as JavaScript counts).
+    pub before_chars: usize,
+    /// Length of the text after, in UTF-16 code units.
+    pub after_chars: usize,
+    /// Size on disk before, BOM included.
+    pub before_bytes: usize,
+    /// Size on disk after, BOM included.
+    pub after_bytes: usize,
+    /// Unified diff of the change.
+    pub diff: String,
+    /// False for a dry run.
+    pub written: bool,
+    /// Hash of the file as written (pass as `base_hash` to chain edits without re-reading).
+    pub file_hash: String,
+    /// With `validate: "report" | "enforce"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "SyntaxReportSchema")]
+    pub syntax: Option<SyntaxReport>,
+    #[serde(flatten)]
+    pub journal: JournalFields,
+}
+
+/// How `mergeSnippet` read the snippet.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+#[serde(rename_all = "snake_case")]
+pub enum MergeMode {
+    Merge,
+    Rewrite,
+}
+
+/// Where one chunk of a lazy snippet landed.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+pub struct ChunkLanding {
+    /// 0-based index of the chunk in the snippet.
+    chunk: usize,
+    /// 1-based first line of the chunk in the snippet.
+    snippet_start_line: usize,
+    /// 1-based last line of the chunk in the snippet.
+    snippet_end_line: usize,
+    /// 1-based first line the chunk occupies in the new file.
+    start_line: usize,
+    /// 1-based last line the chunk occupies in the new file.
+    end_line: usize,
+}
+
+/// Old lines a merge removed.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+pub struct RemovedRange {
+    /// 1-based first removed line, in the file before the merge.
+    start_line: usize,
+    /// 1-based last removed line (inclusive), in the file before the merge.
+    end_line: usize,
+    /// `shown`: between two unchanged lines the snippet shows with no marker between them;
+    /// `removal_marker`: where a removal comment (`// ... removed code ...`) stands.
+    by: RemovedBy,
+}
+
+/// Why lines were removed.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+#[serde(rename_all = "snake_case")]
+pub enum RemovedBy {
+    Shown,
+    RemovalMarker,
+}
+
 /// `applyEdits` / `previewEdits`: a batch of replacements in one file.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 pub struct ApplyEditsSuccess {
@@ -655,6 +749,14 @@ pub struct StaleAnchor {
     actual_tag: Option<String>,
 }
 
+/// A chunk's lines in a lazy snippet (1-based, inclusive).
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+pub struct SnippetLines {
+    start_line: usize,
+    end_line: usize,
+}
+
 /// A line that holds an elision placeholder.
 #[derive(JsonSchema)]
 #[allow(dead_code)]
@@ -724,7 +826,7 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Tier")]
     tier: Option<Tier>,
-    /// For SEARCH_BLOCK_NOT_FOUND: up to 3 nearest regions, best first.
+    /// For SEARCH_BLOCK_NOT_FOUND and the SNIPPET_* refusals: up to 3 nearest regions, best first.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Vec<Candidate>")]
     candidates: Option<Vec<Candidate>>,
@@ -760,6 +862,14 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "usize")]
     total_lines: Option<usize>,
+    /// For the SNIPPET_* refusals of mergeSnippet: the 0-based index of the chunk refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "usize")]
+    chunk_index: Option<usize>,
+    /// For the SNIPPET_* refusals: the chunk's first and last line in the snippet (1-based).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "SnippetLines")]
+    chunk_lines: Option<SnippetLines>,
     /// For ELIDED_CONTENT: the lines that hold a placeholder.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Vec<PlaceholderLine>")]

@@ -16,6 +16,7 @@ pub mod endings;
 pub mod formats;
 pub mod hash;
 pub mod ir;
+pub mod lazy;
 pub mod line_changes;
 pub mod line_edit;
 pub mod matcher;

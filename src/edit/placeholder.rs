@@ -122,6 +122,25 @@ pub fn is_placeholder(line: &str) -> bool {
             && (dots || words.iter().any(|w| UNCHANGED_WORDS.contains(w))))
 }
 
+/// The text of a line that is only a comment (`//`, `#`, `/* */`, `{/* */}`, `<!-- -->`, `--`, `;`,
+/// `%`), without its opener, closer and the spaces around it; `None` for any other line. The comment
+/// grammar [`is_placeholder`] reads, for callers with their own wording (the lazy merge's markers).
+pub fn comment_body(line: &str) -> Option<&str> {
+    let t = line.trim();
+    const OPENERS: &[&str] = &["{/*", "<!--", "//", "/*", "#", "--", ";", "%"];
+    let body = OPENERS.iter().find_map(|o| t.strip_prefix(o))?;
+    let mut body = body
+        .trim_start_matches(['/', '#', ';', '-', '!', '%', '*'])
+        .trim();
+    for closer in ["*/}", "*/", "-->"] {
+        if let Some(b) = body.strip_suffix(closer) {
+            body = b.trim_end();
+            break;
+        }
+    }
+    Some(body)
+}
+
 /// 1-based numbers and text of the placeholder lines of `text`.
 pub fn placeholder_lines(text: &str) -> Vec<(usize, &str)> {
     crate::edit::text::split_lines(text)
