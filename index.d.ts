@@ -17,6 +17,8 @@ import type {
   CreateDirectoryResult,
   DeleteFileResult,
   EditLinesResult,
+  EditSymbolResult,
+  ListSymbolsResult,
   Failure,
   FindFilesResult,
   HunkFileReceipt,
@@ -44,6 +46,8 @@ import type {
   CreateFileArgs,
   DeleteFileArgs,
   EditLinesArgs,
+  EditSymbolArgs,
+  ListSymbolsArgs,
   ErrorCodesArgs,
   FindFilesArgs,
   GetStatsArgs,
@@ -102,6 +106,9 @@ export declare const ErrorCode: {
   readonly LOCK_TIMEOUT: 'LOCK_TIMEOUT'
   readonly SYNTAX_ERROR_INTRODUCED: 'SYNTAX_ERROR_INTRODUCED'
   readonly REWRITE_TOO_BROAD: 'REWRITE_TOO_BROAD'
+  readonly SYMBOL_NOT_FOUND: 'SYMBOL_NOT_FOUND'
+  readonly SYMBOL_AMBIGUOUS: 'SYMBOL_AMBIGUOUS'
+  readonly UNSUPPORTED_LANGUAGE: 'UNSUPPORTED_LANGUAGE'
   readonly INTERNAL_ERROR: 'INTERNAL_ERROR'
 }
 
@@ -168,6 +175,12 @@ export declare function createDirectory(...args: CreateDirectoryArgs): Promise<C
 /** Line-anchored edits; every anchor is checked against the file first (async). */
 export declare function editLines(...args: EditLinesArgs): Promise<EditLinesResult>
 
+/** A source file's outline: every symbol with its name path, kind and whole span, and a compact text form (async). */
+export declare function listSymbols(...args: ListSymbolsArgs): Promise<ListSymbolsResult>
+
+/** Replace, delete, or insert next to one symbol named by its name path; re-indented, undoable (async). */
+export declare function editSymbol(...args: EditSymbolArgs): Promise<EditSymbolResult>
+
 /** Create a file, with its parent directories; FILE_EXISTS unless `overwrite` (async). */
 export declare function createFile(...args: CreateFileArgs): Promise<WriteFileResult>
 
@@ -195,6 +208,8 @@ export type ToolName =
   | 'write_file'
   | 'delete_file'
   | 'undo_edit'
+  | 'list_symbols'
+  | 'edit_symbol'
 
 /**
  * Ready-made tool definitions for harnesses that do not speak MCP, generated from the same source as the

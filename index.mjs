@@ -16,6 +16,8 @@ export const {
   moveFile,
   createDirectory,
   editLines,
+  listSymbols,
+  editSymbol,
   createFile,
   writeFile,
   deleteFile,

@@ -27,6 +27,8 @@ const LIBRARY_TO_TOOL = {
   undoEdit: 'undo_edit',
   moveFile: 'move_file',
   deleteFile: 'delete_file',
+  listSymbols: 'list_symbols',
+  editSymbol: 'edit_symbol',
 }
 const libraryNames = new RegExp(`\\b(${Object.keys(LIBRARY_TO_TOOL).join('|')})\\b`, 'g')
 

@@ -56,6 +56,9 @@ codes! {
     LockTimeout => "LOCK_TIMEOUT", "Another writer held a lock on the file for longer than lock_timeout_ms (default 10 s); nothing was written. Retry in a moment.";
     SyntaxErrorIntroduced => "SYNTAX_ERROR_INTRODUCED", "The edit would break the file's syntax at the place shown; fix the edit so the file still parses.";
     RewriteTooBroad => "REWRITE_TOO_BROAD", "The rewrite changes more lines than max_changed_lines allows; change only the lines you mean to (editLines, applyEdits), or raise the limit if the whole rewrite is intended.";
+    SymbolNotFound => "SYMBOL_NOT_FOUND", "No symbol has this name path; pick one of the candidates (each name_path resolves to exactly that symbol), or list the file's symbols with listSymbols.";
+    SymbolAmbiguous => "SYMBOL_AMBIGUOUS", "Several symbols have this name path; send one of the candidates' name_path verbatim (e.g. Class/method[1]), or a longer path.";
+    UnsupportedLanguage => "UNSUPPORTED_LANGUAGE", "surepatch has no grammar for this file's extension, so it has no symbols; edit it with patchFile, applyEdits or editLines.";
     InternalError => "INTERNAL_ERROR", "A bug in surepatch; nothing was written. Please report it at https://github.com/surepatch/surepatch/issues.";
 }
 

@@ -77,6 +77,8 @@ const OPS: &[(&str, Option<usize>)] = &[
     ("read_many_files", Some(1)),
     ("move_file", Some(2)),
     ("create_directory", Some(1)),
+    ("list_symbols", Some(1)),
+    ("edit_symbol", Some(1)),
 ];
 
 /// Operations that may write (when `ok` and not `written: false`).
@@ -93,6 +95,7 @@ const WRITERS: &[&str] = &[
     "undo_edit",
     "move_file",
     "create_directory",
+    "edit_symbol",
 ];
 
 /// Writers that change exactly one file when they succeed.
@@ -103,6 +106,7 @@ const SINGLE: &[&str] = &[
     "create_file",
     "write_file",
     "delete_file",
+    "edit_symbol",
 ];
 
 /// Most calls in one input.

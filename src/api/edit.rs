@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::args::{bad, type_name, Obj};
 use super::commit::Writer;
-use super::options::{read_options, EditOptions, Validate};
+use super::options::{EditOptions, Validate};
 use super::{arg, Res};
 use crate::apply::{self, Planned};
 use crate::codec::{self, Encoding};
@@ -129,9 +129,23 @@ pub fn edit_file(
     check_base(opts.base_hash.as_deref(), bytes, &display)?;
     let (text, encoding, before_text_utf16) =
         codec::decode_slice_counted(bytes).map_err(with_path)?;
+    // With name_path, the search sees only that symbol's span (the rest masked, offsets kept).
+    let scoped = match &opts.name_path {
+        Some(np) => Some(mask_outside(
+            &text,
+            super::symbols::symbol_span(&display, &text, np)?,
+        )),
+        None => None,
+    };
     // A later edit whose old only an earlier edit's new holds: the list is applied in turn.
-    let mut applied =
-        apply::plan_batch(&text, edits, opts.tolerance, Dialect::EditsInTurn).map_err(with_path)?;
+    let mut applied = apply::plan_batch(
+        scoped.as_deref().unwrap_or(&text),
+        edits,
+        opts.tolerance,
+        Dialect::EditsInTurn,
+    )
+    .map_err(with_path)?;
+    drop(scoped);
     let syntax = syntax_gate_planned(opts.validate, &display, &text, &applied)?;
     let mut lines = std::mem::take(&mut applied.lines);
     let spans: Vec<(usize, usize, &str)> = applied.spans().collect();
@@ -187,12 +201,47 @@ pub fn edit_file(
     })
 }
 
+/// `text` with every byte outside `span` replaced by NUL (line breaks kept): same length, same line
+/// numbers, and no `old` without a NUL can match outside the span.
+fn mask_outside(text: &str, (start, end): (usize, usize)) -> String {
+    let mask = |s: &str| {
+        s.bytes()
+            .map(|b| {
+                if b == b'\n' || b == b'\r' {
+                    b as char
+                } else {
+                    '\0'
+                }
+            })
+            .collect::<String>()
+    };
+    let mut out = mask(&text[..start]);
+    out.push_str(&text[start..end]);
+    out.push_str(&mask(&text[end..]));
+    out
+}
+
+/// The options of `patchFile` / `applyEdits`: the single-file ones and `name_path`.
+fn read_scoped_options(v: Option<&Value>) -> Result<EditOptions> {
+    let mut o = Obj::new("options", v, true)?;
+    let mut opts = super::options::read_common(&mut o, true)?;
+    opts.name_path = o.string(&["name_path", "namePath"])?.map(str::to_string);
+    o.finish()?;
+    Ok(opts)
+}
+
 /// An empty `old`: creates the file when it is missing, fills it when it holds nothing but
 /// whitespace (the new text takes the file's encoding and line terminator), and is refused on a file
 /// with content, since agents disagree on what it means there (one prepends, another appends). A file
 /// that already holds exactly `new` is `ALREADY_APPLIED` (a retried creation).
 fn fill_file(path: &str, new: &str, opts: &EditOptions, names: (&str, &str)) -> Result<Outcome> {
     let (old_name, new_name) = names;
+    if opts.name_path.is_some() {
+        return Err(bad(format!(
+            "{old_name} is empty: name_path narrows the search of a non-empty {old_name} to one symbol; to add code next to a symbol, use editSymbol with insert_before or insert_after."
+        ))
+        .with("edit_index", 0));
+    }
     let ws = Workspace::new(&opts.root)?;
     let mut w = Writer::open(
         &ws,
@@ -383,7 +432,7 @@ pub fn patch_file(args: &[Value]) -> Res {
     let dry_run = input.boolean(&["dry_run", "dryRun"])?;
     let tolerance = input.choice(&["tolerance"], &["exact", "safe"])?;
     input.finish()?;
-    let mut opts = read_options(arg(args, 1))?;
+    let mut opts = read_scoped_options(arg(args, 1))?;
     let given = arg(args, 1).and_then(Value::as_object);
     let in_options = |keys: &[&str]| {
         given.is_some_and(|m| keys.iter().any(|k| m.get(*k).is_some_and(|v| !v.is_null())))
@@ -471,7 +520,7 @@ pub fn apply_edits(args: &[Value], preview: bool) -> Res {
             )))
         }
     };
-    let mut opts = read_options(arg(args, 2))?;
+    let mut opts = read_scoped_options(arg(args, 2))?;
     if preview {
         opts.dry_run = true;
     }

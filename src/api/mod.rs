@@ -23,6 +23,7 @@ mod patch;
 mod read_many;
 mod scope;
 mod search;
+mod symbols;
 mod targets;
 mod view;
 mod whole;
@@ -99,6 +100,8 @@ ops! {
     "read_many_files" => "readManyFiles", writes false, sync false, read_many::read_many_files, i::ReadManyFilesArgs, r::ReadManyFilesSuccess, "The result of readManyFiles (read_many_files).";
     "move_file" => "moveFile", writes true, sync false, moves::move_file, i::MoveFileArgs, r::MoveFileSuccess, "The result of moveFile (move_file).";
     "create_directory" => "createDirectory", writes true, sync false, browse::create_directory, i::CreateDirectoryArgs, r::CreateDirectorySuccess, "The result of createDirectory (create_directory).";
+    "list_symbols" => "listSymbols", writes false, sync false, symbols::list_symbols, i::ListSymbolsArgs, r::ListSymbolsSuccess, "The result of listSymbols (list_symbols).";
+    "edit_symbol" => "editSymbol", writes true, sync false, symbols::edit_symbol, i::EditSymbolArgs, r::EditSymbolSuccess, "The result of editSymbol (edit_symbol).";
 }
 
 const N_OPS: usize = TABLE.len();

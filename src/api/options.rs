@@ -26,6 +26,8 @@ pub struct EditOptions {
     pub journal: JournalAt,
     /// The syntax gate (option `validate`).
     pub validate: Validate,
+    /// `patchFile` / `applyEdits` option `name_path`: search only inside that symbol's span.
+    pub name_path: Option<String>,
 }
 
 /// Option `validate`: whether an edit is checked with the syntax gate ([`crate::syntax`]).
@@ -110,6 +112,7 @@ pub fn read_common(o: &mut Obj, with_base_hash: bool) -> Result<EditOptions> {
         base_hash,
         journal,
         validate,
+        name_path: None,
     })
 }
 

@@ -50,7 +50,7 @@ fn single(op: &str, args: &[Value]) -> Result<Option<Named>> {
         "apply_edits" | "preview_edits" | "edit_lines" | "create_file" | "write_file" => {
             (str_arg(args, 0, "file_path")?.to_string(), 2)
         }
-        "patch_file" => {
+        "patch_file" | "edit_symbol" => {
             let mut input = Obj::new("input", arg(args, 0), false)?;
             (input.req_string(&["file_path", "filePath"])?.to_string(), 1)
         }

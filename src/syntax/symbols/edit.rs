@@ -418,39 +418,38 @@ fn splice(src: &str, os: usize, oe: usize, new: &str) -> Edited {
 
 /// What a `replace` text leaves out of the symbol it replaces: the comment above it, each
 /// decorator / attribute / annotation line, and leading modifiers (`export`, `pub`, `static`, ...).
-pub fn dropped_parts(old: &str, decl_offset: usize, new: &str) -> Vec<String> {
-    let new_lines: Vec<&str> = new.lines().map(str::trim).collect();
-    let mut out = Vec::new();
-    let (above, decl) = old.split_at(decl_offset.min(old.len()));
-    let mut comment = false;
-    for l in above.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        let is_comment = l.starts_with("//")
+pub fn dropped_parts(old: &str, new: &str) -> Vec<String> {
+    fn is_comment(l: &str) -> bool {
+        l.starts_with("//")
             || l.starts_with("/*")
             || l.starts_with('*')
-            || (l.starts_with('#') && !l.starts_with("#["));
-        if is_comment {
+            || (l.starts_with('#') && !l.starts_with("#["))
+    }
+    fn is_attribute(l: &str) -> bool {
+        l.starts_with('@') || l.starts_with("#[")
+    }
+    let new_lines: Vec<&str> = new.lines().map(str::trim).collect();
+    let mut out = Vec::new();
+    let mut comment = false;
+    let mut head = "";
+    for l in old.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if is_comment(l) {
+            comment |= !new_lines.contains(&l);
+        } else if is_attribute(l) {
             if !new_lines.contains(&l) {
-                comment = true;
+                out.push(l.to_string());
             }
-        } else if !new_lines.contains(&l) {
-            out.push(l.to_string());
+        } else {
+            head = l;
+            break;
         }
     }
     if comment {
         out.insert(0, "the comment above it".to_string());
     }
-    let head: Vec<&str> = decl.split_whitespace().take(6).collect();
     let new_head: Vec<&str> = new_lines
         .iter()
-        .find(|l| {
-            !l.is_empty()
-                && !l.starts_with("//")
-                && !l.starts_with("/*")
-                && !l.starts_with('*')
-                && !l.starts_with('@')
-                && !l.starts_with("#[")
-                && (!l.starts_with('#') || l.starts_with("#["))
-        })
+        .find(|l| !l.is_empty() && !is_comment(l) && !is_attribute(l))
         .map(|l| l.split_whitespace().take(6).collect())
         .unwrap_or_default();
     const MODIFIERS: &[&str] = &[
@@ -471,7 +470,7 @@ pub fn dropped_parts(old: &str, decl_offset: usize, new: &str) -> Vec<String> {
         "abstract",
         "const",
     ];
-    for w in head {
+    for w in head.split_whitespace().take(6) {
         if !MODIFIERS.contains(&w) {
             break;
         }

@@ -559,10 +559,14 @@ fn json_commas_follow_inserts_and_deletes() {
 #[test]
 fn replace_reports_what_the_new_text_leaves_out() {
     let old = "/** Doc. */\n@Injectable()\nexport class A {}\n";
-    let decl = old.find("export").unwrap();
     assert_eq!(
-        dropped_parts(old, decl, "class A { x = 1 }"),
+        dropped_parts(old, "class A { x = 1 }"),
         vec!["the comment above it", "@Injectable()", "export"]
     );
-    assert!(dropped_parts(old, decl, old).is_empty());
+    assert!(dropped_parts(old, old).is_empty());
+    let old = "    @property\n    def size(self):\n        return 1\n";
+    assert_eq!(
+        dropped_parts(old, "def size(self):\n    return 0\n"),
+        vec!["@property"]
+    );
 }
