@@ -26,9 +26,10 @@ test('list_symbols and edit_symbol over MCP', { timeout: 60_000 }, async (t) => 
   assert.equal(amb.structuredContent.code, 'SYMBOL_AMBIGUOUS')
   assert.deepEqual(amb.structuredContent.candidates.map((x) => x.name_path), ['Cache/get', 'Store/get'])
   assert.equal(readFileSync(join(root, 'c.ts'), 'utf8'), SRC)
-  const dry = await c.call('edit_symbol', { file_path: 'c.ts', name_path: amb.structuredContent.candidates[1].name_path, action: 'delete', dry_run: true })
-  assert.equal(dry.structuredContent.ok, true)
-  assert.equal(dry.structuredContent.name_path, 'Store/get')
+  // The candidate resolves: replacing it with its own text is NO_CHANGES (not a name failure).
+  const same = await c.call('edit_symbol', { file_path: 'c.ts', name_path: amb.structuredContent.candidates[1].name_path, action: 'replace', text: 'get() {}' })
+  assert.equal(same.structuredContent.code, 'NO_CHANGES')
+  assert.match(same.structuredContent.message, /Store\/get/)
 
   const r = await c.call('edit_symbol', { file_path: 'c.ts', name_path: 'Cache/get', action: 'replace', text: 'get(k: string) {\n  return k.trim();\n}' })
   assert.equal(r.isError, false, JSON.stringify(r.structuredContent))

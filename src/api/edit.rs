@@ -21,8 +21,9 @@ use crate::text::utf16_len;
 use crate::txn::Action;
 use crate::workspace::{Resolve, Workspace};
 
-/// Set once an edit ran the syntax gate in this process; from then on `viewFile` warms the gate's
-/// tree cache (see [`super::view`]), so hosts that never validate never pay for parsing.
+/// Set once an edit ran the syntax gate in this process (or `listSymbols` / `editSymbol` outlined a
+/// file); from then on `viewFile` warms the gate's tree cache (see [`super::view`]), so hosts that
+/// never validate never pay for parsing.
 pub static GATE_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Runs the syntax gate on one file's edit: `None` when `mode` is off, the report otherwise. Under

@@ -33,6 +33,9 @@ use crate::syntax::symbols::{self, Action, NoOutline, Outline, Resolved};
 /// The outline of `text` (`display` picks the grammar), or the failure for a file without one.
 #[cfg(grammar)]
 fn outline_of(display: &str, text: &str) -> Result<Outline> {
+    // From now on viewFile warms the parse cache too (see `super::view`): a caller that outlines
+    // files gets the next outline or symbol edit of a file it viewed without a full parse.
+    super::edit::GATE_USED.store(true, std::sync::atomic::Ordering::Relaxed);
     symbols::outline(display, text).map_err(|e| {
         let f = match e {
             NoOutline::UnknownLanguage => Failure::new(
@@ -291,19 +294,12 @@ pub fn edit_symbol(args: &[Value]) -> Res {
     let syntax = syntax_gate(mode, &display, &text, &new_text, &changes)?
         .expect("the gate runs in report and enforce modes");
     let diff = crate::diff::unified(&display, &text, &new_text, &changes);
-    let lt = LineTable::new(&new_text);
+    // The new lines: from the line of the change's start to that of its last byte (none for a delete).
     let (_, _, ns, ne) = change;
-    let start_line = lt.line_of(ns.min(new_text.len()));
-    let end_line = if ne > ns {
-        lt.line_of(ne - 1)
-    } else {
-        start_line - 1
-    };
-    let (start_line, end_line) = if input.action == "delete" {
-        let l = crate::text::line_number_at(&new_text, ns.min(new_text.len()));
-        (l, l - 1)
-    } else {
-        (start_line, end_line)
+    let start_line = crate::text::line_number_at(&new_text, ns.min(new_text.len()));
+    let end_line = match ne > ns && input.action != "delete" {
+        true => crate::text::line_number_at(&new_text, ne - 1),
+        false => start_line - 1,
     };
     drop(text);
     let out = codec::encode(new_text, encoding);

@@ -94,8 +94,10 @@ pub fn outline_of(language: &'static str, text: &str) -> Result<Outline, NoOutli
         src: text,
         lines: &lines,
         out: Vec::new(),
+        grammar: tree.language().to_owned(),
+        fields: Default::default(),
     };
-    w.walk(tree.root_node(), None, &[], None, false);
+    w.walk(tree.root_node(), None, &[], false);
     let mut symbols = w.out;
     names::assign(&mut symbols);
     Ok(Outline { language, symbols })

@@ -2,6 +2,9 @@
 //! kinds, their logical name segments, and their whole-line spans (see the span rules in
 //! [`super`]).
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use tree_sitter::Node;
 
 use super::Symbol;
@@ -34,18 +37,14 @@ pub(super) struct Walker<'t> {
     pub src: &'t str,
     pub lines: &'t LineTable,
     pub out: Vec<Symbol>,
+    /// The grammar, and the field ids looked up so far (a lookup by name scans the grammar's
+    /// field names).
+    pub grammar: tree_sitter::Language,
+    pub fields: RefCell<Vec<(&'static str, Option<u16>)>>,
 }
 
 fn text<'t>(n: Node, src: &'t str) -> &'t str {
     &src[n.start_byte()..n.end_byte()]
-}
-
-fn field<'t>(n: Node<'t>, name: &str) -> Option<Node<'t>> {
-    n.child_by_field_name(name)
-}
-
-fn name_of(n: Node, src: &str) -> Option<String> {
-    field(n, "name").map(|c| text(c, src).to_string())
 }
 
 fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
@@ -78,35 +77,91 @@ fn bare_type(t: &str) -> String {
     t.trim().to_string()
 }
 
+/// A node among its siblings (all of them, anonymous tokens and comments included), so that the
+/// span rules look at neighbours without tree-sitter's sibling and parent lookups (each walks from
+/// the parent or the root: quadratic over a long class or file).
+#[derive(Clone)]
+struct Place<'t> {
+    siblings: Rc<Vec<Node<'t>>>,
+    index: usize,
+}
+
+impl<'t> Place<'t> {
+    fn node(&self) -> Node<'t> {
+        self.siblings[self.index]
+    }
+}
+
 impl<'t> Walker<'t> {
+    fn field(&self, n: Node<'t>, name: &'static str) -> Option<Node<'t>> {
+        let mut fields = self.fields.borrow_mut();
+        let id = match fields
+            .iter()
+            .find(|(k, _)| std::ptr::eq(*k, name) || *k == name)
+        {
+            Some(&(_, id)) => id,
+            None => {
+                let id = self.grammar.field_id_for_name(name).map(|f| f.get());
+                fields.push((name, id));
+                id
+            }
+        };
+        n.child_by_field_id(id?)
+    }
+
+    fn name_of(&self, n: Node<'t>) -> Option<String> {
+        self.field(n, "name").map(|c| text(c, self.src).to_string())
+    }
+
     /// Visits the children of `container`; symbols found get `parent` and hang under `prefix`.
+    /// `outer`: the wrapper the container is (`export`, decorators, `template<>`), if any.
     pub fn walk(
         &mut self,
         container: Node<'t>,
         parent: Option<usize>,
         prefix: &[String],
-        outer: Option<Node<'t>>,
         in_type: bool,
     ) {
-        for child in named_children(container) {
-            self.visit(child, parent, prefix, outer, in_type);
+        self.walk_in(container, parent, prefix, None, in_type)
+    }
+
+    fn walk_in(
+        &mut self,
+        container: Node<'t>,
+        parent: Option<usize>,
+        prefix: &[String],
+        outer: Option<Place<'t>>,
+        in_type: bool,
+    ) {
+        let mut cursor = container.walk();
+        let siblings: Rc<Vec<Node<'t>>> = Rc::new(container.children(&mut cursor).collect());
+        for index in 0..siblings.len() {
+            if !siblings[index].is_named() {
+                continue;
+            }
+            let place = Place {
+                siblings: Rc::clone(&siblings),
+                index,
+            };
+            self.visit(place, parent, prefix, outer.clone(), in_type);
         }
     }
 
     fn visit(
         &mut self,
-        node: Node<'t>,
+        place: Place<'t>,
         parent: Option<usize>,
         prefix: &[String],
-        outer: Option<Node<'t>>,
+        outer: Option<Place<'t>>,
         in_type: bool,
     ) {
+        let node = place.node();
         match self.classify(node, in_type, outer.is_some()) {
             Class::Skip => {}
-            Class::Descend => self.walk(node, parent, prefix, None, in_type),
+            Class::Descend => self.walk_in(node, parent, prefix, None, in_type),
             Class::Wrap => {
-                let outer = outer.or(Some(node));
-                self.walk(node, parent, prefix, outer, in_type)
+                let outer = outer.or(Some(place));
+                self.walk_in(node, parent, prefix, outer, in_type)
             }
             Class::Sym {
                 kind,
@@ -121,12 +176,13 @@ impl<'t> Walker<'t> {
                 let mut path = prefix.to_vec();
                 path.extend(segments);
                 let index = self.out.len();
-                let symbol = self.span(node, outer, kind, path.clone(), parent, group);
+                let first = outer.unwrap_or(place);
+                let symbol = self.span(node, first, kind, path.clone(), parent, group);
                 self.out.push(symbol);
                 if let Some(body) = body {
                     let members = member_prefix.unwrap_or(path);
                     let is_type = kind != "namespace";
-                    self.walk(body, Some(index), &members, None, is_type);
+                    self.walk_in(body, Some(index), &members, None, is_type);
                 }
             }
         }
@@ -147,22 +203,25 @@ impl<'t> Walker<'t> {
 
     fn js(&self, n: Node<'t>, in_type: bool) -> Class<'t> {
         let src = self.src;
-        let named = |kind| name_of(n, src).map_or(Class::Skip, |name| sym(kind, name, None));
+        let named = |kind| {
+            self.name_of(n)
+                .map_or(Class::Skip, |name| sym(kind, name, None))
+        };
         match n.kind() {
             "export_statement" | "ambient_declaration" => Class::Wrap,
             "expression_statement" if !in_type => Class::Descend,
-            "class_declaration" | "abstract_class_declaration" | "class" => match name_of(n, src) {
-                Some(name) => sym("class", name, field(n, "body")),
+            "class_declaration" | "abstract_class_declaration" | "class" => match self.name_of(n) {
+                Some(name) => sym("class", name, self.field(n, "body")),
                 None => Class::Skip,
             },
-            "interface_declaration" => match name_of(n, src) {
-                Some(name) => sym("interface", name, field(n, "body")),
+            "interface_declaration" => match self.name_of(n) {
+                Some(name) => sym("interface", name, self.field(n, "body")),
                 None => Class::Skip,
             },
             "enum_declaration" => named("enum"),
             "type_alias_declaration" => named("type"),
-            "internal_module" | "module" => match name_of(n, src) {
-                Some(name) => sym("namespace", name, field(n, "body")),
+            "internal_module" | "module" => match self.name_of(n) {
+                Some(name) => sym("namespace", name, self.field(n, "body")),
                 None => Class::Skip,
             },
             "function_declaration" | "generator_function_declaration" | "function_signature" => {
@@ -172,14 +231,14 @@ impl<'t> Walker<'t> {
                 named("method")
             }
             "field_definition" | "public_field_definition" if in_type => {
-                let value = field(n, "value");
+                let value = self.field(n, "value");
                 let is_fn = value.is_some_and(|v| {
                     matches!(
                         v.kind(),
                         "arrow_function" | "function_expression" | "function"
                     )
                 });
-                let name = field(n, "property").or_else(|| field(n, "name"));
+                let name = self.field(n, "property").or_else(|| self.field(n, "name"));
                 match (is_fn, name) {
                     (true, Some(p)) => sym("method", text(p, src).to_string(), None),
                     _ => Class::Skip,
@@ -193,10 +252,10 @@ impl<'t> Walker<'t> {
                 let [d] = decls.as_slice() else {
                     return Class::Skip;
                 };
-                let Some(name) = field(*d, "name").filter(|x| x.kind() == "identifier") else {
+                let Some(name) = self.field(*d, "name").filter(|x| x.kind() == "identifier") else {
                     return Class::Skip;
                 };
-                let is_fn = field(*d, "value").is_some_and(|v| {
+                let is_fn = self.field(*d, "value").is_some_and(|v| {
                     matches!(
                         v.kind(),
                         "arrow_function"
@@ -220,11 +279,11 @@ impl<'t> Walker<'t> {
         let src = self.src;
         match n.kind() {
             "decorated_definition" => Class::Wrap,
-            "class_definition" => match name_of(n, src) {
-                Some(name) => sym("class", name, field(n, "body")),
+            "class_definition" => match self.name_of(n) {
+                Some(name) => sym("class", name, self.field(n, "body")),
                 None => Class::Skip,
             },
-            "function_definition" => match name_of(n, src) {
+            "function_definition" => match self.name_of(n) {
                 Some(name) => sym(if in_type { "method" } else { "function" }, name, None),
                 None => Class::Skip,
             },
@@ -238,8 +297,8 @@ impl<'t> Walker<'t> {
                 if a.kind() != "assignment" {
                     return Class::Skip;
                 }
-                match field(*a, "left").filter(|l| l.kind() == "identifier") {
-                    Some(l) if field(*a, "right").is_some() => {
+                match self.field(*a, "left").filter(|l| l.kind() == "identifier") {
+                    Some(l) if self.field(*a, "right").is_some() => {
                         sym("constant", text(l, src).to_string(), None)
                     }
                     _ => Class::Skip,
@@ -251,7 +310,10 @@ impl<'t> Walker<'t> {
 
     fn rust(&self, n: Node<'t>, in_type: bool) -> Class<'t> {
         let src = self.src;
-        let named = |kind| name_of(n, src).map_or(Class::Skip, |name| sym(kind, name, None));
+        let named = |kind| {
+            self.name_of(n)
+                .map_or(Class::Skip, |name| sym(kind, name, None))
+        };
         match n.kind() {
             "function_item" | "function_signature_item" => {
                 named(if in_type { "method" } else { "function" })
@@ -260,27 +322,27 @@ impl<'t> Walker<'t> {
             "enum_item" => named("enum"),
             "type_item" => named("type"),
             "const_item" | "static_item" => named("constant"),
-            "trait_item" => match name_of(n, src) {
-                Some(name) => sym("trait", name, field(n, "body")),
+            "trait_item" => match self.name_of(n) {
+                Some(name) => sym("trait", name, self.field(n, "body")),
                 None => Class::Skip,
             },
-            "mod_item" => match (name_of(n, src), field(n, "body")) {
+            "mod_item" => match (self.name_of(n), self.field(n, "body")) {
                 (Some(name), Some(body)) => sym("namespace", name, Some(body)),
                 _ => Class::Skip,
             },
             "impl_item" => {
-                let Some(ty) = field(n, "type") else {
+                let Some(ty) = self.field(n, "type") else {
                     return Class::Skip;
                 };
                 let ty = bare_type(text(ty, src));
-                let name = match field(n, "trait") {
+                let name = match self.field(n, "trait") {
                     Some(tr) => format!("impl {} for {ty}", bare_type(text(tr, src))),
                     None => format!("impl {ty}"),
                 };
                 Class::Sym {
                     kind: "impl",
                     segments: vec![name],
-                    body: field(n, "body"),
+                    body: self.field(n, "body"),
                     member_prefix: Some(vec![ty]),
                     group: None,
                 }
@@ -292,17 +354,17 @@ impl<'t> Walker<'t> {
     fn go(&self, n: Node<'t>) -> Class<'t> {
         let src = self.src;
         match n.kind() {
-            "function_declaration" => {
-                name_of(n, src).map_or(Class::Skip, |name| sym("function", name, None))
-            }
+            "function_declaration" => self
+                .name_of(n)
+                .map_or(Class::Skip, |name| sym("function", name, None)),
             "method_declaration" => {
-                let recv = field(n, "receiver").and_then(|r| {
+                let recv = self.field(n, "receiver").and_then(|r| {
                     named_children(r)
                         .into_iter()
                         .find(|p| p.kind() == "parameter_declaration")
-                        .and_then(|p| field(p, "type"))
+                        .and_then(|p| self.field(p, "type"))
                 });
-                match (recv, name_of(n, src)) {
+                match (recv, self.name_of(n)) {
                     (Some(t), Some(name)) => Class::Sym {
                         kind: "method",
                         segments: vec![bare_type(text(t, src)), name],
@@ -357,10 +419,10 @@ impl<'t> Walker<'t> {
                 group,
             };
         }
-        let Some(name) = name_of(spec, src) else {
+        let Some(name) = self.name_of(spec) else {
             return Class::Skip;
         };
-        let ty = field(spec, "type");
+        let ty = self.field(spec, "type");
         let (kind, body) = match ty.map(|t| t.kind()) {
             Some("struct_type") => ("struct", None),
             Some("interface_type") => ("interface", ty),
@@ -379,7 +441,7 @@ impl<'t> Walker<'t> {
         match n.kind() {
             "document" | "object" => Class::Descend,
             "pair" => {
-                let Some(key) = field(n, "key") else {
+                let Some(key) = self.field(n, "key") else {
                     return Class::Skip;
                 };
                 let k = text(key, self.src);
@@ -387,7 +449,7 @@ impl<'t> Walker<'t> {
                     .strip_prefix('"')
                     .and_then(|k| k.strip_suffix('"'))
                     .unwrap_or(k);
-                let body = field(n, "value").filter(|v| v.kind() == "object");
+                let body = self.field(n, "value").filter(|v| v.kind() == "object");
                 sym("key", k.to_string(), body)
             }
             _ => Class::Skip,
@@ -402,14 +464,14 @@ impl<'t> Walker<'t> {
             match d.kind() {
                 "function_declarator" => {
                     is_fn = true;
-                    d = field(d, "declarator")?;
+                    d = self.field(d, "declarator")?;
                 }
                 "pointer_declarator"
                 | "reference_declarator"
                 | "init_declarator"
                 | "parenthesized_declarator"
                 | "attributed_declarator" => {
-                    d = field(d, "declarator").or_else(|| d.named_child(0))?;
+                    d = self.field(d, "declarator").or_else(|| d.named_child(0))?;
                 }
                 "identifier" | "field_identifier" | "destructor_name" | "operator_name"
                 | "type_identifier" | "primitive_type" => {
@@ -450,7 +512,6 @@ impl<'t> Walker<'t> {
     }
 
     fn c(&self, n: Node<'t>, in_type: bool, wrapped: bool) -> Class<'t> {
-        let src = self.src;
         let fn_kind = |segs: &Vec<String>| {
             if in_type || segs.len() > 1 {
                 "method"
@@ -467,12 +528,14 @@ impl<'t> Walker<'t> {
             | "preproc_elifdef"
             | "linkage_specification"
             | "declaration_list" => Class::Descend,
-            "namespace_definition" => match name_of(n, src) {
-                Some(name) => sym("namespace", name, field(n, "body")),
+            "namespace_definition" => match self.name_of(n) {
+                Some(name) => sym("namespace", name, self.field(n, "body")),
                 None => Class::Descend,
             },
             "function_definition" => {
-                let Some((segs, _)) = field(n, "declarator").and_then(|d| self.c_declarator(d))
+                let Some((segs, _)) = self
+                    .field(n, "declarator")
+                    .and_then(|d| self.c_declarator(d))
                 else {
                     return Class::Skip;
                 };
@@ -486,7 +549,7 @@ impl<'t> Walker<'t> {
             }
             "declaration" | "field_declaration" | "type_definition" => {
                 // A class/struct/enum with a body declared here, or a function prototype.
-                if let Some(ty) = field(n, "type") {
+                if let Some(ty) = self.field(n, "type") {
                     if let Some(c) = self.c_type(ty, Some(n)) {
                         return c;
                     }
@@ -510,16 +573,16 @@ impl<'t> Walker<'t> {
                 }
             }
             "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier"
-                if !wrapped || field(n, "body").is_some() =>
+                if !wrapped || self.field(n, "body").is_some() =>
             {
                 self.c_type(n, None).unwrap_or(Class::Skip)
             }
-            "preproc_def" if !in_type => {
-                name_of(n, src).map_or(Class::Skip, |name| sym("constant", name, None))
-            }
-            "preproc_function_def" if !in_type => {
-                name_of(n, src).map_or(Class::Skip, |name| sym("function", name, None))
-            }
+            "preproc_def" if !in_type => self
+                .name_of(n)
+                .map_or(Class::Skip, |name| sym("constant", name, None)),
+            "preproc_function_def" if !in_type => self
+                .name_of(n)
+                .map_or(Class::Skip, |name| sym("function", name, None)),
             _ => Class::Skip,
         }
     }
@@ -533,12 +596,12 @@ impl<'t> Walker<'t> {
             "enum_specifier" => "enum",
             _ => return None,
         };
-        let body = field(ty, "body")?;
-        let name = match name_of(ty, self.src) {
+        let body = self.field(ty, "body")?;
+        let name = match self.name_of(ty) {
             Some(n) => n,
             None => {
                 let d = decl.filter(|d| d.kind() == "type_definition")?;
-                text(field(d, "declarator")?, self.src).to_string()
+                text(self.field(d, "declarator")?, self.src).to_string()
             }
         };
         let name = bare_type(&name);
@@ -548,8 +611,8 @@ impl<'t> Walker<'t> {
 
     fn java(&self, n: Node<'t>, in_type: bool) -> Class<'t> {
         let src = self.src;
-        let container = |kind| match name_of(n, src) {
-            Some(name) => sym(kind, name, field(n, "body")),
+        let container = |kind| match self.name_of(n) {
+            Some(name) => sym(kind, name, self.field(n, "body")),
             None => Class::Skip,
         };
         match n.kind() {
@@ -559,9 +622,9 @@ impl<'t> Walker<'t> {
             "enum_body_declarations" => Class::Descend,
             "method_declaration"
             | "constructor_declaration"
-            | "compact_constructor_declaration" => {
-                name_of(n, src).map_or(Class::Skip, |name| sym("method", name, None))
-            }
+            | "compact_constructor_declaration" => self
+                .name_of(n)
+                .map_or(Class::Skip, |name| sym("method", name, None)),
             "field_declaration" | "constant_declaration" if in_type => {
                 let mods = named_children(n)
                     .into_iter()
@@ -575,9 +638,9 @@ impl<'t> Walker<'t> {
                     n.children_by_field_name("declarator", &mut c).collect()
                 };
                 match (constant, decls.as_slice()) {
-                    (true, [d]) => {
-                        name_of(*d, src).map_or(Class::Skip, |name| sym("constant", name, None))
-                    }
+                    (true, [d]) => self
+                        .name_of(*d)
+                        .map_or(Class::Skip, |name| sym("constant", name, None)),
                     _ => Class::Skip,
                 }
             }
@@ -623,40 +686,23 @@ impl<'t> Walker<'t> {
         bi <= ai + 1
     }
 
-    /// The symbol of `node` (inside `outer`, when a wrapper holds it), with its whole-line span.
+    /// The symbol of `node`, declared at `first` (a wrapper holding it, or itself), with its
+    /// whole-line span.
     fn span(
         &self,
         node: Node<'t>,
-        outer: Option<Node<'t>>,
+        first: Place<'t>,
         kind: &'static str,
         path: Vec<String>,
         parent: Option<usize>,
         group: Option<&'static str>,
     ) -> Symbol {
         let src = self.src;
-        let first = outer.unwrap_or(node);
-        // Go: a single spec's declaration (`type X struct{}`) is the parent node.
-        let first = match (node.kind(), node.parent()) {
-            ("type_spec" | "type_alias" | "const_spec", Some(p)) if group.is_none() => p,
-            // C/C++: a specifier inside its declaration (`struct S {...};`, `typedef struct {...} T;`).
-            (
-                "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier",
-                Some(p),
-            ) if outer.is_none()
-                && matches!(
-                    p.kind(),
-                    "declaration" | "type_definition" | "field_declaration"
-                ) =>
-            {
-                p
-            }
-            _ => first,
-        };
-        let mut start_node = first;
-        let mut last = first;
+        let siblings = &first.siblings;
+        let mut start_node = first.node();
         // Attributes, decorators and the comment block directly above.
-        let mut cur = first;
-        while let Some(p) = cur.prev_sibling() {
+        let mut cur = start_node;
+        for &p in siblings[..first.index].iter().rev() {
             if self.is_attribute(p) && src[p.end_byte()..cur.start_byte()].trim().is_empty() {
                 cur = p;
                 start_node = p;
@@ -673,9 +719,10 @@ impl<'t> Walker<'t> {
             }
             break;
         }
+        let mut last = first.node();
         // A trailing `;` or `,` and a trailing comment on the last line.
         let end_line = self.line_index(last.end_byte().saturating_sub(1));
-        while let Some(nx) = last.next_sibling() {
+        for &nx in &siblings[first.index + 1..] {
             let same_line = self.line_index(nx.start_byte()) == end_line;
             if same_line && (matches!(nx.kind(), ";" | ",") || self.is_comment(nx)) {
                 last = nx;
@@ -703,7 +750,7 @@ impl<'t> Walker<'t> {
             end,
             start_line: si + 1,
             end_line: ei + 1,
-            decl_start: first.start_byte().max(start_byte),
+            decl_start: first.node().start_byte().max(start_byte),
             shares_line,
             group,
             name_path: String::new(),

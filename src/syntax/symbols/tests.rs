@@ -34,18 +34,14 @@ const FIXTURES: &[(&str, &str)] = &[
         include_str!("../../../tests/fixtures/symbols/shapes.hpp"),
     ),
     (
+        "Button.tsx",
+        include_str!("../../../tests/fixtures/symbols/Button.tsx"),
+    ),
+    (
         "Account.java",
         include_str!("../../../tests/fixtures/symbols/Account.java"),
     ),
 ];
-
-#[test]
-fn dump() {
-    for (path, src) in FIXTURES {
-        let o = outline(path, src).unwrap();
-        eprintln!("== {path}\n{}", o.text());
-    }
-}
 
 fn find<'a>(o: &'a Outline, name_path: &str) -> &'a Symbol {
     let i = resolve(&o.symbols, name_path).unwrap_or_else(|e| panic!("{name_path}: {e:?}"));
@@ -286,7 +282,7 @@ fn typescript_exports_decorators_and_overloads() {
 
 #[test]
 fn java_annotations_and_constructors() {
-    let x = o("A.java", FIXTURES[8].1);
+    let x = o("A.java", FIXTURES[9].1);
     assert_eq!(lines_of(&x, "Account"), (5, 45), "javadoc and annotations");
     assert_eq!(lines_of(&x, "deposit"), (23, 28));
     assert_eq!(lines_of(&x, "Account/Account[1]"), (19, 21));
@@ -569,4 +565,24 @@ fn replace_reports_what_the_new_text_leaves_out() {
         dropped_parts(old, "def size(self):\n    return 0\n"),
         vec!["@property"]
     );
+}
+
+#[test]
+fn tsx_components() {
+    let x = o("B.tsx", FIXTURES[8].1);
+    assert_eq!(
+        lines_of(&x, "Button"),
+        (8, 21),
+        "doc comment, export, JSX body"
+    );
+    assert_eq!(lines_of(&x, "Small"), (23, 23));
+    assert_eq!(lines_of(&x, "Panel"), (25, 35), "export default class");
+    assert_eq!(
+        lines_of(&x, "Panel/toggle"),
+        (28, 30),
+        "an arrow-function field is a method"
+    );
+    assert_eq!(find(&x, "ButtonProps").kind, "interface");
+    assert_eq!(find(&x, "THEME").kind, "constant");
+    assert_eq!(find(&x, "Variant").kind, "enum");
 }
