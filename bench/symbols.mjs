@@ -28,6 +28,12 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 const ms = (t0) => Number(process.hrtime.bigint() - t0) / 1e6
+// CPU time of the whole process (every thread: the addon runs calls on its own), in ms: steadier than
+// wall time on a shared machine.
+const cpu = (c0) => {
+  const c = process.cpuUsage(c0)
+  return (c.user + c.system) / 1000
+}
 
 function tsFile(tag) {
   const out = [`// ${tag}`]
@@ -57,23 +63,29 @@ const rows = []
 for (const [ext, make] of [['ts', tsFile], ['py', pyFile]]) {
   const cold = []
   const warm = []
+  const coldCpu = []
+  const warmCpu = []
   let count = 0
   for (let i = 0; i < RUNS; i++) {
     const name = `cold${i}.${ext}`
     fs.writeFileSync(path.join(root, name), make(`run ${i} ${Math.random()}`))
     gc()
     let t0 = process.hrtime.bigint()
+    let c0 = process.cpuUsage()
     const r = await sp.listSymbols(name, o)
+    coldCpu.push(cpu(c0))
     cold.push(ms(t0))
     if (!r.ok) throw new Error(JSON.stringify(r))
     count = r.symbol_count
     gc()
     t0 = process.hrtime.bigint()
+    c0 = process.cpuUsage()
     await sp.listSymbols(name, o)
+    warmCpu.push(cpu(c0))
     warm.push(ms(t0))
   }
-  rows.push([`S1 listSymbols, 5,000-line .${ext} (${count} symbols), cold`, median(cold)])
-  rows.push([`S1 listSymbols, 5,000-line .${ext}, warm`, median(warm)])
+  rows.push([`S1 listSymbols, 5,000-line .${ext} (${count} symbols), cold`, median(cold), median(coldCpu)])
+  rows.push([`S1 listSymbols, 5,000-line .${ext}, warm`, median(warm), median(warmCpu)])
 }
 
 {
@@ -82,6 +94,7 @@ for (const [ext, make] of [['ts', tsFile], ['py', pyFile]]) {
   const bodies = ['    return y + 125;', '    return y - 125;']
   const method = (b) => `  /** Method 2. */\n  method2(x: number): number {\n    const y = x * 3;\n${b}\n  }`
   const times = { edit: [], patchReport: [], patchOff: [] }
+  const cpus = { edit: [], patchReport: [], patchOff: [] }
   let state = 0
   for (let i = 0; i < RUNS; i++) {
     for (const kind of ['edit', 'patchReport', 'patchOff']) {
@@ -89,24 +102,25 @@ for (const [ext, make] of [['ts', tsFile], ['py', pyFile]]) {
       const to = method(bodies[1 - state])
       gc()
       const t0 = process.hrtime.bigint()
+      const c0 = process.cpuUsage()
       const r = kind === 'edit'
         ? await sp.editSymbol({ file_path: 'e.ts', name_path: 'Service125/method2', action: 'replace', text: to }, o)
         : await sp.patchFile({ file_path: 'e.ts', search_block: from, replace_block: to }, { ...o, validate: kind === 'patchReport' ? 'report' : 'off' })
+      cpus[kind].push(cpu(c0))
       times[kind].push(ms(t0))
       if (!r.ok) throw new Error(`${kind}: ${JSON.stringify(r)}`)
       state = 1 - state
     }
   }
-  const e = median(times.edit)
-  const pr = median(times.patchReport)
-  const po = median(times.patchOff)
-  rows.push(['S2 editSymbol replace, 5-line method of a 5,000-line .ts', e])
-  rows.push(['S2 patchFile same region, validate "report"', pr])
-  rows.push(['S2 patchFile same region, validate "off"', po])
-  rows.push(['S2 ratio editSymbol / patchFile (report)', e / pr, 'x'])
-  rows.push(['S2 ratio editSymbol / patchFile (off)', e / po, 'x'])
+  const [e, pr, po] = ['edit', 'patchReport', 'patchOff'].map((k) => median(times[k]))
+  const [ec, prc, poc] = ['edit', 'patchReport', 'patchOff'].map((k) => median(cpus[k]))
+  rows.push(['S2 editSymbol replace, 5-line method of a 5,000-line .ts', e, ec])
+  rows.push(['S2 patchFile same region, validate "report"', pr, prc])
+  rows.push(['S2 patchFile same region, validate "off"', po, poc])
+  rows.push(['S2 ratio editSymbol / patchFile (report)', e / pr, ec / prc, 'x'])
+  rows.push(['S2 ratio editSymbol / patchFile (off)', e / po, ec / poc, 'x'])
 }
 
 fs.rmSync(root, { recursive: true, force: true })
-console.log(`| measure (median of ${RUNS}) | value |\n|---|---|`)
-for (const [what, v, unit] of rows) console.log(`| ${what} | ${v.toFixed(2)}${unit || ' ms'} |`)
+console.log(`| measure (median of ${RUNS}) | wall | CPU |\n|---|---|---|`)
+for (const [what, v, c, unit] of rows) console.log(`| ${what} | ${v.toFixed(2)}${unit || ' ms'} | ${c.toFixed(2)}${unit || ' ms'} |`)

@@ -275,6 +275,7 @@ pub fn edit_symbol(args: &[Value]) -> Res {
     let Planned {
         new_text,
         change,
+        narrow,
         name_path,
         kind,
         dropped,
@@ -290,7 +291,7 @@ pub fn edit_symbol(args: &[Value]) -> Res {
         Validate::Enforce => Validate::Enforce,
         _ => Validate::Report,
     };
-    let changes = [change];
+    let changes = [narrow];
     let syntax = syntax_gate(mode, &display, &text, &new_text, &changes)?
         .expect("the gate runs in report and enforce modes");
     let diff = crate::diff::unified(&display, &text, &new_text, &changes);
@@ -334,6 +335,7 @@ pub fn edit_symbol(args: &[Value]) -> Res {
 struct Planned {
     new_text: String,
     change: (usize, usize, usize, usize),
+    narrow: (usize, usize, usize, usize),
     name_path: String,
     kind: &'static str,
     dropped: Vec<String>,
@@ -360,6 +362,7 @@ fn plan(display: &str, text: &str, input: &Input) -> Result<Planned> {
     Ok(Planned {
         new_text: edited.text,
         change: edited.change,
+        narrow: edited.narrow,
         name_path: s.name_path.clone(),
         kind: s.kind,
         dropped,

@@ -51,7 +51,11 @@ impl Action {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Edited {
     pub text: String,
+    /// The span replaced: the symbol's lines (and separator) out, the new lines in.
     pub change: (usize, usize, usize, usize),
+    /// The same change without the bytes the old and new text share at its ends (what the syntax
+    /// gate re-parses and the diff shows).
+    pub narrow: (usize, usize, usize, usize),
 }
 
 const TAB: usize = 4;
@@ -410,9 +414,27 @@ fn splice(src: &str, os: usize, oe: usize, new: &str) -> Edited {
     text.push_str(&src[..os]);
     text.push_str(new);
     text.push_str(&src[oe..]);
+    let old = &src[os..oe];
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let mut p = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    while !old.is_char_boundary(p) || !new.is_char_boundary(p) {
+        p -= 1;
+    }
+    let room = a.len().min(b.len()) - p;
+    let mut q = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !old.is_char_boundary(a.len() - q) || !new.is_char_boundary(b.len() - q) {
+        q -= 1;
+    }
     Edited {
         text,
         change: (os, oe, os, os + new.len()),
+        narrow: (os + p, oe - q, os + p, os + new.len() - q),
     }
 }
 

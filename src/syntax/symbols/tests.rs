@@ -586,3 +586,23 @@ fn tsx_components() {
     assert_eq!(find(&x, "THEME").kind, "constant");
     assert_eq!(find(&x, "Variant").kind, "enum");
 }
+
+#[test]
+fn the_narrow_change_leaves_out_what_old_and_new_share() {
+    let src = "fn a() {\n    one();\n    two();\n}\n\nfn b() {}\n";
+    let x = o("a.rs", src);
+    let i = resolve(&x.symbols, "a").unwrap();
+    let e = apply(
+        src,
+        &x,
+        i,
+        Action::Replace,
+        "fn a() {\n    one();\n    три();\n}\n",
+    )
+    .unwrap();
+    assert_eq!(e.change, (0, 33, 0, 36));
+    let (os, oe, ns, ne) = e.narrow;
+    assert_eq!((&src[os..oe], &e.text[ns..ne]), ("two", "три"));
+    let same = apply(src, &x, i, Action::Replace, &src[..33]).unwrap();
+    assert_eq!(same.narrow.0, same.narrow.1);
+}
