@@ -8,7 +8,8 @@
 //!   file (then only the first line moves). The text is read the third way when its first line is
 //!   shallower than the target, no later line is, and, in Python, after a first line that opens a
 //!   block (`def f():`) the next lines are deeper than the target. In a tab-indented file, text
-//!   indented with spaces gets tabs, one per level of its own indentation unit.
+//!   indented with spaces gets tabs, one per level of its own indentation unit; in a file indented
+//!   with spaces, tabs in the text's indentation become the file's unit of spaces.
 //! - **Lines.** Leading and trailing blank lines of the text are dropped (a final newline adds no
 //!   blank line); the text always starts and ends on a line of its own, also at the end of a file
 //!   without a final newline (which keeps lacking one); new lines take the file's line terminator.
@@ -95,6 +96,37 @@ fn uses_tabs(src: &str) -> bool {
         }
     }
     tabs > spaces
+}
+
+/// A space-indented file's indentation unit: its smallest indentation (2 to 8), else 4.
+fn space_unit(src: &str) -> usize {
+    src.lines()
+        .take(2000)
+        .filter(|l| !is_blank(l))
+        .map(|l| l.len() - l.trim_start_matches(' ').len())
+        .filter(|&w| (2..=8).contains(&w))
+        .min()
+        .unwrap_or(TAB)
+}
+
+/// `text` with the tabs of each line's indentation written as `unit` spaces (for a file indented
+/// with spaces: a tab in the new text's indentation would mix the two).
+fn expand_leading_tabs(text: &str, unit: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in split_lines(text).into_iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let indent = indent_of(line);
+        for c in indent.chars() {
+            match c {
+                '\t' => out.push_str(&" ".repeat(unit)),
+                c => out.push(c),
+            }
+        }
+        out.push_str(&line[indent.len()..]);
+    }
+    out
 }
 
 /// The text's lines, re-indented to `target` (see the module doc).
@@ -295,7 +327,20 @@ pub fn apply(
     let json = language == "json";
     let mut block = Vec::new();
     if action != Action::Delete {
-        block = reindent(text, &target_indent, language == "python", uses_tabs(src));
+        let tabs = uses_tabs(src);
+        let expanded;
+        let text = match !tabs
+            && split_lines(text)
+                .iter()
+                .any(|l| indent_of(l).contains('\t'))
+        {
+            true => {
+                expanded = expand_leading_tabs(text, space_unit(src));
+                expanded.as_str()
+            }
+            false => text,
+        };
+        block = reindent(text, &target_indent, language == "python", tabs);
         if let (Some(kw), Some(first)) = (sym.group, block.first_mut()) {
             let body = first.trim_start();
             if let Some(rest) = body.strip_prefix(kw).filter(|r| r.starts_with([' ', '\t'])) {

@@ -606,3 +606,19 @@ fn the_narrow_change_leaves_out_what_old_and_new_share() {
     let same = apply(src, &x, i, Action::Replace, &src[..33]).unwrap();
     assert_eq!(same.narrow.0, same.narrow.1);
 }
+
+#[test]
+fn tabs_in_the_text_become_the_files_spaces() {
+    let src = "class A:\n  def a(self):\n    return 1\n";
+    let out = edit(
+        "a.py",
+        src,
+        "A/a",
+        Action::Replace,
+        "def a(self):\n\tif x:\n\t\treturn 2\n\treturn 1\n",
+    );
+    assert_eq!(
+        out,
+        "class A:\n  def a(self):\n    if x:\n      return 2\n    return 1\n"
+    );
+}
