@@ -127,12 +127,26 @@ fn find(outline: &Outline, display: &str, name_path: &str) -> Result<usize> {
     }
 }
 
+/// The outline of `text` (enough of it to resolve `name_path`: see [`symbols::outline_for`]) and the
+/// index of the one symbol `name_path` names; a failure is built from the whole outline.
+#[cfg(grammar)]
+fn locate(display: &str, text: &str, name_path: &str) -> Result<(Outline, usize)> {
+    let part = symbols::outline_for(display, text, name_path);
+    if let Ok(part) = part {
+        if let Ok(i) = symbols::resolve(&part.symbols, name_path) {
+            return Ok((part, i));
+        }
+    }
+    let outline = outline_of(display, text)?;
+    let i = find(&outline, display, name_path)?;
+    Ok((outline, i))
+}
+
 /// The byte span of the symbol `name_path` names in `text` (for `patchFile` / `applyEdits` with
 /// option `name_path`).
 #[cfg(grammar)]
 pub(super) fn symbol_span(display: &str, text: &str, name_path: &str) -> Result<(usize, usize)> {
-    let outline = outline_of(display, text)?;
-    let i = find(&outline, display, name_path)?;
+    let (outline, i) = locate(display, text, name_path)?;
     let s = &outline.symbols[i];
     Ok((s.start, s.end))
 }
@@ -348,8 +362,7 @@ fn plan(display: &str, _text: &str, _input: &Input) -> Result<Planned> {
 
 #[cfg(grammar)]
 fn plan(display: &str, text: &str, input: &Input) -> Result<Planned> {
-    let outline = outline_of(display, text)?;
-    let i = find(&outline, display, input.name_path)?;
+    let (outline, i) = locate(display, text, input.name_path)?;
     let action = Action::parse(input.action).expect("read_input checked the action");
     let new = input.text.unwrap_or_default();
     let edited = symbols::apply(text, &outline, i, action, new)

@@ -83,6 +83,24 @@ pub fn outline(path: &str, text: &str) -> Result<Outline, NoOutline> {
 
 /// [`outline`] for a language name (see [`super::language_for`]).
 pub fn outline_of(language: &'static str, text: &str) -> Result<Outline, NoOutline> {
+    walk(language, text, None)
+}
+
+/// The part of `path`'s outline that can answer `name_path`: every symbol with members, and the
+/// others whose name ends `name_path` (with or without its `[i]`). [`resolve`] finds in it what it
+/// finds in the whole outline, with the same canonical name paths (a path's `[i]` counts only
+/// symbols of the same name); only `NotFound`'s candidates need the whole outline. Saves the span of
+/// every other symbol (about half of an outline's cost).
+pub fn outline_for(path: &str, text: &str, name_path: &str) -> Result<Outline, NoOutline> {
+    let language = super::language_for(path).ok_or(NoOutline::UnknownLanguage)?;
+    walk(language, text, Some(names::query_forms(name_path)))
+}
+
+fn walk(
+    language: &'static str,
+    text: &str,
+    keep: Option<Vec<String>>,
+) -> Result<Outline, NoOutline> {
     if text.len() > super::MAX_BYTES {
         return Err(NoOutline::TooLarge(language));
     }
@@ -96,6 +114,7 @@ pub fn outline_of(language: &'static str, text: &str) -> Result<Outline, NoOutli
         out: Vec::new(),
         grammar: tree.language().to_owned(),
         fields: Default::default(),
+        keep,
     };
     w.walk(tree.root_node(), None, &[], false);
     let mut symbols = w.out;

@@ -105,6 +105,18 @@ fn split_index(q: &str) -> Option<(&str, usize)> {
     Some((&q[..open], digits.parse().ok()?))
 }
 
+/// The strings a symbol's name must end for it to answer `name_path`: the path as given (without a
+/// leading `/`), and without its trailing `[i]`.
+pub(super) fn query_forms(name_path: &str) -> Vec<String> {
+    let q = name_path.trim();
+    let q = q.strip_prefix('/').unwrap_or(q);
+    let mut forms = vec![q.to_string()];
+    if let Some((base, _)) = split_index(q) {
+        forms.push(base.to_string());
+    }
+    forms
+}
+
 /// The one symbol `name_path` names.
 pub fn resolve(symbols: &[Symbol], name_path: &str) -> Result<usize, Resolved> {
     let q = name_path.trim();

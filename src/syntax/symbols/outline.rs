@@ -41,6 +41,9 @@ pub(super) struct Walker<'t> {
     /// field names).
     pub grammar: tree_sitter::Language,
     pub fields: RefCell<Vec<(&'static str, Option<u16>)>>,
+    /// Keep only the symbols that could answer this name path (their name ends it), and every
+    /// symbol with members (so paths and parents stay whole). `None`: keep all.
+    pub keep: Option<Vec<String>>,
 }
 
 fn text<'t>(n: Node, src: &'t str) -> &'t str {
@@ -172,6 +175,11 @@ impl<'t> Walker<'t> {
             } => {
                 if segments.iter().any(|s| s.is_empty()) {
                     return;
+                }
+                if let (Some(keep), None, Some(last)) = (&self.keep, body, segments.last()) {
+                    if !keep.iter().any(|q| q.ends_with(last.as_str())) {
+                        return;
+                    }
                 }
                 let mut path = prefix.to_vec();
                 path.extend(segments);

@@ -622,3 +622,40 @@ fn tabs_in_the_text_become_the_files_spaces() {
         "class A:\n  def a(self):\n    if x:\n      return 2\n    return 1\n"
     );
 }
+
+/// The partial outline editSymbol resolves in answers every name path exactly as the whole one:
+/// the same symbol, span and canonical name path, or a failure where the whole one fails.
+#[test]
+fn the_partial_outline_resolves_like_the_whole_one() {
+    let mut checked = 0;
+    for (path, src) in FIXTURES {
+        let x = o(path, src);
+        let mut queries: Vec<String> = Vec::new();
+        for s in &x.symbols {
+            queries.push(s.name_path.clone());
+            queries.push(format!("/{}", s.name_path));
+            queries.push(s.name.clone());
+            queries.push(format!("{}[1]", s.name));
+            queries.push(s.path.join("."));
+        }
+        queries.push("nope".into());
+        for q in &queries {
+            let part = outline_for(path, src, q).unwrap();
+            assert!(part.symbols.len() <= x.symbols.len());
+            match (resolve(&x.symbols, q), resolve(&part.symbols, q)) {
+                (Ok(a), Ok(b)) => {
+                    let (a, b) = (&x.symbols[a], &part.symbols[b]);
+                    assert_eq!(
+                        (&a.name_path, a.start, a.end, a.kind),
+                        (&b.name_path, b.start, b.end, b.kind),
+                        "{path}: {q}"
+                    );
+                }
+                (Err(_), Err(_)) => {}
+                (a, b) => panic!("{path}: {q}: whole {a:?}, partial {b:?}"),
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
