@@ -297,6 +297,40 @@ fn gap(language: &str, sym: &Symbol, block: &[String], at: &Around, after: bool)
     seen.unwrap_or(if language == "json" { 0 } else { 1 })
 }
 
+/// The comment lines of the block just above line `first` when one blank run parts them from it
+/// (comments the symbol's span does not own), top to bottom; empty when there are none.
+fn detached_comment_above<'s>(src: &'s str, lt: &LineTable, first: usize) -> Vec<&'s str> {
+    let mut i = first;
+    let mut blanks = 0;
+    while i > 0 && is_blank(lt.content(i - 1, src)) {
+        i -= 1;
+        blanks += 1;
+    }
+    if blanks == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    while i > 0 {
+        let l = lt.content(i - 1, src);
+        let t = l.trim_start();
+        let comment = t.starts_with("//")
+            || t.starts_with("/*")
+            || t.starts_with('*')
+            || (t.starts_with('#') && !t.starts_with("#["));
+        if !comment {
+            break;
+        }
+        out.push(l);
+        i -= 1;
+    }
+    // Only a block that starts its own line run (not the tail of code above it).
+    if i > 0 && !is_blank(lt.content(i - 1, src)) {
+        return Vec::new();
+    }
+    out.reverse();
+    out
+}
+
 /// Whether line `i` (content) ends with a comma, ignoring trailing whitespace.
 fn ends_with_comma(lt: &LineTable, src: &str, i: usize) -> bool {
     lt.content(i, src).trim_end().ends_with(',')
@@ -364,6 +398,18 @@ pub fn apply(
     // (old_start, old_end, replacement)
     let (os, oe, new): (usize, usize, String) = match action {
         Action::Replace => {
+            // Nothing twice: a comment block the span does not own (a blank line parts it from the
+            // symbol) that the new text repeats at its start is not written again.
+            let above = detached_comment_above(src, &lt, at.first);
+            if !above.is_empty()
+                && block.len() > above.len()
+                && block.iter().zip(&above).all(|(b, a)| b.trim() == a.trim())
+            {
+                block.drain(..above.len());
+                while block.first().is_some_and(|l| is_blank(l)) {
+                    block.remove(0);
+                }
+            }
             if json {
                 let comma = ends_with_comma(&lt, src, at.last);
                 set_comma(&mut block, comma);

@@ -659,3 +659,27 @@ fn the_partial_outline_resolves_like_the_whole_one() {
     }
     assert!(checked > 500, "{checked}");
 }
+
+#[test]
+fn a_comment_the_span_does_not_own_is_not_written_twice() {
+    let src = "use x;\n\n// Helpers.\n\nfn a() {}\n";
+    let out = edit(
+        "a.rs",
+        src,
+        "a",
+        Action::Replace,
+        "// Helpers.\n\nfn a() { 1 }\n",
+    );
+    assert_eq!(out, "use x;\n\n// Helpers.\n\nfn a() { 1 }\n");
+    // A text without it keeps it; a different comment is the new symbol's own.
+    let out = edit("a.rs", src, "a", Action::Replace, "fn a() { 2 }\n");
+    assert_eq!(out, "use x;\n\n// Helpers.\n\nfn a() { 2 }\n");
+    let out = edit(
+        "a.rs",
+        src,
+        "a",
+        Action::Replace,
+        "/// Doc.\nfn a() { 3 }\n",
+    );
+    assert_eq!(out, "use x;\n\n// Helpers.\n\n/// Doc.\nfn a() { 3 }\n");
+}
