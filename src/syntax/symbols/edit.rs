@@ -23,6 +23,8 @@
 //!   delete of the last key takes the comma of the one before.
 //! - Go: inside a `type ( ... )` / `const ( ... )` group a leading `type` / `const` keyword of the
 //!   text is dropped (no `type type`).
+//! - A replace whose text starts with the comment block just above the span (one the span does not
+//!   own: a blank line parts it from the symbol) does not write that block a second time.
 
 use super::{Outline, Symbol};
 use crate::text::{dominant_terminator, split_lines, LineTable};
