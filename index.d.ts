@@ -20,6 +20,8 @@ import type {
   RestoreCheckpointResult,
   DeleteFileResult,
   EditLinesResult,
+  EditSymbolResult,
+  ListSymbolsResult,
   Failure,
   FindFilesResult,
   HunkFileReceipt,
@@ -51,6 +53,8 @@ import type {
   RestoreCheckpointArgs,
   DeleteFileArgs,
   EditLinesArgs,
+  EditSymbolArgs,
+  ListSymbolsArgs,
   ErrorCodesArgs,
   FindFilesArgs,
   GetStatsArgs,
@@ -116,6 +120,9 @@ export declare const ErrorCode: {
   readonly SNIPPET_AMBIGUOUS: 'SNIPPET_AMBIGUOUS'
   readonly SNIPPET_OUT_OF_ORDER: 'SNIPPET_OUT_OF_ORDER'
   readonly SNIPPET_KEEP_MISSING: 'SNIPPET_KEEP_MISSING'
+  readonly SYMBOL_NOT_FOUND: 'SYMBOL_NOT_FOUND'
+  readonly SYMBOL_AMBIGUOUS: 'SYMBOL_AMBIGUOUS'
+  readonly UNSUPPORTED_LANGUAGE: 'UNSUPPORTED_LANGUAGE'
   readonly INTERNAL_ERROR: 'INTERNAL_ERROR'
 }
 
@@ -200,6 +207,12 @@ export declare function listCheckpoints(...args: ListCheckpointsArgs): Promise<L
 
 /** Line-anchored edits; every anchor is checked against the file first (async). */
 export declare function editLines(...args: EditLinesArgs): Promise<EditLinesResult>
+
+/** A source file's outline: every symbol with its name path, kind and whole span, and a compact text form (async). */
+export declare function listSymbols(...args: ListSymbolsArgs): Promise<ListSymbolsResult>
+
+/** Replace, delete, or insert next to one symbol named by its name path; re-indented, undoable (async). */
+export declare function editSymbol(...args: EditSymbolArgs): Promise<EditSymbolResult>
 
 /** Create a file, with its parent directories; FILE_EXISTS unless `overwrite` (async). */
 export declare function createFile(...args: CreateFileArgs): Promise<WriteFileResult>

@@ -87,6 +87,9 @@ const ErrorCode = Object.freeze({
   SNIPPET_AMBIGUOUS: 'SNIPPET_AMBIGUOUS',
   SNIPPET_OUT_OF_ORDER: 'SNIPPET_OUT_OF_ORDER',
   SNIPPET_KEEP_MISSING: 'SNIPPET_KEEP_MISSING',
+  SYMBOL_NOT_FOUND: 'SYMBOL_NOT_FOUND',
+  SYMBOL_AMBIGUOUS: 'SYMBOL_AMBIGUOUS',
+  UNSUPPORTED_LANGUAGE: 'UNSUPPORTED_LANGUAGE',
   INTERNAL_ERROR: 'INTERNAL_ERROR',
 })
 
@@ -363,6 +366,16 @@ function editLines(filePath, ops, options) {
   return callAsync('edit_lines', ['file_path', 'ops', 'options'], [filePath, ops, options])
 }
 
+/** A source file's outline: `{name_path, kind, start_line, end_line, children}` per symbol, and a compact text form. */
+function listSymbols(filePath, options) {
+  return callAsync('list_symbols', ['file_path', 'options'], [filePath, options])
+}
+
+/** Replace, delete, or insert next to one symbol named by its name path (`{file_path, name_path, action, text}`). */
+function editSymbol(input, options) {
+  return callAsync('edit_symbol', ['input', 'options'], [input, options])
+}
+
 /** Create a file (refused with FILE_EXISTS unless `overwrite`); parent directories are created. */
 function createFile(filePath, content, options) {
   return callAsync('create_file', ['file_path', 'content', 'options'], [filePath, content, options])
@@ -430,6 +443,8 @@ module.exports = {
   restoreCheckpoint,
   listCheckpoints,
   editLines,
+  listSymbols,
+  editSymbol,
   createFile,
   writeFile,
   deleteFile,

@@ -20,6 +20,8 @@ export const {
   restoreCheckpoint,
   listCheckpoints,
   editLines,
+  listSymbols,
+  editSymbol,
   createFile,
   writeFile,
   deleteFile,

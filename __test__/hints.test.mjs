@@ -172,7 +172,7 @@ test('library: failures name functions and the arguments of the function that an
 // (what to read), and the functions or tools of its own surface. LOCK_TIMEOUT, FILE_READ_ERROR,
 // FILE_WRITE_ERROR and INTERNAL_ERROR need fault injection and are not produced here.
 const tools = require('../tools/table.cjs')
-const LIB_NAMES = /\b(applyEdits|editLines|writeFile|viewFile|patchFile|applyPatch|undoEdit|moveFile|deleteFile|createFile|readManyFiles|searchFiles|listDirectory|findFiles|applyBlocks|applyUnifiedDiff|previewEdits|createDirectory|createCheckpoint|restoreCheckpoint|listCheckpoints|mergeSnippet)\b/
+const LIB_NAMES = /\b(applyEdits|editLines|writeFile|viewFile|patchFile|applyPatch|undoEdit|moveFile|deleteFile|createFile|readManyFiles|searchFiles|listDirectory|findFiles|applyBlocks|applyUnifiedDiff|previewEdits|createDirectory|createCheckpoint|restoreCheckpoint|listCheckpoints|mergeSnippet|listSymbols|editSymbol)\b/
 const NEXT_ACTIONS = new Set(['reread', 'use_line_edit', 'rewrite_file', 'widen_context', 'fix_input', 'retry'])
 
 // Every property name declared anywhere in a JSON schema ($defs, prefixItems and all).
@@ -278,6 +278,13 @@ test('every failure code x every surface: messages, hints and next_action name o
     ['SNIPPET_OUT_OF_ORDER', 'a.js', '// ...\nfunction two() {\n  const y = 20\n  return y\n// ...\nfunction one() {\n  const x = 10\n  return x\n// ...\n'],
     ['SNIPPET_KEEP_MISSING', 'a.js', '// ...\nfunction one() {\n  const x = 10\n  return x\n// ... keep nothingHere ...\nfunction two() {\n// ...\n'],
   ]) cases.push([code, 'merge_snippet', [{ file_path: file, snippet }, o], 'merge_snippet', { file_path: file, snippet }])
+  // Symbols: a name path that names nothing or two symbols, a file without a grammar.
+  writeFileSync(join(root, 'amb.py'), 'class A:\n    def run(self):\n        pass\n\n\nclass B:\n    def run(self):\n        pass\n')
+  cases.push(
+    ['SYMBOL_NOT_FOUND', 'edit_symbol', [{ file_path: 'y.py', name_path: 'nope', action: 'delete' }, o], 'edit_symbol', { file_path: 'y.py', name_path: 'nope', action: 'delete' }],
+    ['SYMBOL_AMBIGUOUS', 'edit_symbol', [{ file_path: 'amb.py', name_path: 'run', action: 'delete' }, o], 'edit_symbol', { file_path: 'amb.py', name_path: 'run', action: 'delete' }],
+    ['UNSUPPORTED_LANGUAGE', 'list_symbols', ['dir/k.txt', ro], 'list_symbols', { file_path: 'dir/k.txt' }],
+  )
   // Checkpoints (the CLI restores them with undo CHECKPOINT_ID).
   const cp = (await sp.createCheckpoint(ro)).checkpoint_id
   cases.push(

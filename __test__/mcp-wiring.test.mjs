@@ -51,6 +51,8 @@ function library(root) {
     createCheckpoint: sp.createCheckpoint,
     restoreCheckpoint: sp.restoreCheckpoint,
     listCheckpoints: sp.listCheckpoints,
+    listSymbols: sp.listSymbols,
+    editSymbol: sp.editSymbol,
     viewFile: record('viewFile', async (p) => {
       let content
       try {
@@ -79,13 +81,13 @@ test('every declared tool is served once its library function exists', async (t)
   const s = await inProcess(t, { root, library: lib })
   assert.deepEqual(s.tools.map((x) => x.name), tools.ALL_TOOLS)
   assert.deepEqual(tools.ALL_TOOLS, [
-    'view_file', 'patch_file', 'merge_snippet', 'edit_file', 'apply_patch', 'edit_lines', 'write_file', 'delete_file', 'undo_edit',
+    'view_file', 'patch_file', 'merge_snippet', 'edit_file', 'apply_patch', 'edit_lines', 'list_symbols', 'edit_symbol', 'write_file', 'delete_file', 'undo_edit',
     'list_directory', 'find_files', 'search_files', 'read_many_files', 'move_file', 'create_directory',
     'create_checkpoint', 'restore_checkpoint', 'list_checkpoints',
   ])
   const view = s.tools.find((x) => x.name === 'view_file')
   assert.deepEqual(view.annotations, { title: 'View file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false })
-  const readOnly = ['view_file', 'list_directory', 'find_files', 'search_files', 'read_many_files', 'list_checkpoints']
+  const readOnly = ['view_file', 'list_symbols', 'list_directory', 'find_files', 'search_files', 'read_many_files', 'list_checkpoints']
   for (const x of s.tools) {
     assert.equal(x.annotations.readOnlyHint, readOnly.includes(x.name), x.name)
     // Creating a directory adds and never replaces anything.

@@ -22,11 +22,12 @@ test('journal_warning: every write op says when the journal directory could not 
   const ws = workspace(t)
   const big = 2000
   const before = `one\n${'p'.repeat(big)}\n`
-  const ops = ['patch_file', 'apply_edits', 'apply_patch', 'apply_unified_diff', 'apply_blocks', 'create_file', 'write_file', 'delete_file', 'move_file', 'merge_snippet', 'edit_lines']
+  const ops = ['patch_file', 'apply_edits', 'apply_patch', 'apply_unified_diff', 'apply_blocks', 'create_file', 'write_file', 'delete_file', 'move_file', 'merge_snippet', 'edit_lines', 'edit_symbol']
   for (const op of ops) {
     mkdirSync(ws.path(`${op}/jd`), { recursive: true })
     ws.write(`${op}/a.txt`, before)
   }
+  ws.write('edit_symbol/a.py', `def f():\n    return "${'p'.repeat(big)}"\n`)
   const env = Object.assign({}, process.env)
   delete env.SUREPATCH_RECORD_RESULTS // this process records the worker's results
   const r = spawnSync('bash', ['-c', 'ulimit -f 1 && exec "$0" "$@"', process.execPath, WORKER, ws.root, String(big)], { env, encoding: 'utf8' })
@@ -43,12 +44,14 @@ test('journal_warning: every write op says when the journal directory could not 
     if (op === 'delete_file') assert.equal(existsSync(w('a.txt')), false, op)
     else if (op === 'move_file') assert.equal(readFileSync(w('b.txt'), 'utf8'), before, op)
     else if (op === 'create_file') assert.equal(readFileSync(w(result.file_path), 'utf8'), 'x\n', op)
+    else if (op === 'edit_symbol') assert.equal(readFileSync(w('a.py'), 'utf8'), 'def f():\n    return 1\n', op)
     else assert.equal(readFileSync(w('a.txt'), 'utf8'), 'ONE\n', op)
     assert.deepEqual(readdirSync(w('jd')), [], op)
     // As the warning says: another process finds nothing to undo, and changes nothing.
     const u = await sp.undoEdit(result.edit_id, { workspace_root: ws.path(op), journal_dir: 'jd' })
     assert.equal(u.code, 'EDIT_NOT_FOUND', `${op}: ${JSON.stringify(u)}`)
-    if (op !== 'delete_file' && op !== 'move_file' && op !== 'create_file') assert.equal(readFileSync(w('a.txt'), 'utf8'), 'ONE\n', op)
+    if (op === 'edit_symbol') assert.equal(readFileSync(w('a.py'), 'utf8'), 'def f():\n    return 1\n', op)
+    else if (op !== 'delete_file' && op !== 'move_file' && op !== 'create_file') assert.equal(readFileSync(w('a.txt'), 'utf8'), 'ONE\n', op)
   }
 })
 

@@ -60,6 +60,9 @@ codes! {
     SnippetAmbiguous => "SNIPPET_AMBIGUOUS", "A chunk's unchanged lines occur at several places (candidates lists them): add one more unchanged line that occurs once, above or below the chunk.";
     SnippetOutOfOrder => "SNIPPET_OUT_OF_ORDER", "The snippet's chunks (or a chunk's unchanged lines) are not in the file's order: write the chunks top to bottom as they stand in the file.";
     SnippetKeepMissing => "SNIPPET_KEEP_MISSING", "A `keep NAME` marker stands for lines that do not hold NAME: the chunks around it are not where the snippet says; re-read the file and resend.";
+    SymbolNotFound => "SYMBOL_NOT_FOUND", "No symbol has this name path; pick one of the candidates (each name_path resolves to exactly that symbol), or list the file's symbols with listSymbols.";
+    SymbolAmbiguous => "SYMBOL_AMBIGUOUS", "Several symbols have this name path; send one of the candidates' name_path verbatim (e.g. Class/method[1]), or a longer path.";
+    UnsupportedLanguage => "UNSUPPORTED_LANGUAGE", "surepatch has no grammar for this file's extension, so it has no symbols; edit it with patchFile, applyEdits or editLines.";
     InternalError => "INTERNAL_ERROR", "A bug in surepatch; nothing was written. Please report it at https://github.com/surepatch/surepatch/issues.";
 }
 

@@ -81,6 +81,8 @@ fn leading(op: &str) -> Option<Vec<Value>> {
         "read_many_files" => vec![json!(["a.txt"])],
         "move_file" => vec![json!("a.txt"), json!("b.txt")],
         "create_directory" => vec![json!("d")],
+        "list_symbols" => vec![json!("a.rs")],
+        "edit_symbol" => vec![json!({"file_path": "a.rs", "name_path": "f", "action": "delete"})],
         // No options object of their own (touched_files passes its inner call's options through).
         "codes" | "set_event_log" | "parse_blocks" | "parse_path_blocks" | "touched_files" => {
             return None
@@ -149,6 +151,11 @@ fn nested_argument_objects_agree_too() {
             "read_many_files",
             "files",
             json!([[{"file_path": "a.txt", UNKNOWN: 1}]]),
+        ),
+        (
+            "edit_symbol",
+            "input",
+            json!([{"file_path": "a.rs", "name_path": "f", "action": "delete", UNKNOWN: 1}]),
         ),
         (
             "undo_edit",

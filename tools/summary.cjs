@@ -149,6 +149,10 @@ function summarize(name, r) {
   if (name === 'undo_edit') return undoText(r)
   const reads = require('./summary-reads.cjs').readsText(name, r, viewText)
   if (reads !== null) return reads
+  if (name === 'list_symbols' && typeof r.outline === 'string') {
+    return `${r.file_path} (${r.language}): ${r.symbol_count} symbols, file_hash ${r.file_hash}\n${r.outline}`
+  }
+  if (name === 'edit_symbol' && typeof r.warning === 'string') return `warning: ${r.warning}\n${editText(r)}`
   const isEdit = typeof r.diff === 'string' || 'written' in r || 'edit_id' in r
   if (isEdit && (typeof r.file_path === 'string' || Array.isArray(r.files))) return editText(r)
   return rest(r, new Set(['ok'])) || 'ok\n'

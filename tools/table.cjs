@@ -436,6 +436,52 @@ const TOOLS = [
     touches: 'file',
   },
   {
+    name: 'list_symbols',
+    lib: 'listSymbols',
+    title: 'List symbols',
+    description:
+      'Outline a source file (JS/TS, Python, Rust, Go, JSON, C/C++, Java): per symbol its name_path (for edit_symbol), kind and lines.',
+    input: object({ file_path: FILE_PATH }, ['file_path']),
+    success: {
+      properties: { file_path: { type: 'string' }, outline: { type: 'string' }, file_hash: { type: 'string' } },
+      required: ['file_path', 'outline'],
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    op: 'list_symbols',
+    args: (a, root) => [a.file_path, { workspace_root: root }],
+    touches: null,
+  },
+  {
+    name: 'edit_symbol',
+    lib: 'editSymbol',
+    title: 'Edit symbol',
+    description:
+      'Replace, delete, or insert code before/after a symbol named by its name_path from list_symbols ("Class/method"). ' +
+      'replace takes the whole symbol, comment and decorators included (what text omits is removed: see dropped). ' +
+      'On SYMBOL_AMBIGUOUS / SYMBOL_NOT_FOUND resend a candidate name_path.',
+    input: object(
+      {
+        file_path: FILE_PATH,
+        name_path: { type: 'string' },
+        action: { type: 'string', enum: ['replace', 'insert_before', 'insert_after', 'delete'] },
+        text: str('Not for delete.'),
+        base_hash: str('file_hash last seen (STALE_FILE if changed).'),
+      },
+      ['file_path', 'name_path', 'action'],
+    ),
+    success: {
+      properties: { file_path: { type: 'string' }, dropped: { type: 'array' }, diff: { type: 'string' }, file_hash: { type: 'string' }, edit_id: { type: ['string', 'null'] } },
+      required: ['file_path'],
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    op: 'edit_symbol',
+    args: (a, root, validate) => [
+      { file_path: a.file_path, name_path: a.name_path, action: a.action, text: a.text },
+      { workspace_root: root, base_hash: a.base_hash, validate },
+    ],
+    touches: 'file',
+  },
+  {
     name: 'write_file',
     lib: 'createFile',
     title: 'Write whole file',

@@ -31,6 +31,8 @@ const LIBRARY_TO_TOOL = {
   createCheckpoint: 'create_checkpoint',
   restoreCheckpoint: 'restore_checkpoint',
   listCheckpoints: 'list_checkpoints',
+  listSymbols: 'list_symbols',
+  editSymbol: 'edit_symbol',
 }
 const libraryNames = new RegExp(`\\b(${Object.keys(LIBRARY_TO_TOOL).join('|')})\\b`, 'g')
 

@@ -234,6 +234,27 @@ export type EditSpec = ({
   replaceAll?: boolean | null
 } & ({ old: string } | { old_string: string } | { oldString: string } | { search: string } | { oldText: string }) & ({ new: string } | { new_string: string } | { newString: string } | { replace: string } | { newText: string }))
 
+/**
+ * The `edit_symbol` tool's arguments, which `editSymbol` takes as its `input`. `file_path`,
+ * `name_path` and `action` are required; `text` is required except for `delete`.
+ */
+export type EditSymbolInput = ({
+  /** The file to edit. */
+  file_path?: string
+  /** Another spelling of `file_path`. */
+  filePath?: string
+  /**
+   * The symbol: `Class/method` (`.` and `::` are accepted too, a leading `/` is absolute, a unique
+   * suffix matches, `name[i]` picks the i-th of same-named symbols in file order).
+   */
+  name_path?: string
+  /** Another spelling of `name_path`. */
+  namePath?: string
+  action: SymbolAction
+  /** The whole new symbol (replace) or the new code (inserts); re-indented to the target. */
+  text?: string | null
+} & ({ file_path: string } | { filePath: string }) & ({ name_path: string } | { namePath: string }))
+
 /** Options of findFiles. */
 export interface FindFilesOptions {
   /** Directory every path must stay inside (default: `process.cwd()`). */
@@ -361,6 +382,25 @@ export interface ListDirectoryOptions {
   max_entries?: number | null
   /** Another spelling of `max_entries`. */
   maxEntries?: number | null
+}
+
+/** Options of listSymbols. */
+export interface ListSymbolsOptions {
+  /** Directory every path must stay inside (default: `process.cwd()`). */
+  workspace_root?: string | null
+  /** Another spelling of `workspace_root`. */
+  workspaceRoot?: string | null
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number | null
+  /** Another spelling of `lock_timeout_ms`. */
+  lockTimeoutMs?: number | null
+  /** Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB). */
+  max_file_bytes?: number | null
+  /** Another spelling of `max_file_bytes`. */
+  maxFileBytes?: number | null
 }
 
 /**
@@ -623,6 +663,56 @@ export interface RestoreCheckpointOptions {
  */
 export type ScopeInput = string[] | string
 
+/** Options of patchFile and applyEdits: the single-file edit options, and `name_path`. */
+export interface ScopedEditOptions {
+  /** Directory every path must stay inside (default: `process.cwd()`). */
+  workspace_root?: string | null
+  /** Another spelling of `workspace_root`. */
+  workspaceRoot?: string | null
+  /**
+   * Longest wait, in milliseconds, for a lock another surepatch call holds on a file or directory
+   * (default 10000); past it the call fails with `LOCK_TIMEOUT` and nothing is written.
+   */
+  lock_timeout_ms?: number | null
+  /** Another spelling of `lock_timeout_ms`. */
+  lockTimeoutMs?: number | null
+  /** Compute everything, write nothing (`written: false`). */
+  dry_run?: boolean | null
+  /** Another spelling of `dry_run`. */
+  dryRun?: boolean | null
+  tolerance?: Tolerance | null
+  /** Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB). */
+  max_file_bytes?: number | null
+  /** Another spelling of `max_file_bytes`. */
+  maxFileBytes?: number | null
+  /**
+   * A directory inside the workspace that also keeps the undo journal on disk (so `undoEdit` works
+   * after a restart). The in-memory journal is always kept.
+   */
+  journal_dir?: string | null
+  /** Another spelling of `journal_dir`. */
+  journalDir?: string | null
+  /**
+   * An absolute directory chosen by the host (not sandboxed, created if missing) that keeps the undo
+   * journal on disk, inside or outside the workspace; one per workspace root. Not with `journal_dir`.
+   */
+  host_journal_dir?: string | null
+  /** Another spelling of `host_journal_dir`. */
+  hostJournalDir?: string | null
+  validate?: ValidateMode | null
+  /** The `file_hash` the edit was written against; a different current hash gives `STALE_FILE`. */
+  base_hash?: string | null
+  /** Another spelling of `base_hash`. */
+  baseHash?: string | null
+  /**
+   * Search only inside this symbol's span (see listSymbols), so a short `old` that is unique there
+   * is enough. Files without a grammar give `UNSUPPORTED_LANGUAGE`.
+   */
+  name_path?: string | null
+  /** Another spelling of `name_path`. */
+  namePath?: string | null
+}
+
 /** Options of searchFiles. */
 export interface SearchFilesOptions {
   /** Directory every path must stay inside (default: `process.cwd()`). */
@@ -676,6 +766,9 @@ export interface StatsOptions {
   /** Reset the counters after reading them. */
   reset?: boolean | null
 }
+
+/** What `editSymbol` does at the symbol. */
+export type SymbolAction = 'replace' | 'insert_before' | 'insert_after' | 'delete'
 
 /** `"safe"` (default) tolerates transcription noise when the match stays unique; `"exact"` does not. */
 export type Tolerance = 'exact' | 'safe'
@@ -941,7 +1034,7 @@ export interface WriteFileOptions {
 export type ApplyBlocksArgs = [text: string, options?: BlocksOptions | null]
 
 /** The arguments of applyEdits (apply_edits), as `api::call` receives them: a JSON array, one item per parameter. */
-export type ApplyEditsArgs = [file_path: string, edits: Edit[], options?: EditOptions | null]
+export type ApplyEditsArgs = [file_path: string, edits: Edit[], options?: ScopedEditOptions | null]
 
 /** The arguments of applyPatch (apply_patch), as `api::call` receives them: a JSON array, one item per parameter. */
 export type ApplyPatchArgs = [patch: string, options?: PatchOptions | null]
@@ -964,6 +1057,9 @@ export type DeleteFileArgs = [file_path: string, options?: EditOptions | null]
 /** The arguments of editLines (edit_lines), as `api::call` receives them: a JSON array, one item per parameter. */
 export type EditLinesArgs = [file_path: string, ops: LineOp[], options?: EditOptions | null]
 
+/** The arguments of editSymbol (edit_symbol), as `api::call` receives them: a JSON array, one item per parameter. */
+export type EditSymbolArgs = [input: EditSymbolInput, options?: EditOptions | null]
+
 /** The arguments of errorCodes (codes), as `api::call` receives them: a JSON array, one item per parameter. */
 export type ErrorCodesArgs = []
 
@@ -979,6 +1075,9 @@ export type ListCheckpointsArgs = [options?: ListCheckpointsOptions | null]
 /** The arguments of listDirectory (list_directory), as `api::call` receives them: a JSON array, one item per parameter. */
 export type ListDirectoryArgs = [path?: string | null, options?: ListDirectoryOptions | null]
 
+/** The arguments of listSymbols (list_symbols), as `api::call` receives them: a JSON array, one item per parameter. */
+export type ListSymbolsArgs = [file_path: string, options?: ListSymbolsOptions | null]
+
 /** The arguments of mergeSnippet (merge_snippet), as `api::call` receives them: a JSON array, one item per parameter. */
 export type MergeSnippetArgs = [input: MergeSnippetInput, options?: EditOptions | null]
 
@@ -992,13 +1091,13 @@ export type ParseBlocksArgs = [text: string]
 export type ParsePathBlocksArgs = [text: string]
 
 /** The arguments of patchFile (patch_file), as `api::call` receives them: a JSON array, one item per parameter. */
-export type PatchFileArgs = [input: PatchFileInput, options?: EditOptions | null]
+export type PatchFileArgs = [input: PatchFileInput, options?: ScopedEditOptions | null]
 
 /** The arguments of permissionScope (permission_scope), as `api::call` receives them: a JSON array, one item per parameter. */
 export type PermissionScopeArgs = [input: ScopeInput, options?: WorkspaceOption | null]
 
 /** The arguments of previewEdits (preview_edits), as `api::call` receives them: a JSON array, one item per parameter. */
-export type PreviewEditsArgs = [file_path: string, edits: Edit[], options?: EditOptions | null]
+export type PreviewEditsArgs = [file_path: string, edits: Edit[], options?: ScopedEditOptions | null]
 
 /** The arguments of readManyFiles (read_many_files), as `api::call` receives them: a JSON array, one item per parameter. */
 export type ReadManyFilesArgs = [files: ReadManyItem[], options?: ReadManyFilesOptions | null]

@@ -81,6 +81,8 @@ const OPS: &[(&str, Option<usize>)] = &[
     ("restore_checkpoint", Some(1)),
     ("list_checkpoints", Some(0)),
     ("merge_snippet", Some(1)),
+    ("list_symbols", Some(1)),
+    ("edit_symbol", Some(1)),
 ];
 
 /// Operations that may write (when `ok` and not `written: false`).
@@ -100,6 +102,7 @@ const WRITERS: &[&str] = &[
     "create_checkpoint",
     "restore_checkpoint",
     "merge_snippet",
+    "edit_symbol",
 ];
 
 /// Writers that change exactly one file when they succeed.
@@ -111,6 +114,7 @@ const SINGLE: &[&str] = &[
     "write_file",
     "delete_file",
     "merge_snippet",
+    "edit_symbol",
 ];
 
 /// Most calls in one input.

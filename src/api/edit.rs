@@ -22,8 +22,9 @@ use crate::fs::txn::Action;
 use crate::fs::workspace::{Resolve, Workspace};
 use crate::syntax;
 
-/// Set once an edit ran the syntax gate in this process; from then on `viewFile` warms the gate's
-/// tree cache (see [`super::view`]), so hosts that never validate never pay for parsing.
+/// Set once an edit ran the syntax gate in this process (or `listSymbols` / `editSymbol` outlined a
+/// file); from then on `viewFile` warms the gate's tree cache (see [`super::view`]), so hosts that
+/// never validate never pay for parsing.
 pub static GATE_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Runs the syntax gate on one file's edit: `None` when `mode` is off, the report otherwise. Under
@@ -130,9 +131,23 @@ pub fn edit_file(
     check_base(opts.base_hash.as_deref(), bytes, &display)?;
     let (text, encoding, before_text_utf16) =
         codec::decode_slice_counted(bytes).map_err(with_path)?;
+    // With name_path, the search sees only that symbol's span (the rest masked, offsets kept).
+    let scoped = match &opts.name_path {
+        Some(np) => Some(mask_outside(
+            &text,
+            super::symbols::symbol_span(&display, &text, np)?,
+        )),
+        None => None,
+    };
     // A later edit whose old only an earlier edit's new holds: the list is applied in turn.
-    let mut applied =
-        apply::plan_batch(&text, edits, opts.tolerance, Dialect::EditsInTurn).map_err(with_path)?;
+    let mut applied = apply::plan_batch(
+        scoped.as_deref().unwrap_or(&text),
+        edits,
+        opts.tolerance,
+        Dialect::EditsInTurn,
+    )
+    .map_err(with_path)?;
+    drop(scoped);
     let syntax = syntax_gate_planned(opts.validate, &display, &text, &applied)?;
     let mut lines = std::mem::take(&mut applied.lines);
     let spans: Vec<(usize, usize, &str)> = applied.spans().collect();
@@ -188,12 +203,47 @@ pub fn edit_file(
     })
 }
 
+/// `text` with every byte outside `span` replaced by NUL (line breaks kept): same length, same line
+/// numbers, and no `old` without a NUL can match outside the span.
+fn mask_outside(text: &str, (start, end): (usize, usize)) -> String {
+    let mask = |s: &str| {
+        s.bytes()
+            .map(|b| {
+                if b == b'\n' || b == b'\r' {
+                    b as char
+                } else {
+                    '\0'
+                }
+            })
+            .collect::<String>()
+    };
+    let mut out = mask(&text[..start]);
+    out.push_str(&text[start..end]);
+    out.push_str(&mask(&text[end..]));
+    out
+}
+
+/// The options of `patchFile` / `applyEdits`: the single-file ones and `name_path`.
+/// The options of patchFile and applyEdits: the single-file edit options and `name_path`.
+fn scoped_options(o: Option<i::ScopedEditOptions>) -> Result<EditOptions> {
+    let o = o.unwrap_or_default();
+    let mut opts = edit_options(Some(o.edit))?;
+    opts.name_path = o.name_path;
+    Ok(opts)
+}
+
 /// An empty `old`: creates the file when it is missing, fills it when it holds nothing but
 /// whitespace (the new text takes the file's encoding and line terminator), and is refused on a file
 /// with content, since agents disagree on what it means there (one prepends, another appends). A file
 /// that already holds exactly `new` is `ALREADY_APPLIED` (a retried creation).
 fn fill_file(path: &str, new: &str, opts: &EditOptions, names: (&str, &str)) -> Result<Outcome> {
     let (old_name, new_name) = names;
+    if opts.name_path.is_some() {
+        return Err(bad(format!(
+            "{old_name} is empty: name_path narrows the search of a non-empty {old_name} to one symbol; to add code next to a symbol, use editSymbol with insert_before or insert_after."
+        ))
+        .with("edit_index", 0));
+    }
     let ws = Workspace::new(&opts.root)?;
     let mut w = Writer::open(
         &ws,
@@ -355,22 +405,22 @@ pub fn patch_file(a: i::PatchFileArgs) -> Res {
             "{name} is given both with the tool's arguments and in options, with different values; give it once."
         ))
     };
-    if let (Some(h), Some(o)) = (&input.base_hash, &given.base_hash) {
+    if let (Some(h), Some(o)) = (&input.base_hash, &given.edit.base_hash) {
         if h != o {
             return Err(clash("base_hash"));
         }
     }
-    if let (Some(d), Some(o)) = (input.dry_run, given.write.dry_run) {
+    if let (Some(d), Some(o)) = (input.dry_run, given.edit.write.dry_run) {
         if d != o {
             return Err(clash("dry_run"));
         }
     }
-    if let (Some(t), Some(o)) = (&input.tolerance, &given.write.tolerance) {
+    if let (Some(t), Some(o)) = (&input.tolerance, &given.edit.write.tolerance) {
         if tolerance(Some(t)) != tolerance(Some(o)) {
             return Err(clash("tolerance"));
         }
     }
-    let mut opts = edit_options(Some(given))?;
+    let mut opts = scoped_options(Some(given))?;
     if let Some(h) = input.base_hash {
         opts.base_hash = Some(h);
     }
@@ -424,7 +474,7 @@ pub fn apply_edits(a: i::ApplyEditsArgs, preview: bool) -> Res {
         .collect::<Result<Vec<_>>>()?
         .into_iter()
         .unzip();
-    let mut opts = edit_options(a.options)?;
+    let mut opts = scoped_options(a.options)?;
     if preview {
         opts.dry_run = true;
     }

@@ -148,6 +148,7 @@ fn is_write(op: &str) -> bool {
     !matches!(
         op,
         "view_file"
+            | "list_symbols"
             | "preview_edits"
             | "codes"
             | "get_stats"

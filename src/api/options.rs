@@ -25,6 +25,8 @@ pub struct EditOptions {
     pub journal: JournalAt,
     /// The syntax gate (option `validate`).
     pub validate: Validate,
+    /// `patchFile` / `applyEdits` option `name_path`: search only inside that symbol's span.
+    pub name_path: Option<String>,
 }
 
 /// Option `validate`: whether an edit is checked with the syntax gate ([`crate::syntax`]).
@@ -97,6 +99,7 @@ pub fn write_options(o: i::WriteOptions, base_hash: Option<String>) -> Result<Ed
         base_hash,
         journal: journal(&o.journal)?,
         validate: validate(o.validate.as_ref()),
+        name_path: None,
     })
 }
 

@@ -84,7 +84,7 @@ fn named(op: &str, args: &[Value]) -> Result<Named> {
         }
         "apply_edits" | "preview_edits" => {
             let a: i::ApplyEditsArgs = read_args(args)?;
-            edit(file(a.file_path), a.options)
+            edit(file(a.file_path), a.options.map(|o| o.edit))
         }
         "edit_lines" => {
             let a: i::EditLinesArgs = read_args(args)?;
@@ -100,6 +100,10 @@ fn named(op: &str, args: &[Value]) -> Result<Named> {
         }
         "patch_file" => {
             let a: i::PatchFileArgs = read_args(args)?;
+            edit(file(a.input.file_path), a.options.map(|o| o.edit))
+        }
+        "edit_symbol" => {
+            let a: i::EditSymbolArgs = read_args(args)?;
             edit(file(a.input.file_path), a.options)
         }
         "merge_snippet" => {

@@ -598,7 +598,7 @@ pub enum ScopeInput {
 pub struct PatchFileArgs {
     /// The edit: the `patch_file` tool's arguments.
     pub input: PatchFileInput,
-    pub options: Option<EditOptions>,
+    pub options: Option<ScopedEditOptions>,
 }
 
 /// `mergeSnippet(input, options?)`.
@@ -617,7 +617,7 @@ pub struct ApplyEditsArgs {
     pub file_path: String,
     /// The edits, applied all or none (at most 10000).
     pub edits: Vec<Edit>,
-    pub options: Option<EditOptions>,
+    pub options: Option<ScopedEditOptions>,
 }
 
 /// No arguments.
@@ -787,4 +787,71 @@ pub struct CreateDirectoryArgs {
     /// The directory to create, with its missing parents.
     pub path: String,
     pub options: Option<WorkspaceOption>,
+}
+
+// ---- symbols (listSymbols, editSymbol; src/api/symbols.rs) ---------------------------------------
+
+/// Options of listSymbols.
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
+pub struct ListSymbolsOptions {
+    #[serde(flatten)]
+    pub root: WorkspaceOption,
+    /// Refuse files larger than this many bytes with `FILE_TOO_LARGE` (default 256 MiB).
+    pub max_file_bytes: Option<u64>,
+}
+
+/// `listSymbols(file_path, options?)`.
+#[derive(JsonSchema, Deserialize)]
+pub struct ListSymbolsArgs {
+    /// The file to outline.
+    pub file_path: String,
+    pub options: Option<ListSymbolsOptions>,
+}
+
+/// What `editSymbol` does at the symbol.
+#[derive(JsonSchema, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "snake_case")]
+pub enum SymbolAction {
+    /// Replace the symbol's whole span (comment above, decorators, `export` included) with `text`.
+    Replace,
+    /// Insert `text` before the symbol's span, at its indentation.
+    InsertBefore,
+    /// Insert `text` after the symbol's span, at its indentation.
+    InsertAfter,
+    /// Delete the symbol's span and one adjoining run of blank lines.
+    Delete,
+}
+
+/// The `edit_symbol` tool's arguments, which `editSymbol` takes as its `input`. `file_path`,
+/// `name_path` and `action` are required; `text` is required except for `delete`.
+#[derive(JsonSchema, Deserialize)]
+#[schemars(deny_unknown_fields)]
+pub struct EditSymbolInput {
+    /// The file to edit.
+    pub file_path: String,
+    /// The symbol: `Class/method` (`.` and `::` are accepted too, a leading `/` is absolute, a unique
+    /// suffix matches, `name[i]` picks the i-th of same-named symbols in file order).
+    pub name_path: String,
+    pub action: SymbolAction,
+    /// The whole new symbol (replace) or the new code (inserts); re-indented to the target.
+    pub text: Option<String>,
+}
+
+/// `editSymbol(input, options?)`.
+#[derive(JsonSchema, Deserialize)]
+pub struct EditSymbolArgs {
+    pub input: EditSymbolInput,
+    pub options: Option<EditOptions>,
+}
+
+/// Options of patchFile and applyEdits: the single-file edit options, and `name_path`.
+#[derive(JsonSchema, Deserialize, Default)]
+#[schemars(deny_unknown_fields)]
+pub struct ScopedEditOptions {
+    #[serde(flatten)]
+    pub edit: EditOptions,
+    /// Search only inside this symbol's span (see listSymbols), so a short `old` that is unique there
+    /// is enough. Files without a grammar give `UNSUPPORTED_LANGUAGE`.
+    pub name_path: Option<String>,
 }

@@ -520,7 +520,7 @@ mod tests {
                 panic!("a spec")
             };
             assert_eq!((e.old.as_str(), e.new.as_str()), ("x", "y"), "{old}");
-            assert_eq!(a.options.unwrap().write.dry_run, Some(true));
+            assert_eq!(a.options.unwrap().edit.write.dry_run, Some(true));
         }
         // Equal values under two spellings are one value; different ones are refused.
         assert!(edits(json!(["a", [{"old": "x", "search": "x", "new": ""}]])).is_ok());
@@ -533,7 +533,7 @@ mod tests {
     #[test]
     fn null_is_absent_and_unknown_keys_are_named_with_the_known_ones() {
         let a = edits(json!(["a", [["x", "y"]], {"dry_run": null, "tolerance": null}])).unwrap();
-        assert_eq!(a.options.unwrap().write.dry_run, None);
+        assert_eq!(a.options.unwrap().edit.write.dry_run, None);
         let m = msg(edits(json!(["a", [], {"dry_run": true, "bogus": 1}])));
         assert!(m.contains(r#"unknown argument(s) ["bogus"]"#), "{m}");
         assert!(

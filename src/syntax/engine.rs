@@ -111,6 +111,20 @@ pub(super) fn warm(language: &'static str, text: &str, deadline: Instant) -> boo
     }
 }
 
+/// The tree of `text` in `language`: the cached one when there is one, else a full parse (kept in the
+/// cache for the next caller, the gate included). `None` when parsing ran past `deadline`.
+pub(super) fn tree(language: &'static str, text: &str, deadline: Instant) -> Option<Tree> {
+    let key = Key::new(language, text);
+    if let Some(tree) = CACHE.get(&key) {
+        return Some(tree);
+    }
+    let mut parser = Parser::new();
+    parser.set_language(&grammar(language)?).ok()?;
+    let tree = parse(&mut parser, text, None, deadline)?;
+    CACHE.put(key, tree.clone());
+    Some(tree)
+}
+
 pub(super) fn clear_cache() {
     CACHE
         .entries

@@ -43,6 +43,9 @@ use crate::edit::text::LineTable;
 #[cfg(grammar)]
 mod engine;
 
+#[cfg(grammar)]
+pub mod symbols;
+
 #[cfg(all(test, feature = "syntax"))]
 mod tests;
 

@@ -1,0 +1,164 @@
+//! Name paths.
+//!
+//! A symbol's canonical name path is its logical path joined with `/` (`Cache/get`), followed by
+//! `[i]` (0-based, file order) when several symbols share that path (overloads, a Python property's
+//! getter and setter, a C `main` defined twice under `#ifdef`).
+//!
+//! A caller's name path is resolved in tiers; the first tier with a match decides:
+//! 1. the whole path, `/`-separated (so every canonical name path resolves to its own symbol);
+//! 2. the whole path with `.` or `::` accepted between segments;
+//! 3. a suffix of the path (`get` finds `Cache/get`), `/`-separated;
+//! 4. a suffix with `.` or `::` accepted.
+//!
+//! A leading `/` makes the path absolute (tiers 1 and 2 only). A trailing `[i]` picks the i-th
+//! symbol (0-based, in file order) of the tier's matches; a name that itself ends in `[...]` (a JSON
+//! key `"a[0]"`) is tried literally first. No match, or an index past the matches, is
+//! `NotFound`; several matches without an index is `Ambiguous`.
+
+use super::Symbol;
+
+/// Why a name path does not name exactly one symbol. The candidates are symbol indices.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolved {
+    NotFound { candidates: Vec<usize> },
+    Ambiguous { candidates: Vec<usize> },
+}
+
+/// Sets every symbol's canonical `name_path`.
+pub(super) fn assign(symbols: &mut [Symbol]) {
+    let joined: Vec<String> = symbols.iter().map(|s| s.path.join("/")).collect();
+    let mut counts: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for j in &joined {
+        *counts.entry(j.as_str()).or_default() += 1;
+    }
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut names = Vec::with_capacity(symbols.len());
+    for j in &joined {
+        let n = counts[j.as_str()];
+        if n > 1 {
+            let i = seen.entry(j.as_str()).or_default();
+            names.push(format!("{j}[{i}]"));
+            *i += 1;
+        } else {
+            names.push(j.clone());
+        }
+    }
+    for (s, n) in symbols.iter_mut().zip(names) {
+        s.name_path = n;
+    }
+}
+
+const SEPARATORS: [&str; 3] = ["/", ".", "::"];
+
+/// Whether `q` spells `segs` (whole, or a suffix when `suffix`), with `/` only or with any
+/// separator between segments.
+fn spells(q: &str, segs: &[String], suffix: bool, any_sep: bool) -> bool {
+    let Some((last, rest)) = segs.split_last() else {
+        return false;
+    };
+    let Some(before) = q.strip_suffix(last.as_str()) else {
+        return false;
+    };
+    if before.is_empty() {
+        return suffix || rest.is_empty();
+    }
+    let seps: &[&str] = if any_sep {
+        &SEPARATORS
+    } else {
+        &SEPARATORS[..1]
+    };
+    seps.iter().any(|sep| {
+        before
+            .strip_suffix(sep)
+            .is_some_and(|b| !b.is_empty() && spells(b, rest, suffix, any_sep))
+    })
+}
+
+/// The symbols `q` names in the first tier that has any.
+fn matches(symbols: &[Symbol], q: &str, absolute: bool) -> Vec<usize> {
+    let tiers: &[(bool, bool)] = if absolute {
+        &[(false, false), (false, true)]
+    } else {
+        &[(false, false), (false, true), (true, false), (true, true)]
+    };
+    for &(suffix, any_sep) in tiers {
+        let found: Vec<usize> = symbols
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| spells(q, &s.path, suffix, any_sep))
+            .map(|(i, _)| i)
+            .collect();
+        if !found.is_empty() {
+            return found;
+        }
+    }
+    Vec::new()
+}
+
+/// `name[3]` → `("name", 3)`.
+fn split_index(q: &str) -> Option<(&str, usize)> {
+    let open = q.strip_suffix(']')?.rfind('[')?;
+    let digits = &q[open + 1..q.len() - 1];
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) || digits.len() > 9 {
+        return None;
+    }
+    Some((&q[..open], digits.parse().ok()?))
+}
+
+/// The strings a symbol's name must end for it to answer `name_path`: the path as given (without a
+/// leading `/`), and without its trailing `[i]`.
+pub(super) fn query_forms(name_path: &str) -> Vec<String> {
+    let q = name_path.trim();
+    let q = q.strip_prefix('/').unwrap_or(q);
+    let mut forms = vec![q.to_string()];
+    if let Some((base, _)) = split_index(q) {
+        forms.push(base.to_string());
+    }
+    forms
+}
+
+/// The one symbol `name_path` names.
+pub fn resolve(symbols: &[Symbol], name_path: &str) -> Result<usize, Resolved> {
+    let q = name_path.trim();
+    let (q, absolute) = match q.strip_prefix('/') {
+        Some(rest) => (rest, true),
+        None => (q, false),
+    };
+    let literal = matches(symbols, q, absolute);
+    let (found, index) = match (literal.is_empty(), split_index(q)) {
+        (true, Some((base, i))) => (matches(symbols, base, absolute), Some(i)),
+        _ => (literal, None),
+    };
+    match (found.len(), index) {
+        (0, _) => Err(Resolved::NotFound {
+            candidates: near(symbols, q),
+        }),
+        (_, Some(i)) => found
+            .get(i)
+            .copied()
+            .ok_or(Resolved::NotFound { candidates: found }),
+        (1, None) => Ok(found[0]),
+        (_, None) => Err(Resolved::Ambiguous { candidates: found }),
+    }
+}
+
+/// Candidates for a name path that named nothing: symbols whose name contains the query's last
+/// segment (case-insensitive), else every symbol; at most 20.
+fn near(symbols: &[Symbol], q: &str) -> Vec<usize> {
+    let q = split_index(q).map_or(q, |(b, _)| b);
+    let last = q.rsplit(['/', '.', ':']).next().unwrap_or(q).to_lowercase();
+    let mut found: Vec<usize> = symbols
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| {
+            let n = s.name.to_lowercase();
+            !last.is_empty() && (n.contains(&last) || last.contains(&n))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    if found.is_empty() {
+        found = (0..symbols.len()).collect();
+    }
+    found.truncate(20);
+    found
+}
