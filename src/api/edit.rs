@@ -3,9 +3,9 @@
 use serde_json::Value;
 
 use super::args::bad;
+use super::checks::{check_base, syntax_gate, GATE_USED};
 use super::commit::Writer;
 use super::options::{edit_options, tolerance, EditOptions, Validate};
-use super::replace_all::{count_of, edit_file_all};
 use super::Res;
 use crate::contract::inputs as i;
 use crate::contract::receipts::{
@@ -21,41 +21,6 @@ use crate::fs::journal::Recorded;
 use crate::fs::txn::Action;
 use crate::fs::workspace::{Resolve, Workspace};
 use crate::syntax;
-
-/// Set once an edit ran the syntax gate in this process (or `listSymbols` / `editSymbol` outlined a
-/// file); from then on `viewFile` warms the gate's tree cache (see [`super::view`]), so hosts that
-/// never validate never pay for parsing.
-pub static GATE_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
-/// Runs the syntax gate on one file's edit: `None` when `mode` is off, the report otherwise. Under
-/// `enforce`, an edit that introduces an error fails with `SYNTAX_ERROR_INTRODUCED`, the report under
-/// `syntax` and a message that shows the first new error in context. `changes` are the edit's byte
-/// spans (`&[]` when none are at hand: the gate computes the differing span itself).
-pub fn syntax_gate(
-    mode: Validate,
-    display: &str,
-    before: &str,
-    after: &str,
-    changes: &[(usize, usize, usize, usize)],
-) -> Result<Option<syntax::SyntaxReport>> {
-    if mode == Validate::Off {
-        return Ok(None);
-    }
-    GATE_USED.store(true, std::sync::atomic::Ordering::Relaxed);
-    let report = syntax::check(display, before, after, changes);
-    if mode == Validate::Enforce && !report.ok {
-        let message =
-            syntax::message(display, &report, before, after, changes).unwrap_or_else(|| {
-                format!(
-                    "The edit would introduce a syntax error in {display}. Nothing was written."
-                )
-            });
-        return Err(Failure::new(Code::SyntaxErrorIntroduced, message)
-            .with("file_path", display)
-            .with("syntax", &report));
-    }
-    Ok(Some(report))
-}
 
 /// What one file edit produced, before it is shaped into a receipt.
 pub struct Outcome {
@@ -74,22 +39,6 @@ pub struct Outcome {
     pub syntax: Option<syntax::SyntaxReport>,
     /// An empty `old` created the missing file.
     pub created: bool,
-}
-
-/// Checks `base_hash` against the bytes the caller's edit will be applied to.
-pub fn check_base(base: Option<&str>, bytes: &[u8], display: &str) -> Result<()> {
-    let Some(base) = base else { return Ok(()) };
-    let now = file_hash(bytes);
-    if now.eq_ignore_ascii_case(base) {
-        return Ok(());
-    }
-    Err(Failure::new(
-        Code::StaleFile,
-        format!("{display} changed since it was read (base_hash {base}, now {now}); nothing was written. Re-read the file and rebuild the edit."),
-    )
-    .with("base_hash", base)
-    .with("current_hash", now)
-    .with("file_path", display))
 }
 
 /// Resolve, lock, read, check the base hash, decode, apply `edits`, encode, write (unless dry run).
@@ -498,4 +447,63 @@ pub fn apply_edits(a: i::ApplyEditsArgs, preview: bool) -> Res {
         file_hash: out.file_hash,
         syntax: out.syntax,
     }))
+}
+
+// ---------------------------------------------------------------------------------------------
+// replace_all
+//
+// `replace_all` (Claude Code's Edit and MultiEdit): an edit that replaces every occurrence of its old
+// text, however many there are (at least one). The engine's own count check does the work: the edit
+// is tried as a unique replacement, and when the file holds its old text `n > 1` times (which the
+// engine reports as `SEARCH_BLOCK_AMBIGUOUS` with `match_count: n`, nothing written) it is tried again
+// as `expected_replacements: n`. Each try is a whole transaction of its own, so a file changed in
+// between is found by the second try's own count (`MATCH_COUNT_MISMATCH`), never written blindly.
+
+/// `expected_replacements` and `replace_all` of one edit, read together: both given is refused.
+pub fn count_of(
+    name: &str,
+    expected: Option<u64>,
+    all: Option<bool>,
+) -> Result<(Option<usize>, bool)> {
+    match (expected, all) {
+        (Some(_), Some(true)) => Err(bad(format!(
+            "{name}: give expected_replacements or replace_all, not both (replace_all replaces every occurrence, however many)."
+        ))),
+        (e, a) => Ok((e.map(|n| n as usize), a == Some(true))),
+    }
+}
+
+/// [`edit_file`], where each edit whose `all` is true replaces every occurrence of its old text.
+pub fn edit_file_all(
+    path: &str,
+    mut edits: Vec<Edit>,
+    all: &[bool],
+    opts: &EditOptions,
+    names: (&str, &str),
+) -> Result<(Vec<Edit>, Outcome)> {
+    // Each retry fixes the count of one edit: at most one try per edit, plus the last.
+    for _ in 0..=edits.len() {
+        match edit_file(path, &edits, opts, names) {
+            Ok(out) => return Ok((edits, out)),
+            Err(f) if f.code == Code::SearchBlockAmbiguous => {
+                let at = f.details.get("edit_index").and_then(Value::as_u64);
+                let n = f.details.get("match_count").and_then(Value::as_u64);
+                match (at, n) {
+                    (Some(i), Some(n))
+                        if n > 1
+                            && all.get(i as usize) == Some(&true)
+                            && edits[i as usize].expected_replacements.is_none() =>
+                    {
+                        edits[i as usize].expected_replacements = Some(n as usize);
+                    }
+                    _ => return Err(f),
+                }
+            }
+            Err(f) => return Err(f),
+        }
+    }
+    Err(Failure::new(
+        Code::InternalError,
+        "replace_all: the occurrences could not be counted; nothing was written.",
+    ))
 }

@@ -16,7 +16,7 @@
 use serde_json::Value;
 
 use super::args::{bad, type_name};
-use super::edit::{check_base, syntax_gate};
+use super::checks::{check_base, syntax_gate};
 use super::options::edit_options;
 use super::whole::{commit_one, open_one};
 use super::Res;

@@ -6,7 +6,7 @@
 //! A snippet without any marker is the whole new file (a rewrite: its line breaks take the file's
 //! terminator), unless it is a fragment of the file, which is refused (`SNIPPET_UNANCHORED`).
 
-use super::edit::{check_base, syntax_gate};
+use super::checks::{check_base, syntax_gate};
 use super::options::edit_options;
 use super::whole::{commit_one, open_one};
 use super::Res;

@@ -12,6 +12,7 @@
 mod args;
 mod browse;
 mod checkpoints;
+mod checks;
 mod commit;
 mod edit;
 mod ignore_files;
@@ -23,7 +24,6 @@ mod options;
 mod panics;
 mod patch;
 mod read_many;
-mod replace_all;
 mod scope;
 mod search;
 mod symbols;

@@ -17,8 +17,8 @@
 //! the link's target, which `overwrite: true` replaces.
 
 use super::args::bad;
+use super::checks::check_base;
 use super::commit::Writer;
-use super::edit::check_base;
 use super::options::edit_options;
 use super::Res;
 use crate::contract::inputs as i;

@@ -23,8 +23,8 @@ use std::path::PathBuf;
 use serde_json::Value;
 
 use super::args::bad;
+use super::checks::{check_base, syntax_gate};
 use super::commit::Writer;
-use super::edit::{check_base, syntax_gate};
 use super::options::{write_options, EditOptions};
 use super::Res;
 use crate::contract::inputs as i;

@@ -10,7 +10,7 @@
 //! file without a grammar with `UNSUPPORTED_LANGUAGE`.
 
 use super::args::bad;
-use super::edit::{check_base, syntax_gate};
+use super::checks::{check_base, syntax_gate};
 use super::options::{edit_options, root, Validate, DEFAULT_MAX_FILE_BYTES};
 use super::whole::{commit_one, open_one};
 use super::Res;
@@ -34,7 +34,7 @@ use crate::syntax::symbols::{self, Action, NoOutline, Outline, Resolved};
 fn outline_of(display: &str, text: &str) -> Result<Outline> {
     // From now on viewFile warms the parse cache too (see `super::view`): a caller that outlines
     // files gets the next outline or symbol edit of a file it viewed without a full parse.
-    super::edit::GATE_USED.store(true, std::sync::atomic::Ordering::Relaxed);
+    super::checks::GATE_USED.store(true, std::sync::atomic::Ordering::Relaxed);
     symbols::outline(display, text).map_err(|e| {
         let f = match e {
             NoOutline::UnknownLanguage => Failure::new(

@@ -40,7 +40,7 @@ pub const VIEW_MAX_BYTES: u64 = 256 * 1024;
 fn warm_syntax(path: &str, text: &str) {
     use std::sync::mpsc::{sync_channel, SyncSender};
     use std::sync::{Mutex, OnceLock};
-    if !super::edit::GATE_USED.load(std::sync::atomic::Ordering::Relaxed)
+    if !super::checks::GATE_USED.load(std::sync::atomic::Ordering::Relaxed)
         || text.len() > syntax::MAX_BYTES
         || syntax::language_for(path).is_none()
     {

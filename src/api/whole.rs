@@ -28,8 +28,8 @@ use std::borrow::Cow;
 
 use serde_json::{json, Value};
 
+use super::checks::{check_base, syntax_gate};
 use super::commit::Writer;
-use super::edit::{check_base, syntax_gate};
 use super::options::{edit_options, journal, root, JournalAt};
 use super::options::{EditOptions, DEFAULT_MAX_FILE_BYTES};
 use super::Res;
