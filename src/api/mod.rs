@@ -111,8 +111,8 @@ ops! {
     "restore_checkpoint" => "restoreCheckpoint", writes true, sync false, checkpoints::restore_checkpoint, c::RestoreCheckpointArgs, c::RestoreCheckpointSuccess, "The result of restoreCheckpoint (restore_checkpoint).";
     "list_checkpoints" => "listCheckpoints", writes false, sync false, checkpoints::list_checkpoints, c::ListCheckpointsArgs, c::ListCheckpointsSuccess, "The result of listCheckpoints (list_checkpoints).";
     "merge_snippet" => "mergeSnippet", writes true, sync false, merge::merge_snippet, i::MergeSnippetArgs, r::MergeSnippetSuccess, "The result of mergeSnippet (merge_snippet).";
-    "list_symbols" => "listSymbols", writes false, sync false, symbols::list_symbols, i::ListSymbolsArgs, r::ListSymbolsSuccess, "The result of listSymbols (list_symbols).";
-    "edit_symbol" => "editSymbol", writes true, sync false, symbols::edit_symbol, i::EditSymbolArgs, r::EditSymbolSuccess, "The result of editSymbol (edit_symbol).";
+    "list_symbols" => "listSymbols", writes false, sync false, symbols::list_symbols, i::ListSymbolsArgs, crate::contract::symbols::ListSymbolsSuccess, "The result of listSymbols (list_symbols).";
+    "edit_symbol" => "editSymbol", writes true, sync false, symbols::edit_symbol, i::EditSymbolArgs, crate::contract::symbols::EditSymbolSuccess, "The result of editSymbol (edit_symbol).";
 }
 
 const N_OPS: usize = TABLE.len();

@@ -15,10 +15,8 @@ use super::options::{edit_options, root, Validate, DEFAULT_MAX_FILE_BYTES};
 use super::whole::{commit_one, open_one};
 use super::Res;
 use crate::contract::inputs as i;
-use crate::contract::receipts::{
-    to_value, EditSymbolSuccess, JournalFields, ListSymbolsSuccess, OutlineSymbol, SymbolCandidate,
-    True,
-};
+use crate::contract::receipts::{to_value, JournalFields, SymbolCandidate, True};
+use crate::contract::symbols::{EditSymbolSuccess, ListSymbolsSuccess, OutlineSymbol};
 use crate::edit::hash::file_hash;
 use crate::edit::text::LineTable;
 use crate::error::{Code, Failure, Result};

@@ -18,6 +18,7 @@ pub mod checkpoints;
 pub mod inputs;
 pub mod read;
 pub mod receipts;
+pub mod symbols;
 
 use schemars::generate::SchemaSettings;
 use schemars::transform::RecursiveTransform;
