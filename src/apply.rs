@@ -220,7 +220,10 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
             .with("edit_index", i));
         }
         // Applying twice is not applying: `old` found inside the text `new` already wrote there.
-        if let Some(at) = crate::already::edit_reapplied(&h, old, new, &found, tol) {
+        if let Some(at) = crate::already::edit_reapplied(&h, old, new, &found, tol)
+            .or_else(|| crate::already::reapplied_as_written(&h, &found, tol))
+            .or_else(|| crate::already::retried_at_a_twin(&h, old, new, &found))
+        {
             reapplied.push((i, at));
             continue;
         }
