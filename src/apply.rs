@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::error::{Code, Failure};
 use crate::formats::unescape_once;
 use crate::ir::{Dialect, Edit};
+use crate::matcher::smartened;
 use crate::matcher::{
     candidates, invisible_twins, locate, locate_in, Haystack, Miss, Tier, Tolerance, MAX_LISTED,
 };
@@ -247,6 +248,14 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
     }
     if !reapplied.is_empty() {
         return Err(crate::already::reapplied_edits(edits.len(), &reapplied));
+    }
+    // A batch-mate's old shows the model smartens: the text exact matches add is folded too.
+    if tol != Tolerance::Exact && smartened::evident(text, edits.iter().map(|e| e.old.as_str())) {
+        for s in spans.iter_mut().filter(|s| s.tier < Tier::Typography) {
+            if let Some(f) = smartened::fold(&s.replacement, text) {
+                s.replacement = f;
+            }
+        }
     }
     spans.sort_by_key(|s| (s.start, s.end));
     for w in spans.windows(2) {

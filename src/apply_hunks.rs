@@ -769,6 +769,15 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
         });
         regions.push(region);
     }
+    // A batch-mate's old side shows the model smartens: what exact matches add is folded too.
+    let olds = hunks.iter().flat_map(|hk| hk.old_lines());
+    if tol != Tolerance::Exact && matcher::smartened::evident(text, olds) {
+        for r in regions.iter_mut().filter(|r| r.tier < Tier::Typography) {
+            if let Some(f) = matcher::smartened::fold(&r.replacement, text) {
+                r.replacement = f;
+            }
+        }
+    }
     // Hunks placed out of file order go where they belong (a stable sort keeps the patch's order
     // of insertions at one point).
     regions.sort_by_key(|r| r.start);

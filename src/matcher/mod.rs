@@ -29,6 +29,7 @@ pub mod normalize;
 mod prefix;
 mod rebuild;
 mod search;
+pub mod smartened;
 pub mod words;
 
 pub use search::{

@@ -46,7 +46,15 @@
 //!   an embedded YAML block) only the generator's frame is (a tie-break there changes block
 //!   membership: issue #25 §1);
 //! - a line the engine terminates itself in a file with mixed line endings may take either
-//!   (`EOL_ANY`).
+//!   (`EOL_ANY`);
+//! - smartened quotes (noise `smart_quotes`): a written line is expected with the file's straight
+//!   quotes when a copied line *of the same file* showed the model smartening (the engine folds
+//!   what every edit of that file's batch adds, `src/matcher/smartened.rs`); in a file none of
+//!   whose copied lines holds a quote, its written lines may keep the curly quotes as sent
+//!   (`TYPO_ANY`). Evidence is per file: the engine decides a file's bytes from that file's
+//!   content and the edits addressed to it, and does not rewrite one file's added text because
+//!   another file's copy was smartened (a call may well add curly quotes to a Markdown file while
+//!   a code file's copy shows the model's noise).
 
 use std::collections::BTreeSet;
 
@@ -55,7 +63,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use super::doc::{indent_of, key, windows_equal, Doc, Lang};
 use super::edit::{
-    choose_edits, intended, unchanged, EditKind, ExpLine, LineEdit, NF_ANY, NL, WS_ANY,
+    choose_edits, intended, unchanged, EditKind, ExpLine, LineEdit, NF_ANY, NL, TYPO_ANY, WS_ANY,
 };
 use super::files::{change_token, gen_doc};
 use super::rng::Rng;
@@ -1303,10 +1311,20 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             })
             .map(|h| h.edit)
             .collect();
+        // Smartened quotes are evidence only in the file whose copied lines show them: a file none
+        // of whose copied lines holds a quote gives the engine no sign, so its written lines may
+        // keep what the model sent (typography evidence is per file: see the module docs).
+        let typo_evidence = p.hunks.iter().any(|h| {
+            h.pen.noise == Noise::SmartQuotes
+                && (h.a..h.b).any(|i| p.doc.lines[i].text.contains(['"', '\'']))
+        });
         let relax = |k: usize, o: Option<usize>| -> u8 {
             let mut x = 0;
             if ws_edits.contains(&k) {
                 x |= WS_ANY;
+            }
+            if noise == Noise::SmartQuotes && !typo_evidence {
+                x |= TYPO_ANY;
             }
             let Some(o) = o else { return x };
             let t = &p.doc.lines[o].text;
