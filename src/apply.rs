@@ -192,8 +192,20 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
                 // side): the escaped form matched nowhere, so the unescaped one may, when it is
                 // unique. A side with a real line break was not escaped as a whole, so its `\n` and
                 // `\t` are the program's own escapes (a string literal's `"\n"`) and stay as written.
-                let (old, new) = (unescape_once(&e.old), unescape_once(&e.new));
-                let again = locate(&h, &old, &new, expected, tol);
+                // Each side escaped as a whole (`\"`, `\\`, `\t` outside quoted literals) or only
+                // its line breaks (a program's own `"\n"` left as it is); both as a whole when that
+                // `old` matches nowhere.
+                use crate::formats::unescape::{escaped_as_a_whole, line_breaks_unescaped};
+                let side = |s: &str| match escaped_as_a_whole(s) {
+                    true => unescape_once(s),
+                    false => line_breaks_unescaped(s),
+                };
+                let (mut old, mut new) = (side(&e.old), side(&e.new));
+                let mut again = locate(&h, &old, &new, expected, tol);
+                if matches!(again, Err(Miss::NotFound { .. })) && unescape_once(&e.old) != old {
+                    (old, new) = (unescape_once(&e.old), unescape_once(&e.new));
+                    again = locate(&h, &old, &new, expected, tol);
+                }
                 if again.is_ok() {
                     crate::ir::note(&mut dialect, Dialect::Unescaped);
                 }
