@@ -136,7 +136,7 @@ mod tests {
         let text = "function f() {\n  let s = \"x\\n\";\n}\n";
         let es = [Edit::new(
             "  let s = \\\"x\\\\n\\\";\\n}",
-            "  let s = \"y\\n\";\n}",
+            "  let s = \"y\\n\";\\n}",
         )];
         let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
         assert_eq!(out.text, "function f() {\n  let s = \"y\\n\";\n}\n");
