@@ -30,7 +30,7 @@
 use crate::edit::apply_hunks::apply_hunks;
 use crate::edit::formats::unescape_once;
 use crate::edit::ir::{Edit, Hunk, HunkLine};
-use crate::edit::matcher::{locate, Haystack, Match, Miss, Tolerance};
+use crate::edit::matcher::{locate, Haystack, Match, Miss, Tier, Tolerance};
 use crate::edit::text::LineTable;
 use crate::error::{Code, Failure};
 
@@ -109,6 +109,66 @@ pub fn edit_reapplied(
     at.first().copied()
 }
 
+/// [`edit_reapplied`] for the edit as it would be written: the file's text where `old` matched at a
+/// tolerance tier, and the replacement built for it (a view's line-number prefixes stripped, the
+/// file's indentation and line endings kept). An insertion whose `old` carries a view prefix holds
+/// its `old` only once both are read this way.
+pub fn reapplied_as_written(
+    h: &Haystack,
+    found: &[Match],
+    tol: Tolerance,
+) -> Option<(usize, usize)> {
+    let [m] = found else {
+        return None;
+    };
+    if m.tier == Tier::Exact {
+        return None;
+    }
+    let at = Match {
+        tier: Tier::Exact,
+        ..m.clone()
+    };
+    edit_reapplied(h, &h.text[m.start..m.end], &m.replacement, &[at], tol)
+}
+
+/// A retry of a substitution whose `old` still matches a near-twin of the place it was applied to:
+/// `old` matched once, and only at a tolerance tier, while `new`, as sent, already stands exactly
+/// elsewhere in the file (neither inside the match nor holding it). After a first
+/// application the exact place holds `new`, and `old` is found only where a twin that differs in
+/// whitespace, line endings, typography or indentation still holds it; a second application would
+/// change the twin too. The exact presence of the result plus a tier-only match of `old` is the
+/// evidence: refused as already applied (the lines where the result stands). A deletion is never
+/// inferred (its result is nothing to find).
+pub fn retried_at_a_twin(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    found: &[Match],
+) -> Option<(usize, usize)> {
+    let [m] = found else {
+        return None;
+    };
+    // What it writes must be its own: a change that only removes (new held by old) leaves nothing
+    // that tells a result from any other copy of the lines it keeps.
+    let own = has_own_line(old.lines(), new.lines())
+        && !h.text[m.start..m.end].contains(m.replacement.trim());
+    if m.tier == Tier::Exact || m.replacement.trim().is_empty() || !own {
+        return None;
+    }
+    // Another place: neither inside the match nor holding it (twins may overlap when `old` spans
+    // more than one of them).
+    let clear =
+        |&(s, e): &(usize, usize)| !((m.start <= s && e <= m.end) || (s <= m.start && m.end <= e));
+    // `new` as sent: the first application matched exactly and wrote it as it is; a result that
+    // stands only in the file's own spelling (the replacement built for this match) is no evidence,
+    // since an edit may well make a line like one the file already has.
+    let (_, spans) = crate::edit::matcher::find_exact_all(h.text, new);
+    spans
+        .iter()
+        .find(|sp| clear(sp))
+        .map(|&(s, e)| (h.line_of(s), h.end_line_of(s, e)))
+}
+
 /// Where `new` stands (at the tolerance tiers, with as many lines as `new`: a tier that forgives
 /// blank lines at the edges would otherwise find it where only `old` stands, when what `new` adds is
 /// blank lines) around the match `m` of `old`: 1-based lines. Searched in the lines around `m` only
@@ -131,7 +191,10 @@ fn new_around(
     if lt.is_empty() {
         return None;
     }
+    // At the tier that forgives blank lines at the edges, `old` matched without the blank lines it
+    // has there; `new` stands without as many of its own (what it adds inside still counts).
     let lines = new.lines().count();
+    let fewest = lines - blank_edges_forgiven(m, old, new);
     let reach = lines + 2;
     let (first, last) = (
         lt.index_of(m.start),
@@ -155,11 +218,26 @@ fn new_around(
         .find(|&(s, e)| {
             s <= m.start
                 && m.end <= e
-                && h.text[s..e].lines().count() == lines
+                && (fewest..=lines).contains(&h.text[s..e].lines().count())
                 && (!before || s == 0 || brk(bytes.get(s - 1)))
                 && (!after || brk(bytes.get(e)))
         })
         .map(|(s, e)| (h.line_of(s), h.end_line_of(s, e)))
+}
+
+/// How many blank lines at the edges of `new` a match of `old` at [`Tier::BlankEdges`] did without:
+/// at each edge, as many as `old` has there and `new` has too.
+fn blank_edges_forgiven(m: &Match, old: &str, new: &str) -> usize {
+    if m.tier != Tier::BlankEdges {
+        return 0;
+    }
+    let blank = |l: &&&str| l.trim().is_empty();
+    let (o, n): (Vec<&str>, Vec<&str>) = (old.lines().collect(), new.lines().collect());
+    let lead = o.iter().take_while(blank).count();
+    let trail = o.iter().rev().take_while(blank).count();
+    let n_lead = n.iter().take_while(blank).count().min(lead);
+    let n_trail = n.iter().rev().take_while(blank).count().min(trail);
+    (n_lead + n_trail).min(n.len().saturating_sub(1))
 }
 
 /// Whether what `new` adds around `old` (`new = before + old + after`) merges with the line breaks
@@ -296,7 +374,9 @@ pub fn classify_edits(
 /// `editLines` insertions retried: an `insert_after` (`insert_before`) whose lines, one at least not
 /// blank, already stand right after (before) its anchor line is already applied (an insertion's
 /// anchor line does not change, so its anchor stays valid and a retry would insert the lines
-/// again). `ALREADY_APPLIED` listing them, and the other ops as pending; `None` when none is.
+/// again). Likewise a `replace` that keeps its range's lines and adds lines after (before) them,
+/// when its whole result already stands there ([`replace_grown_at`]). `ALREADY_APPLIED` listing
+/// them, and the other ops as pending; `None` when none is.
 pub fn reapplied_line_ops(
     lt: &LineTable,
     text: &str,
@@ -318,6 +398,7 @@ pub fn reapplied_line_ops(
             let at = match op.kind {
                 Kind::InsertAfter if solid => Some(s),
                 Kind::InsertBefore if solid && s > n => Some(s - 1 - n),
+                Kind::Replace => replace_grown_at(lt, op, &same),
                 _ => None,
             };
             match at.filter(|&at| same(at, &op.lines)) {
@@ -330,6 +411,34 @@ pub fn reapplied_line_ops(
         1 => "the op".to_string(),
         _ => format!("ops[{i}]"),
     })
+}
+
+/// A `replace` whose lines are its range's lines plus lines added after (before) them, one at least
+/// not blank, that already stand right after (before) the range: an insertion written as a
+/// replacement, retried (its range is unchanged, so its anchors stay valid). The 0-based line where
+/// its lines stand.
+fn replace_grown_at(
+    lt: &LineTable,
+    op: &crate::edit::line_edit::LineOp,
+    same: &impl Fn(usize, &[String]) -> bool,
+) -> Option<usize> {
+    let (s, e) = (
+        op.start.line,
+        op.end.as_ref().map_or(op.start.line, |a| a.line),
+    );
+    let (n, r) = (op.lines.len(), (e + 1).checked_sub(s)?);
+    if s == 0 || r == 0 || n <= r || e > lt.len() {
+        return None;
+    }
+    let solid = |ls: &[String]| ls.iter().any(|l| !l.trim().is_empty());
+    let k = n - r;
+    if solid(&op.lines[r..]) && same(s - 1, &op.lines) {
+        return Some(s - 1);
+    }
+    if s > k && solid(&op.lines[..k]) && same(s - 1 - k, &op.lines) {
+        return Some(s - 1 - k);
+    }
+    None
 }
 
 /// The `ALREADY_APPLIED` refusal of a batch of `n` edits of which those in `reapplied` (index, lines

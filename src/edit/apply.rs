@@ -14,6 +14,7 @@ use serde::Serialize;
 
 use crate::edit::formats::unescape_once;
 use crate::edit::ir::{Dialect, Edit};
+use crate::edit::matcher::smartened;
 use crate::edit::matcher::{
     candidates, invisible_twins, locate, locate_in, Haystack, Miss, Tier, Tolerance, MAX_LISTED,
 };
@@ -191,8 +192,20 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
                 // side): the escaped form matched nowhere, so the unescaped one may, when it is
                 // unique. A side with a real line break was not escaped as a whole, so its `\n` and
                 // `\t` are the program's own escapes (a string literal's `"\n"`) and stay as written.
-                let (old, new) = (unescape_once(&e.old), unescape_once(&e.new));
-                let again = locate(&h, &old, &new, expected, tol);
+                // Each side escaped as a whole (`\"`, `\\`, `\t` outside quoted literals) or only
+                // its line breaks (a program's own `"\n"` left as it is); both as a whole when that
+                // `old` matches nowhere.
+                use crate::edit::formats::unescape::{escaped_as_a_whole, line_breaks_unescaped};
+                let side = |s: &str| match escaped_as_a_whole(s) {
+                    true => unescape_once(s),
+                    false => line_breaks_unescaped(s),
+                };
+                let (mut old, mut new) = (side(&e.old), side(&e.new));
+                let mut again = locate(&h, &old, &new, expected, tol);
+                if matches!(again, Err(Miss::NotFound { .. })) && unescape_once(&e.old) != old {
+                    (old, new) = (unescape_once(&e.old), unescape_once(&e.new));
+                    again = locate(&h, &old, &new, expected, tol);
+                }
                 if again.is_ok() {
                     crate::edit::ir::note(&mut dialect, Dialect::Unescaped);
                 }
@@ -220,7 +233,10 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
             .with("edit_index", i));
         }
         // Applying twice is not applying: `old` found inside the text `new` already wrote there.
-        if let Some(at) = crate::edit::already::edit_reapplied(&h, old, new, &found, tol) {
+        if let Some(at) = crate::edit::already::edit_reapplied(&h, old, new, &found, tol)
+            .or_else(|| crate::edit::already::reapplied_as_written(&h, &found, tol))
+            .or_else(|| crate::edit::already::retried_at_a_twin(&h, old, new, &found))
+        {
             reapplied.push((i, at));
             continue;
         }
@@ -248,6 +264,14 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
             edits.len(),
             &reapplied,
         ));
+    }
+    // A batch-mate's old shows the model smartens: the text exact matches add is folded too.
+    if tol != Tolerance::Exact && smartened::evident(text, edits.iter().map(|e| e.old.as_str())) {
+        for s in spans.iter_mut().filter(|s| s.tier < Tier::Typography) {
+            if let Some(f) = smartened::fold(&s.replacement, text) {
+                s.replacement = f;
+            }
+        }
     }
     spans.sort_by_key(|s| (s.start, s.end));
     for w in spans.windows(2) {

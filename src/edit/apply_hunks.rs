@@ -22,7 +22,11 @@
 //!   ([`Hunk::alt_lines`]); it is tried only when the first matches nowhere.
 //! - **Order.** Hunks of one file must be in file order and must not overlap. A body is searched
 //!   below the previous hunk (text above it can not be meant, since hunks are in file order); one
-//!   that only occurs above or inside the previous hunk is refused with `OVERLAPPING_EDITS`.
+//!   that only occurs above or inside the previous hunk is refused with `OVERLAPPING_EDITS`. One
+//!   found below the previous hunk only at a tolerance tier, while it matches as well or better
+//!   above it (below its scope line), is refused as ambiguous: the order of the hunks may choose
+//!   between places, never prefer a looser match (a twin differing in what a view does not show)
+//!   to the exact bytes.
 //! - **End of file.** `*** End of File` (and the unified-diff `\ No newline at end of file` markers)
 //!   restrict the body to a match that ends at the end of the file.
 //! - **Pure insertions** (a hunk with only `+` lines) go right after the last anchor line; without an
@@ -620,6 +624,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 ambiguous(&at, &what, tier, count, lines, hk.line_hint)
             };
             let mut found = locate(&old, &new);
+            let mut other_reading = false;
             if let (Err(LineMiss::NotFound | LineMiss::Uneven { .. }), Some(alt)) =
                 (&found, &hk.alt_lines)
             {
@@ -630,6 +635,7 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
                 };
                 let again = locate(&alt.old_lines(), &alt.new_lines());
                 if !matches!(again, Err(LineMiss::NotFound)) {
+                    other_reading = true;
                     if again.is_ok() {
                         note(&mut dialect, Dialect::ContextPrefixMissing);
                     }
@@ -638,6 +644,25 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
             }
             match found {
                 Ok(mut r) => {
+                    // Below the previous hunk only at a tolerance tier: the order of the hunks may
+                    // not prefer it to a place above the previous hunk the body matches as well
+                    // or better (a twin that differs in what a view does not show, or the exact
+                    // bytes): the content does not say which, so refuse.
+                    if r.tier > Tier::Exact && body_lo > scope_lo && !other_reading {
+                        match locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo) {
+                            Err(LineMiss::Many { tier, count, lines }) => {
+                                return Err(tag(many_failure(tier, count, &lines)))
+                            }
+                            Ok(r2) if r2.start != r.start => {
+                                let both = [
+                                    (h.line_of(r2.start), h.end_line_of(r2.start, r2.end)),
+                                    (h.line_of(r.start), h.end_line_of(r.start, r.end)),
+                                ];
+                                return Err(tag(many_failure(r.tier, 2, &both)));
+                            }
+                            _ => {}
+                        }
+                    }
                     r.tier = r.tier.max(tier);
                     let lines = (h.line_of(r.start), h.end_line_of(r.start, r.end));
                     if let Some(f) = hint_points_at_a_twin(&h, hk.line_hint, &old, lines) {
@@ -743,6 +768,15 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
             tier: region.tier.as_str(),
         });
         regions.push(region);
+    }
+    // A batch-mate's old side shows the model smartens: what exact matches add is folded too.
+    let olds = hunks.iter().flat_map(|hk| hk.old_lines());
+    if tol != Tolerance::Exact && matcher::smartened::evident(text, olds) {
+        for r in regions.iter_mut().filter(|r| r.tier < Tier::Typography) {
+            if let Some(f) = matcher::smartened::fold(&r.replacement, text) {
+                r.replacement = f;
+            }
+        }
     }
     // Hunks placed out of file order go where they belong (a stable sort keeps the patch's order
     // of insertions at one point).
@@ -1332,6 +1366,37 @@ mod tests {
         let out = apply_hunks(text, &[a, b], Tolerance::Safe).unwrap();
         assert!(out.dialect.contains(&Dialect::HunksReordered));
         assert!(out.text.contains("    x = 5\n") && out.text.contains("    z = 4\n"));
+    }
+
+    #[test]
+    fn the_hunk_order_never_prefers_a_looser_match_below_to_the_exact_one_above() {
+        // Found by the ground-truth fuzzer (issue #25): the second hunk's body is exactly above the
+        // first hunk, and below it only in a twin with a trailing space. The order of the hunks
+        // (here reversed by the model) chose the twin.
+        let text = "if a; then\n    rm x\nfi\nz()\nk()\nif a; then \n    rm x\nfi\n";
+        let first = hunk(vec![ctx("z()"), Remove("k()".into())]);
+        let second = hunk(vec![
+            ctx("if a; then"),
+            Add("    rm y".into()),
+            ctx("    rm x"),
+        ]);
+        let f = apply_hunks(text, &[first.clone(), second.clone()], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("hunk_index"), Some(&1.into()));
+        // In file order it is refused as well: the twins differ only in what a view does not show.
+        let out = apply_hunks(text, &[second, first], Tolerance::Safe).unwrap_err();
+        assert_eq!(out.code, Code::SearchBlockAmbiguous, "{out:?}");
+        // A twin below that matches only re-indented, the exact body above: refused, naming both.
+        let text = "def f():\n    x = 1\nz()\nk()\nx = 1\n";
+        let first = hunk(vec![ctx("z()"), Remove("k()".into())]);
+        let second = hunk(vec![ctx("    x = 1"), Add("    y = 2".into())]);
+        let f = apply_hunks(text, &[first.clone(), second], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("match_lines"), Some(&serde_json::json!([2, 5])));
+        // A body found below the previous hunk exactly still lands there.
+        let second = hunk(vec![ctx("x = 1"), Add("y = 2".into())]);
+        let out = apply_hunks(text, &[first, second], Tolerance::Safe).unwrap();
+        assert!(out.text.ends_with("x = 1\ny = 2\n"), "{}", out.text);
     }
 
     #[test]

@@ -61,6 +61,8 @@ pub const EOL_ANY: u8 = 1;
 pub const WS_ANY: u8 = 2;
 /// NFC or NFD (the model could not see the difference).
 pub const NF_ANY: u8 = 4;
+/// Curly or straight quotes (the model smartened them and its edits to this file gave no sign).
+pub const TYPO_ANY: u8 = 8;
 
 /// A line of a result: text, terminator, the original line it is a copy of, and what may differ.
 #[derive(Clone, Debug, PartialEq)]
@@ -446,6 +448,9 @@ pub fn matches(actual: &[u8], exp: &[ExpLine], bom: bool) -> bool {
             if x.relax & NF_ANY != 0 {
                 use unicode_normalization::UnicodeNormalization;
                 s = s.nfc().collect();
+            }
+            if x.relax & TYPO_ANY != 0 {
+                s = s.chars().map(super::doc::fold_char).collect();
             }
             s
         };

@@ -29,11 +29,9 @@ const fn k(
 pub const KNOWN_CLASSES: &[Known] = &[
     k("* * elided", &[], "wrote", "G1 elision placeholder written over real code"),
     k("* * retry", &[], "wrote", "G2 a retry is applied a second time"),
-    k("apply_patch * scope_at_twin", &[], "wrote", "G3 an @@ scope naming a real line is ignored"),
     k("* * *", &["dialect:unescaped"], "content", "G5 unescaping splits a program's own \\n / \\t"),
     k("* * *", &["mixed_eol"], "eol", "G7 a kept line's line ending rewritten in a mixed-ending file"),
     k("* * *", &["tier:blank_edges"], "content", "G9 blank_edges drops or duplicates a blank line that is in the file"),
-    k("* smart_quotes *", &[], "typography", "G10 smartened quotes written into the file"),
     k("* trailing_ws *", &[], "whitespace", "G11 trailing whitespace moved to or from another line"),
     k("* smart_quotes *", &[], "whitespace", "G11 trailing whitespace moved to or from another line"),
     k("* inline_ws *", &[], "whitespace", "G14 inline_whitespace rebuild: tabs become spaces, runs transplanted"),

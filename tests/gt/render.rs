@@ -20,8 +20,19 @@
 //! | `stale` | one token of a line the edit copies (context, removed or replaced) is not what the file holds, and the stale text is found nowhere in the file by what a view shows | must refuse |
 //! | `retry` | the same rendering sent again to the file it already produced | must refuse (or no-op): applying twice is not applying |
 //! | `elided` | `new` keeps the first and last line of a 3+ line region and puts `... existing code ...` between | must refuse: no placeholder over real code |
-//! | `scope_at_twin` | `apply_patch`: the `@@` scope names another block (its twin when it has one) | may apply when the content lies inside a block of a line the scope chain resolves to (or the chain names no line); must refuse when it does not: a scope that names a real line is a constraint |
+//! | `scope_at_twin` | `apply_patch`: the `@@` scope names another block (its twin when it has one); a chunk of added lines only, or one whose content a view shows identically elsewhere, keeps its own scope (the scope is then what locates it: another block's is another well-formed edit) | may apply when the content lies inside a block of a line the scope chain resolves to, below such a line (see below), or the chain names no line; must refuse when every line it names is below the content: a scope that names a real line is a constraint |
 //! | `lines_at_twin` | line numbers (unified-diff headers, `apply_patch` unified headers, view prefixes) point at the twin of the region (or elsewhere) while the content is right | may apply (content decides; the numbers may also make it refuse); a write at the twin is wrong |
+//!
+//! **A scope above the content, outside its block, may apply** (the one oracle liberty for
+//! `scope_at_twin`). `apply_patch`'s own reading of `@@ line` is "find this line, then search the
+//! chunk after it" (the format's reference applier seeks the line, then the chunk from there); the
+//! development corpus relies on it (`dialects-dev`: an `@@ def _commit_removals(...)` over a change
+//! in `get`, 77 lines and five sibling methods further down; an `@@ if (...) {` whose block closed
+//! six lines above the change), and no rule decided by the file's content tells those apart from
+//! a scope naming a block above the one the content is in. The content still decides: it must be
+//! unique at or below the scope line, and one found only above it is refused. So a write below
+//! the scope line is the intended file, not a wrong write; a scope every line of which lies below
+//! the content stays must-refuse.
 //!
 //! Per noise kind, what the intended file allows:
 //!
@@ -35,7 +46,15 @@
 //!   an embedded YAML block) only the generator's frame is (a tie-break there changes block
 //!   membership: issue #25 §1);
 //! - a line the engine terminates itself in a file with mixed line endings may take either
-//!   (`EOL_ANY`).
+//!   (`EOL_ANY`);
+//! - smartened quotes (noise `smart_quotes`): a written line is expected with the file's straight
+//!   quotes when a copied line *of the same file* showed the model smartening (the engine folds
+//!   what every edit of that file's batch adds, `src/matcher/smartened.rs`); in a file none of
+//!   whose copied lines holds a quote, its written lines may keep the curly quotes as sent
+//!   (`TYPO_ANY`). Evidence is per file: the engine decides a file's bytes from that file's
+//!   content and the edits addressed to it, and does not rewrite one file's added text because
+//!   another file's copy was smartened (a call may well add curly quotes to a Markdown file while
+//!   a code file's copy shows the model's noise).
 
 use std::collections::BTreeSet;
 
@@ -44,7 +63,7 @@ use unicode_normalization::UnicodeNormalization;
 
 use super::doc::{indent_of, key, windows_equal, Doc, Lang};
 use super::edit::{
-    choose_edits, intended, unchanged, EditKind, ExpLine, LineEdit, NF_ANY, NL, WS_ANY,
+    choose_edits, intended, unchanged, EditKind, ExpLine, LineEdit, NF_ANY, NL, TYPO_ANY, WS_ANY,
 };
 use super::files::{change_token, gen_doc};
 use super::rng::Rng;
@@ -1292,10 +1311,20 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             })
             .map(|h| h.edit)
             .collect();
+        // Smartened quotes are evidence only in the file whose copied lines show them: a file none
+        // of whose copied lines holds a quote gives the engine no sign, so its written lines may
+        // keep what the model sent (typography evidence is per file: see the module docs).
+        let typo_evidence = p.hunks.iter().any(|h| {
+            h.pen.noise == Noise::SmartQuotes
+                && (h.a..h.b).any(|i| p.doc.lines[i].text.contains(['"', '\'']))
+        });
         let relax = |k: usize, o: Option<usize>| -> u8 {
             let mut x = 0;
             if ws_edits.contains(&k) {
                 x |= WS_ANY;
+            }
+            if noise == Noise::SmartQuotes && !typo_evidence {
+                x |= TYPO_ANY;
             }
             let Some(o) = o else { return x };
             let t = &p.doc.lines[o].text;
@@ -1947,7 +1976,15 @@ fn render_apply_patch(
             let blk = doc.block_around(h.a, h.b);
             let pure_insert = h.a == h.b;
             let mut scope_blk = blk;
-            if adv == Adv::ScopeAtTwin && !any_scope_at_twin {
+            let lines = h.diff_lines(doc);
+            // A chunk of added lines only is placed by its scope alone: naming another block makes
+            // it another, well-formed edit (nothing in it could disagree), so it is not retargeted.
+            let placed_by_scope = !lines.iter().any(|l| l.0 != '+');
+            // Content that a view shows identically elsewhere is located by the scope among its
+            // copies: a scope naming the other copy's block means that copy (another well-formed
+            // edit), so such a chunk is not retargeted either.
+            let shown_twice = h.b > h.a && invisible_twin(doc, h.a, h.b);
+            if adv == Adv::ScopeAtTwin && !any_scope_at_twin && !placed_by_scope && !shown_twice {
                 // Another block: the twin's if there is one.
                 let twin_blk = twin_partner(doc, h.a).and_then(|t| doc.block_of(t));
                 let other = twin_blk.filter(|&t| Some(t) != blk).or_else(|| {
@@ -1999,16 +2036,17 @@ fn render_apply_patch(
                         variant.push("scope_repeated".into());
                     }
                     if !inside_any(doc, &lines, h.a, h.b) {
-                        in_scope = false;
-                        variant.push(if lines.iter().any(|&l| l < h.a) {
-                            "scope_names_a_line_above_outside".into()
+                        // Below a line the scope names, outside its block: the chunk is searched
+                        // after the scope line (apply_patch's reading), so it may apply.
+                        if lines.iter().any(|&l| l < h.a) {
+                            variant.push("scope_names_a_line_above_outside".into());
                         } else {
-                            "scope_names_a_line_below".into()
-                        });
+                            in_scope = false;
+                            variant.push("scope_names_a_line_below".into());
+                        }
                     }
                 }
             }
-            let lines = h.diff_lines(doc);
             if pure_insert && !lines.iter().any(|l| l.0 == ' ') && scopes.is_empty() {
                 // A pure insertion needs its scope (else it goes to the end of the file).
                 match blk {

@@ -569,3 +569,103 @@ fn a_stale_deletion_is_not_already_applied() {
     };
     assert!(classify_hunks(text, h, Some(0), SAFE).is_none());
 }
+
+/// Found by the ground-truth fuzzer (issue #25, class G2): a substitution retried on the file its first
+/// application left, where `old` still matches a near-twin of the place it changed at a tolerance
+/// tier (trailing whitespace, indentation) while `new` stands exactly where it was written.
+#[test]
+fn a_substitution_retried_at_a_near_twin_is_already_applied() {
+    // The twin differs from the changed lines in a trailing space only.
+    let once = "fn a() {\n    let n = n + 80;\n}\nfn b() {\n    let n = n + 79; \n}\n";
+    let es = edits(&[("    let n = n + 79;\n}\n", "    let n = n + 80;\n}\n")]);
+    let f = plan_edits(once, &es, SAFE).expect_err("applied to the twin");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert!(f.message.contains("lines 2-3"), "{}", f.message);
+    // The twin is indented differently: an old that starts inside the first line's indentation.
+    let once =
+        "        for t in range7(48):\n            pass\n    for t in range(48):\n        pass\n";
+    let es = edits(&[("     for t in range(48):", "     for t in range7(48):")]);
+    let f = plan_edits(once, &es, SAFE).expect_err("applied to the twin");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // An edit that makes a line like one the file already has, whose old matched at a tier (tabs
+    // sent as spaces): `new` as sent is not in the file, only the file's spelling of it; it lands.
+    let text =
+        "switch (n) {\n\tcase 1:\n\t\treturn T[4 + 1];\n\tcase 2:\n\t\treturn T[4 + 2];\n}\n";
+    let es = edits(&[("        return T[4 + 1];\n", "        return T[4 + 2];\n")]);
+    let out = crate::edit::apply::apply_edits(text, &es, SAFE).expect("lands");
+    assert_eq!(out.text, text.replacen("4 + 1", "4 + 2", 1));
+    // A change that only removes lines is never inferred as applied.
+    let text = "    '''\n    Start it\n    '''\n    x = 1\n";
+    let es = edits(&[(
+        "    \u{2018}\u{2019}\u{2018}\n    Start it",
+        "    \u{2018}\u{2019}\u{2018}",
+    )]);
+    let out = crate::edit::apply::apply_edits(text, &es, SAFE).expect("lands");
+    assert_eq!(out.text, "    '''\n    '''\n    x = 1\n");
+}
+
+/// G2: an insertion matched at the blank_edges tier (old and new end with a blank line the file
+/// does not have there), and one whose old carries a view's line-number prefix.
+#[test]
+fn insertions_retried_at_the_blank_edges_and_line_prefix_tiers_are_already_applied() {
+    let text = "fn f() {\n        return item;\n    }\n    other();\n";
+    let es = edits(&[(
+        "        return item;\n    }\n\n",
+        "        return item;\n    }\n    log(1);\n\n",
+    )]);
+    let (once, f) = twice(text, &es, Dialect::EditsInTurn);
+    assert_eq!(
+        once,
+        "fn f() {\n        return item;\n    }\n    log(1);\n    other();\n"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    let es = edits(&[(
+        "    12\u{2192}func delta(size int) int {",
+        "func delta(size int) int {\n\tname = 84",
+    )]);
+    let mut text = "package main\n".repeat(11);
+    text.push_str("func delta(size int) int {\n\treturn idx\n}\n");
+    let (once, f) = twice(&text, &es, Dialect::EditsInTurn);
+    assert!(
+        once.contains("int {\n\tname = 84\n\treturn idx\n"),
+        "{once}"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// G2: an `editLines` `replace` that keeps its range's lines and adds lines after (or before) them,
+/// retried: its anchors are unchanged, so it matched again and added the lines a second time.
+#[test]
+fn an_edit_lines_replace_that_only_grows_its_range_is_not_applied_twice() {
+    use crate::edit::line_edit::{Anchor, Kind, LineOp};
+    let op = |s: usize, e: usize, lines: &[&str]| LineOp {
+        kind: Kind::Replace,
+        start: Anchor {
+            line: s,
+            tag: String::new(),
+        },
+        end: Some(Anchor {
+            line: e,
+            tag: String::new(),
+        }),
+        lines: lines.iter().map(|l| l.to_string()).collect(),
+    };
+    let text = "a\n\nfunc beta() {\n\tr = 92\n\treturn r\n}\n";
+    let lt = LineTable::new(text);
+    // Lines 2-3 grown by the line after them: it stands there already.
+    let f = reapplied_line_ops(&lt, text, &[op(2, 3, &["", "func beta() {", "\tr = 92"])])
+        .expect("applied twice");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // Grown by a line before them.
+    let f = reapplied_line_ops(&lt, text, &[op(2, 3, &["a", "", "func beta() {"])]);
+    assert_eq!(f.map(|f| f.code), Some(Code::AlreadyApplied));
+    // A line not yet there, a replacement that changes its range, or only a blank line added: pending.
+    for o in [
+        op(2, 3, &["", "func beta() {", "\tr = 93"]),
+        op(3, 4, &["func beta() {", "\tr = 1", "\treturn r"]),
+        op(3, 3, &["func beta() {", ""]),
+        op(3, 3, &["", "func beta() {"]),
+    ] {
+        assert!(reapplied_line_ops(&lt, text, &[o]).is_none());
+    }
+}

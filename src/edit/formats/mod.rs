@@ -24,6 +24,7 @@ use crate::edit::ir::{Change, FileOp, Hunk, HunkLine, ParseError, Parsed};
 
 pub mod apply_patch;
 pub mod search_replace;
+pub mod unescape;
 pub mod unified_diff;
 
 pub use apply_patch::{parse_patch, parse_patch_dialect};

@@ -24,12 +24,14 @@
 //! assert_eq!(m[0].replacement, "def f():\r\n    return 2\r\n");
 //! ```
 
+mod blank_edges;
 pub mod candidates;
 pub mod normalize;
 mod prefix;
 mod rebuild;
 mod search;
 mod shared;
+pub mod smartened;
 pub mod words;
 
 pub use search::{
@@ -401,6 +403,22 @@ pub fn locate_in(
         for (trim, drop) in ways {
             if drop && ends_with_break {
                 continue;
+            }
+            if trim && !drop && forms[i].via.last() != Some(&Tier::BlankEdges) {
+                // Fewer blank lines first: one the file holds next to the match stays in it.
+                for (a, b) in blank_edges::partial_trims(&forms[i].old) {
+                    let (o, n) = blank_edges::trimmed(&forms[i].old, &forms[i].new, a, b);
+                    let mut via = forms[i].via.clone();
+                    via.push(Tier::BlankEdges);
+                    let line = forms[i].line.map(|l| l + a);
+                    forms.push(Form {
+                        old: o,
+                        new: n,
+                        via,
+                        line,
+                        eof: false,
+                    });
+                }
             }
             let Some((o, n)) = trim_blank_edges(&forms[i].old, &forms[i].new, trim, drop) else {
                 continue;

@@ -1,0 +1,154 @@
+//! Unescaping only the line breaks of a text a model escaped once too often.
+//!
+//! Models send a multi-line `old`/`new` as one line in two ways: escaped as a whole (a JSON string
+//! pasted as is: `\n`, `\t`, `\"`, `\\` all escaped), or with **only the line breaks** escaped (the
+//! program's own `"a\n"` and `"\t"` left as they are in the file). In the second form a `\n` inside
+//! a string literal is the program's, and unescaping it splits the literal over two lines (issue #25
+//! class G5). So the line breaks are read first: a `\n` (or `\r\n`) escape outside every quoted
+//! literal of its line is a line break; inside a literal, and every other escape, it is kept as
+//! written. A line whose quotes do not pair (an apostrophe in a comment) makes the reading unsure,
+//! and then every `\n` escape is a line break (what the text's own `old` must still confirm by
+//! matching the file).
+
+/// `s` with its escaped line breaks turned into line breaks: the `\n` escapes outside quoted
+/// literals (`"…"`, `'…'`, `` `…` ``), when every literal closes; else every `\n` escape. Every other
+/// escape is kept as written.
+pub fn line_breaks_unescaped(s: &str) -> String {
+    outside_literals(s).unwrap_or_else(|| s.replace("\\r\\n", "\r\n").replace("\\n", "\n"))
+}
+
+/// Whether `s` reads as escaped as a whole: outside every quoted literal (the quotes of an escaped
+/// text are escaped too, so it has none) it holds a `\"`, `\'`, `\\` or `\t` escape, which a program
+/// with only its line breaks escaped does not have there.
+pub fn escaped_as_a_whole(s: &str) -> bool {
+    let mut open: Option<char> = None;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                let d = chars.next();
+                if open.is_none() && matches!(d, Some('"' | '\'' | '\\' | 't')) {
+                    return true;
+                }
+            }
+            '"' | '\'' | '`' => {
+                open = match open {
+                    None => Some(c),
+                    Some(q) if q == c => None,
+                    o => o,
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+fn outside_literals(s: &str) -> Option<String> {
+    let mut out = String::with_capacity(s.len());
+    let mut open: Option<char> = None;
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match (open, chars.next()) {
+                (None, Some('n')) => out.push('\n'),
+                (None, Some('r')) if chars.peek() == Some(&'\\') => {
+                    // `\r\n`: a CRLF line break; a lone `\r` escape is kept.
+                    let mut ahead = chars.clone();
+                    ahead.next();
+                    if ahead.next() == Some('n') {
+                        chars.next();
+                        chars.next();
+                        out.push_str("\r\n");
+                    } else {
+                        out.push_str("\\r");
+                    }
+                }
+                (_, Some(d)) => {
+                    out.push('\\');
+                    out.push(d);
+                }
+                (_, None) => out.push('\\'),
+            },
+            '"' | '\'' | '`' => {
+                open = match open {
+                    None => Some(c),
+                    Some(q) if q == c => None,
+                    o => o,
+                };
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+        // A literal does not run across a line break.
+        if out.ends_with('\n') && open.is_some() {
+            return None;
+        }
+    }
+    open.is_none().then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_programs_own_escapes_inside_literals_are_kept() {
+        assert_eq!(
+            line_breaks_unescaped("def f():\\n    print(\"a\\nb\\t\")\\n    return 1"),
+            "def f():\n    print(\"a\\nb\\t\")\n    return 1"
+        );
+        assert_eq!(
+            line_breaks_unescaped("'use strict';\\n\\nlet x = \"ready\\n\";"),
+            "'use strict';\n\nlet x = \"ready\\n\";"
+        );
+        // A tab escape outside a literal is the program's too (only line breaks were escaped).
+        assert_eq!(line_breaks_unescaped("a\\tb\\r\\nc"), "a\\tb\r\nc");
+        assert!(escaped_as_a_whole("echo \\\"hello\\\\n\\\""));
+        assert!(escaped_as_a_whole("\\n\\t$(CC) -o x"));
+        assert!(!escaped_as_a_whole("print(\"a\\tb\\n\")\\nx = 1"));
+        // Unpaired quotes (an apostrophe in a comment): every `\n` escape is a line break.
+        assert_eq!(
+            line_breaks_unescaped("# don't\\nx = 1\\ny = \"a\""),
+            "# don't\nx = 1\ny = \"a\""
+        );
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25, class G5): a one-line old/new with only the line
+    /// breaks escaped, or an old escaped as a whole beside a new written as is, holding a program's
+    /// own `\n` / `\t` inside a string literal: the literal was split over two lines (or got a tab).
+    #[test]
+    fn a_programs_own_escapes_survive_the_unescaped_reading() {
+        use crate::edit::apply::apply_edits;
+        use crate::edit::ir::Edit;
+        use crate::edit::matcher::Tolerance;
+        let text = "'use strict';\n\nfunction f() {\n  return 1;\n}\n";
+        let es = [Edit::new(
+            "'use strict';\\n",
+            "'use strict';\\n\\nlet x = \"ready\\n\";\\nlet t = \"a\\tb\";",
+        )];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "'use strict';\n\nlet x = \"ready\\n\";\nlet t = \"a\\tb\";\nfunction f() {\n  return 1;\n}\n"
+        );
+        // Old escaped as a whole, new as it is: new keeps its literal's escapes.
+        let text = "function f() {\n  let s = \"x\\n\";\n}\n";
+        let es = [Edit::new(
+            "  let s = \\\"x\\\\n\\\";\\n}",
+            "  let s = \"y\\n\";\\n}",
+        )];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert_eq!(out.text, "function f() {\n  let s = \"y\\n\";\n}\n");
+        // Both escaped as a whole: unescaped once, as before.
+        let es = [Edit::new(
+            "  let s = \\\"x\\\\n\\\";",
+            "  let s = \\\"x\\\\n\\\";\\n  let t = \\\"z\\\";",
+        )];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "function f() {\n  let s = \"x\\n\";\n  let t = \"z\";\n}\n"
+        );
+    }
+}
