@@ -55,6 +55,11 @@ const FILLER: &[&str] = &[
     "changes",
 ];
 
+/// Whether `word` (lowercase) is one a placeholder comment may consist of.
+pub fn is_filler(word: &str) -> bool {
+    FILLER.contains(&word)
+}
+
 /// Phrases that mark a placeholder on their own.
 const STRONG: &[&str] = &[
     "existing code",

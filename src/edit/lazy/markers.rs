@@ -17,7 +17,7 @@
 //! path like `C:\...\`, a trailing comment after code, or a comment that mentions a word of the
 //! vocabulary among others (`# keep existing entries; only new keys are added`).
 
-use crate::edit::placeholder::{comment_body, is_placeholder};
+use crate::edit::placeholder::{comment_body, is_filler, is_placeholder};
 
 /// What a marker line stands for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -31,60 +31,16 @@ pub enum Marker {
 /// Most words a marker's text may have besides its ellipsis.
 pub const MAX_WORDS: usize = 10;
 
-/// Words that describe elided code (besides those of the placeholder detector).
+/// Words that describe elided code besides the placeholder detector's own
+/// ([`crate::edit::placeholder::is_filler`]).
 const VOCABULARY: &[&str] = &[
-    "existing",
-    "code",
-    "unchanged",
-    "rest",
-    "of",
-    "the",
-    "file",
-    "remains",
-    "remain",
-    "same",
-    "is",
-    "are",
-    "here",
-    "goes",
-    "as",
-    "before",
-    "other",
     "others",
-    "previous",
-    "all",
-    "and",
-    "everything",
-    "else",
-    "stays",
-    "stay",
-    "untouched",
-    "omitted",
-    "for",
-    "brevity",
-    "lines",
     "line",
-    "content",
     "contents",
-    "original",
-    "remaining",
-    "left",
     "out",
-    "implementation",
     "implementations",
-    "methods",
     "method",
-    "functions",
     "function",
-    "your",
-    "above",
-    "below",
-    "etc",
-    "more",
-    "was",
-    "unmodified",
-    "no",
-    "changes",
     "changed",
     "not",
     "imports",
@@ -180,9 +136,12 @@ fn words(body: &str) -> Vec<&str> {
         .collect()
 }
 
+/// `keep` is no vocabulary: it starts a `keep NAME` marker.
 fn in_vocabulary(w: &str) -> bool {
     let l = w.to_lowercase();
-    VOCABULARY.contains(&l.as_str()) || l.chars().all(|c| c.is_ascii_digit())
+    (l != "keep" && is_filler(&l))
+        || VOCABULARY.contains(&l.as_str())
+        || l.chars().all(|c| c.is_ascii_digit())
 }
 
 /// The marker a snippet line is, if it is one.
