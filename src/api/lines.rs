@@ -77,10 +77,10 @@ fn read_op(o: i::LineOp, name: &str) -> Result<LineOp> {
         "insert_after" => Kind::InsertAfter,
         _ => Kind::Delete,
     };
-    let start = parse_anchor(&Value::String(o.start.0), &format!("{name}.start"))?;
+    let start = parse_anchor(&o.start.0, &format!("{name}.start"))?;
     let end = o
         .end
-        .map(|e| parse_anchor(&Value::String(e.0), &format!("{name}.end")))
+        .map(|e| parse_anchor(&e.0, &format!("{name}.end")))
         .transpose()?;
     if let Some(i) = o
         .lines
@@ -282,6 +282,13 @@ mod tests {
                 read_json_op(&json!({"op": "delete", "start": bad_anchor}), "ops[0]").unwrap_err();
             assert_eq!(e.code, Code::InvalidInput, "{bad_anchor}");
         }
+        // A bare line number is read as the declaration allows and refused with the anchor's reason.
+        let e = read_json_op(&json!({"op": "delete", "start": 12}), "ops[0]").unwrap_err();
+        assert!(
+            e.message.contains("a bare line number is not accepted"),
+            "{}",
+            e.message
+        );
         let op = read_json_op(
             &json!({"op": "delete", "start": " 3:AB12|pasted text"}),
             "o",

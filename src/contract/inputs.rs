@@ -406,8 +406,10 @@ pub enum Edit {
 }
 
 /// A line anchor from a hashline view: `"12:ab3f"` (the line number, a colon, the line's tag).
+/// Read as any string or number (`x-read`), so that a bare line number gets the anchor's own message
+/// (the handler's: the tag proves the line is the one the model read).
 #[derive(Deserialize)]
-pub struct LineAnchor(pub String);
+pub struct LineAnchor(pub Value);
 
 impl JsonSchema for LineAnchor {
     fn schema_name() -> Cow<'static, str> {
@@ -416,7 +418,8 @@ impl JsonSchema for LineAnchor {
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
             "type": "string",
-            "description": "A line anchor from a hashline view: `\"12:ab3f\"` (the line number, a colon, the line's tag)."
+            "description": "A line anchor from a hashline view: `\"12:ab3f\"` (the line number, a colon, the line's tag).",
+            "x-read": {"type": ["string", "number"]}
         })
     }
 }

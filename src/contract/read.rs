@@ -92,8 +92,8 @@ pub fn read_args<A: DeserializeOwned + JsonSchema + 'static>(args: &[Value]) -> 
     from_canonical(canon)
 }
 
-/// Reads one value declared by `T` (an item of a list handed on to another reader), labelled `label`
-/// in messages.
+/// Reads one value declared by `T`, labelled `label` in messages (tests read single items with it).
+#[cfg(test)]
 pub fn read_value<T: DeserializeOwned + JsonSchema + 'static>(v: &Value, label: &str) -> Result<T> {
     let d = declared::<T>();
     let walker = Walker { defs: &d.defs };
