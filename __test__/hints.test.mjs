@@ -147,7 +147,7 @@ test('library: failures name functions and the arguments of the function that an
     return r
   }
   const amb = await fail('patchFile', sp.patchFile({ file_path: 'x.py', search_block: 'a = 1', replace_block: 'a = 2' }, o), 'SEARCH_BLOCK_AMBIGUOUS')
-  assert.equal(amb.hint, 'Add unchanged neighbouring lines to search_block until it is unique (to replace every occurrence, use applyEdits with expected_replacements).')
+  assert.equal(amb.hint, 'Add unchanged neighbouring lines to search_block until it is unique, or set replace_all: true to replace every occurrence.')
   for (let i = 0; i < 3; i++) await fail('patchFile', sp.patchFile({ file_path: 'x.py', search_block: `a = 3\nb = ${i}`, replace_block: 'q' }, o), 'SEARCH_BLOCK_NOT_FOUND')
   assert.match(seen[1].hint, /\(viewFile with start_line \d+ and end_line \d+\)/)
   assert.match(seen[2].hint, /edit the lines with editLines using their N:tag anchors/)

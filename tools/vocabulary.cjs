@@ -70,7 +70,8 @@ const toolNames = new RegExp(`\\b(${Object.keys(TOOL_TO_LIBRARY).join('|')})\\b`
 const LIBRARY_COMMON = [[toolNames, (m) => TOOL_TO_LIBRARY[m]]]
 const LIBRARY_OPS = {
   patch_file: [
-    ...searchTextRows('search_block', 'both search_block and replace_block', ' (to replace every occurrence, use applyEdits with expected_replacements)'),
+    // patchFile itself takes replace_all (the MCP tool takes it too, but does not advertise it).
+    ...searchTextRows('search_block', 'both search_block and replace_block', ', or set replace_all: true to replace every occurrence'),
     [/(^|: )edits\[0\] /g, '$1replace_block '],
   ],
   apply_blocks: PATCH_ROWS,
@@ -91,6 +92,8 @@ const MCP_COMMON = [
 const MCP_TOOLS = {
   patch_file: [
     ...searchTextRows('search_block', 'both search_block and replace_block', ' (to replace every occurrence, use edit_file with expected_replacements)'),
+    // The library's patchFile wording (the tool takes replace_all without advertising it).
+    [/, or set replace_all: true to replace every occurrence\./g, ' (to replace every occurrence, use edit_file with expected_replacements).'],
     [/(^|: )edits\[0\] /g, '$1replace_block '],
   ],
   apply_patch: PATCH_ROWS,
