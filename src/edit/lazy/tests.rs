@@ -440,3 +440,132 @@ fn a_method_appended_before_the_last_bracket_lands() {
     let f = refused(file, "// ... existing code ...\n    int a() {\n        return 1;\n    }\n\n    int c() {\n        return 3;\n    }\n}\n");
     assert_eq!(f.code, Code::SnippetUnanchored);
 }
+
+/// A run that took in the bracket line above its seed (`else:` + `y = 2`) used to make the merger skip
+/// as many lines after it, so the unique line right after it (`done_a()`) was never a run and the
+/// chunk was refused as ambiguous. It now places the chunk, and deletes only what it shows gone.
+#[test]
+fn the_line_after_a_run_that_took_in_a_bracket_above_it_still_anchors() {
+    let file = "def a():\n    if x:\n        y = 1\n    else:\n        y = 2\n    old_call()\n    done_a()\n\ndef b():\n    if x:\n        y = 1\n    else:\n        y = 2\n    old_call()\n    done_b()\n";
+    let snip = "# ...\n    if x:\n        y = 10\n    else:\n        y = 2\n    done_a()\n# ...\n";
+    let m = merged(file, snip);
+    assert_eq!(
+        m.text,
+        file.replacen("y = 1\n", "y = 10\n", 1)
+            .replacen("    old_call()\n    done_a()", "    done_a()", 1)
+    );
+    assert_eq!(
+        m.removed,
+        vec![
+            Removed {
+                start_line: 3,
+                end_line: 3,
+                by: "shown"
+            },
+            Removed {
+                start_line: 6,
+                end_line: 6,
+                by: "shown"
+            }
+        ]
+    );
+    // Trap: the same chunk whose last line stands above the rest of it in the file is out of
+    // order, never placed at the copy below.
+    let above = "def z():\n    done_a()\n\n".to_string() + &file.replace("done_a()", "done_c()");
+    refused(&above, snip);
+}
+
+/// The distinguishing lines of one refusal, as (candidate start, line, side, copy start, copy end).
+fn hints(f: &crate::error::Failure) -> Vec<(u64, u64, String, u64, u64)> {
+    f.detail("distinguishing_lines")
+        .and_then(|v| v.as_array())
+        .expect("distinguishing_lines")
+        .iter()
+        .map(|d| {
+            (
+                d["candidate_start_line"].as_u64().unwrap(),
+                d["line"].as_u64().unwrap(),
+                d["side"].as_str().unwrap().to_string(),
+                d["copy_lines"]["start_line"].as_u64().unwrap(),
+                d["copy_lines"]["end_line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The snippet with file lines `from..=to` (1-based) copied above (`side`) or below its chunk.
+fn follow(file: &str, snip: &str, f: &crate::error::Failure, h: &(u64, u64, String, u64, u64)) -> String {
+    let s: Vec<&str> = snip.lines().collect();
+    let fl: Vec<&str> = file.lines().collect();
+    let cl = f.detail("chunk_lines").unwrap();
+    let at = match h.2.as_str() {
+        "above" => cl["start_line"].as_u64().unwrap() as usize - 1,
+        _ => cl["end_line"].as_u64().unwrap() as usize,
+    };
+    let mut out: Vec<&str> = s[..at].to_vec();
+    out.extend_from_slice(&fl[h.3 as usize - 1..h.4 as usize]);
+    out.extend_from_slice(&s[at..]);
+    out.join("\n") + "\n"
+}
+
+/// An ambiguity refusal names, for each candidate, the file line next to it that tells it apart, and
+/// copying that line as named makes the chunk land on that candidate (each one).
+#[test]
+fn an_ambiguity_refusal_names_the_line_that_tells_each_candidate_apart() {
+    let file = "a()\nif (x) {\n  go()\n}\nb()\nif (x) {\n  go()\n}\nc()\n";
+    let snip = "// ...\nif (x) {\n  go()\n  more()\n// ...\n";
+    let f = refused(file, snip);
+    assert_eq!(f.code, Code::SnippetAmbiguous);
+    let h = hints(&f);
+    assert_eq!(
+        h,
+        vec![
+            (2, 1, "above".to_string(), 1, 1),
+            (6, 5, "above".to_string(), 5, 5)
+        ]
+    );
+    assert!(
+        f.message.contains("To place it, for the one at line 2, copy file line 1 `a()` above the chunk; for the one at line 6, copy file line 5 `b()` above the chunk"),
+        "{}",
+        f.message
+    );
+    assert_eq!(f.detail("hint"), Some(&serde_json::json!(f.message.split(" To place it").nth(1).map(|t| format!("To place it{t}")).unwrap())));
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[0])),
+        file.replacen("  go()\n", "  go()\n  more()\n", 1)
+    );
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[1])),
+        "a()\nif (x) {\n  go()\n}\nb()\nif (x) {\n  go()\n  more()\n}\nc()\n"
+    );
+}
+
+/// When the line right next to a candidate is itself repeated (the whole region is duplicated), the
+/// hint reaches to the nearest line that differs, with the lines between, and still lands there.
+#[test]
+fn when_the_neighbouring_line_is_repeated_too_the_hint_reaches_to_the_one_that_differs() {
+    let file = "class A:\n    def f(self):\n        self.x = 1\n        self.y = 2\n\nclass B:\n    def f(self):\n        self.x = 1\n        self.y = 2\n";
+    let snip = "# ...\n        self.x = 1\n        self.z = 3\n        self.y = 2\n# ...\n";
+    let f = refused(file, snip);
+    assert_eq!(f.code, Code::SnippetAmbiguous, "{}", f.message);
+    let h = hints(&f);
+    // For A, `class B:` below it (the blank line between comes along); for B, `def f(self):` above
+    // it is in A too: `class B:` tells it apart, with `def f(self):` between.
+    assert_eq!(
+        h,
+        vec![
+            (3, 6, "below".to_string(), 5, 6),
+            (8, 6, "above".to_string(), 6, 7)
+        ]
+    );
+    assert!(f.message.contains("for the one at line 8, copy file lines 6-7 (line 6 `class B:` and the lines between it and the chunk) above the chunk"), "{}", f.message);
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[0])),
+        file.replacen("        self.y = 2\n", "        self.z = 3\n        self.y = 2\n", 1)
+    );
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[1])),
+        file.replace("        self.y = 2\n", "        self.z = 3\n        self.y = 2\n")
+            .replacen("        self.z = 3\n", "", 1)
+    );
+}
