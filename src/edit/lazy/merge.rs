@@ -1106,7 +1106,13 @@ fn tell_apart(f: Failure, cx: &Ctx, snip: &[&str], tol: Tolerance, k: &Chunk, x:
         // run's nearest place above (below) the region.
         let (mut ts, mut tf) = (cs, fs);
         if let Some(r) = runs.first().filter(|r| r.c0 + r.len <= cs) {
-            if let Some(&p) = r.places.iter().rev().find(|&&p| p + r.len <= fs) {
+            // (A run's weak lines may stand on the region's own edge line: `}` closing both.)
+            if let Some(&p) = r
+                .places
+                .iter()
+                .rev()
+                .find(|&&p| p < fs && p + r.len <= fe + 1)
+            {
                 (ts, tf) = (r.c0, p);
             }
         }
@@ -1116,7 +1122,7 @@ fn tell_apart(f: Failure, cx: &Ctx, snip: &[&str], tol: Tolerance, k: &Chunk, x:
         };
         let (mut be, mut bf) = (ce, fe);
         if let Some(r) = runs.last().filter(|r| r.c0 > ce) {
-            if let Some(&p) = r.places.iter().find(|&&p| p > fe) {
+            if let Some(&p) = r.places.iter().find(|&&p| p >= fs && p + r.len > fe + 1) {
                 (be, bf) = (r.c0 + r.len - 1, p + r.len - 1);
             }
         }
@@ -1151,7 +1157,7 @@ fn tell_apart(f: Failure, cx: &Ctx, snip: &[&str], tol: Tolerance, k: &Chunk, x:
         }
     }
     let sentence = match out.is_empty() {
-        true => "No file line next to the chunk tells the candidates apart: show more of the code around the change (unchanged lines above or below the chunk) until its lines occur once.".to_string(),
+        true => format!("No file line next to the chunk (up to {HINT_REACH} non-blank lines above or below it) places it on one candidate by itself: show more of the unchanged code around the change, above and below the chunk."),
         false => {
             let each: Vec<String> = out
                 .iter()

@@ -451,8 +451,11 @@ fn the_line_after_a_run_that_took_in_a_bracket_above_it_still_anchors() {
     let m = merged(file, snip);
     assert_eq!(
         m.text,
-        file.replacen("y = 1\n", "y = 10\n", 1)
-            .replacen("    old_call()\n    done_a()", "    done_a()", 1)
+        file.replacen("y = 1\n", "y = 10\n", 1).replacen(
+            "    old_call()\n    done_a()",
+            "    done_a()",
+            1
+        )
     );
     assert_eq!(
         m.removed,
@@ -494,7 +497,12 @@ fn hints(f: &crate::error::Failure) -> Vec<(u64, u64, String, u64, u64)> {
 }
 
 /// The snippet with file lines `from..=to` (1-based) copied above (`side`) or below its chunk.
-fn follow(file: &str, snip: &str, f: &crate::error::Failure, h: &(u64, u64, String, u64, u64)) -> String {
+fn follow(
+    file: &str,
+    snip: &str,
+    f: &crate::error::Failure,
+    h: &(u64, u64, String, u64, u64),
+) -> String {
     let s: Vec<&str> = snip.lines().collect();
     let fl: Vec<&str> = file.lines().collect();
     let cl = f.detail("chunk_lines").unwrap();
@@ -529,7 +537,15 @@ fn an_ambiguity_refusal_names_the_line_that_tells_each_candidate_apart() {
         "{}",
         f.message
     );
-    assert_eq!(f.detail("hint"), Some(&serde_json::json!(f.message.split(" To place it").nth(1).map(|t| format!("To place it{t}")).unwrap())));
+    assert_eq!(
+        f.detail("hint"),
+        Some(&serde_json::json!(f
+            .message
+            .split(" To place it")
+            .nth(1)
+            .map(|t| format!("To place it{t}"))
+            .unwrap()))
+    );
     assert_eq!(
         text(file, &follow(file, snip, &f, &h[0])),
         file.replacen("  go()\n", "  go()\n  more()\n", 1)
@@ -561,11 +577,45 @@ fn when_the_neighbouring_line_is_repeated_too_the_hint_reaches_to_the_one_that_d
     assert!(f.message.contains("for the one at line 8, copy file lines 6-7 (line 6 `class B:` and the lines between it and the chunk) above the chunk"), "{}", f.message);
     assert_eq!(
         text(file, &follow(file, snip, &f, &h[0])),
-        file.replacen("        self.y = 2\n", "        self.z = 3\n        self.y = 2\n", 1)
+        file.replacen(
+            "        self.y = 2\n",
+            "        self.z = 3\n        self.y = 2\n",
+            1
+        )
     );
     assert_eq!(
         text(file, &follow(file, snip, &f, &h[1])),
-        file.replace("        self.y = 2\n", "        self.z = 3\n        self.y = 2\n")
-            .replacen("        self.z = 3\n", "", 1)
+        file.replace(
+            "        self.y = 2\n",
+            "        self.z = 3\n        self.y = 2\n"
+        )
+        .replacen("        self.z = 3\n", "", 1)
+    );
+}
+
+/// The chunk's bottom at a candidate is found from its last run even when that run took in a `}`
+/// that stands on the candidate region's own last line (`}` closing both the object and the new
+/// `if`): the hint is the line right below the chunk at that candidate, not at the other one.
+#[test]
+fn the_hint_below_a_chunk_whose_last_run_shares_the_regions_bracket_line() {
+    let file = "function f() {\n  setup()\n  const opts = {\n    a: 1,\n  }\n  const arb = make(opts)\n  node = arb.first\n}\nfunction g() {\n  setup()\n  const opts = {\n    a: 1,\n  }\n  const arb = make(opts)\n  return arb\n}\n";
+    let snip = "// ...\n  const opts = {\n    a: 1,\n  }\n  if (arb == null) {\n    return\n  }\n  const arb = make(opts)\n// ...\n";
+    let f = refused(file, snip);
+    assert_eq!(f.code, Code::SnippetAmbiguous, "{}", f.message);
+    let h = hints(&f);
+    assert_eq!(
+        h,
+        vec![
+            (3, 7, "below".to_string(), 7, 7),
+            (11, 15, "below".to_string(), 15, 15)
+        ]
+    );
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[0])),
+        file.replacen(
+            "  }\n  const arb",
+            "  }\n  if (arb == null) {\n    return\n  }\n  const arb",
+            1
+        )
     );
 }
