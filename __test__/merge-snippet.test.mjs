@@ -160,6 +160,20 @@ test('an ambiguity refusal names, per candidate, the file line that places the c
   assert.equal(none.hint, none.message.slice(none.message.indexOf('No file line')))
 })
 
+test("a change of the file's last lines ending in its last bracket lands; lines at the end deleted with one side shown are refused", T, async (t) => {
+  const w = workspace(t)
+  const file = 'function main() {\n  try {\n    run()\n  } catch (e) {\n    log(e)\n    return 2\n  }\n  return 0\n}\n'
+  w.write('m.js', file)
+  const ok = await mergeSnippet({ file_path: 'm.js', snippet: '// ... existing code ...\n  } catch (e) {\n    log(e)\n    return 2\n  }\n  return 10\n}\n' }, w.opts())
+  assert.equal(ok.ok, true, ok.message)
+  assert.equal(w.text('m.js'), file.replace('return 0', 'return 10'))
+  // The snippet stops before the file's last lines with no marker: deleting them would show one side only.
+  const before = w.text('m.js')
+  const r = await mergeSnippet({ file_path: 'm.js', snippet: '// ... existing code ...\n    log(e)\n    return 3\n  }\n' }, w.opts())
+  assert.equal(r.code, 'SNIPPET_UNANCHORED', r.message)
+  assert.equal(w.text('m.js'), before)
+})
+
 test("writeFile's ELIDED_CONTENT points to mergeSnippet", T, async (t) => {
   const w = workspace(t)
   w.write('a.js', JS)

@@ -395,7 +395,38 @@ fn place_chunk(
         // Or nothing but blank lines stands between the run placed above and them (a pure
         // insertion before the file's last bracket: nothing is deleted).
         let adjacent = || fb >= lo && (fb..e0 - g).all(|i| is_blank(fl.line(i)));
-        if lines[c0..=j].iter().all(|l| is_weak(l)) && !closes_end() && !adjacent() {
+        // Or the chunk's lines between a run placed above and them are as many as the file's
+        // lines there and read like them, line for line (equal, or alike as in
+        // [`STALE_LIKENESS`]): the snippet shows the file's last lines changed. Ending mid-file
+        // instead, the file would go on past lines that the chunk's do not mirror.
+        let run_above = found
+            .iter()
+            .filter(|f| f.places.len() == 1 && f.c0 + f.len <= c0 && f.c0 >= first_c)
+            .map(|f| (f.c0 + f.len, f.places[0] + f.len))
+            .max()
+            .or(anchors.first().map(|a| (a.c_end(), a.f_end())));
+        let changed_tail = || {
+            let Some((cr, fr)) = run_above.filter(|&(_, fr)| fr >= lo && fr <= e0 - g) else {
+                return false;
+            };
+            let new: Vec<&str> = lines[cr..c0]
+                .iter()
+                .copied()
+                .filter(|l| !is_blank(l))
+                .collect();
+            let old: Vec<usize> = (fr..e0 - g).filter(|&i| !is_blank(fl.line(i))).collect();
+            !new.is_empty()
+                && new.len() == old.len()
+                && new
+                    .iter()
+                    .zip(&old)
+                    .all(|(a, &f)| fl.eq(a, f, cx.loose) || reads_like(a, fl.line(f)))
+        };
+        if lines[c0..=j].iter().all(|l| is_weak(l))
+            && !closes_end()
+            && !adjacent()
+            && !changed_tail()
+        {
             return Err(refuse(
                 Code::SnippetUnanchored,
                 k,
@@ -632,6 +663,15 @@ fn place_chunk(
 /// before it reads as that line, copied wrong, rather than as new code.
 const STALE_LIKENESS: f64 = 0.9;
 
+/// Whether new line `a` reads like file line `b`, copied with a change: not only brackets, at least
+/// 6 characters, and of likeness at least [`STALE_LIKENESS`] (trimmed).
+fn reads_like(a: &str, b: &str) -> bool {
+    let (x, y) = (a.trim(), b.trim());
+    !is_weak(a)
+        && x.chars().count() >= 6
+        && crate::edit::matcher::candidates::likeness(x, y, STALE_LIKENESS) >= STALE_LIKENESS
+}
+
 /// A chunk whose edge beside a marker is new text (lines inserted right below its last run, or right
 /// above its first) is refused when those lines read, line for line, like the file lines they would
 /// be inserted beside (equal, or alike with at least one alike) (`return 11` where the file has `return 1`): that is a changed
@@ -647,12 +687,7 @@ fn stale_edges(
 ) -> Result<()> {
     let fl = cx.fl;
     let lines = &k.lines;
-    let alike = |c: usize, f: usize| {
-        let (a, b) = (lines[c].trim(), fl.line(f).trim());
-        !is_weak(lines[c])
-            && a.chars().count() >= 6
-            && crate::edit::matcher::candidates::likeness(a, b, STALE_LIKENESS) >= STALE_LIKENESS
-    };
+    let alike = |c: usize, f: usize| reads_like(lines[c], fl.line(f));
     // Every new line of that edge, in order away from the run, against the file's lines there: a
     // block that reads like the file's own lines beside it, line for line, is those lines changed.
     let copies = |new: &[usize], file: &[usize]| {

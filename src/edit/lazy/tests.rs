@@ -619,3 +619,57 @@ fn the_hint_below_a_chunk_whose_last_run_shares_the_regions_bracket_line() {
         )
     );
 }
+
+/// A snippet without a marker below whose last lines are a changed version of the file's last lines,
+/// ending in the file's last bracket: it claims the end (the lines between its last run and that
+/// bracket are as many as the file's there, and read like them line for line).
+#[test]
+fn a_change_of_the_files_last_lines_ending_in_its_last_bracket_lands() {
+    let file = "function main() {\n  try {\n    run()\n  } catch (e) {\n    log(e)\n    return 2\n  }\n  return 0\n}\n";
+    let snip = "// ... existing code ...\n  } catch (e) {\n    log(e)\n    return 2\n  }\n  return 10\n}\n";
+    assert_eq!(text(file, snip), file.replace("return 0", "return 10"));
+    let ts = "declare module \"domain\" {\n    function create(): Domain;\n}\ndeclare module \"node:domain\" {\n    export * from \"domain\";\n}\n";
+    let snip = "// ... existing code ...\n    function create(): Domain;\n}\ndeclare module_new \"node:domain\" {\n    export * from \"domainAlt\";\n}\n";
+    assert_eq!(
+        text(ts, snip),
+        ts.replace("module \"node:domain\"", "module_new \"node:domain\"")
+            .replace("from \"domain\"", "from \"domainAlt\"")
+    );
+}
+
+/// Traps for that rule: a new block (not like the lines it would replace), a snippet that ends before
+/// the file does (the file goes on past lines the chunk mirrors), and a tail one line short: each
+/// would delete lines the snippet does not show; refused.
+#[test]
+fn a_bracket_ending_without_a_marker_does_not_claim_the_end_over_lines_it_does_not_mirror() {
+    let file = "function a() {\n  setup()\n}\nfunction main() {\n  runServer()\n}\n";
+    // A new function meant to be added after `a`: unlike `main`, so `main` is not replaced.
+    let f = refused(
+        file,
+        "// ...\nfunction a() {\n  setup()\n}\nfunction extra() {\n  other()\n}\n",
+    );
+    assert_eq!(f.code, Code::SnippetUnanchored);
+    // The same change of `main` in a file that goes on below it.
+    let longer = "function a() {\n  setup()\n}\nfunction main() {\n  runServer()\n}\nfunction z() {\n  zz()\n}\n";
+    let f = refused(
+        longer,
+        "// ...\nfunction a() {\n  setup()\n}\nfunction main2() {\n  runServer2()\n}\n",
+    );
+    assert_eq!(f.code, Code::SnippetUnanchored);
+    // Two new lines for three file lines: not a line-for-line change.
+    let two = "function a() {\n  setup()\n}\nfunction main() {\n  runServer()\n  stop()\n}\n";
+    let f = refused(
+        two,
+        "// ...\nfunction a() {\n  setup()\n}\nfunction main2() {\n  runServer2()\n}\n",
+    );
+    assert_eq!(f.code, Code::SnippetUnanchored, "{}", f.message);
+    // The same tail mirrored line for line lands as the change it shows.
+    assert_eq!(
+        text(
+            file,
+            "// ...\nfunction a() {\n  setup()\n}\nfunction main2() {\n  runServer2()\n}\n"
+        ),
+        file.replace("main()", "main2()")
+            .replace("runServer()", "runServer2()")
+    );
+}
