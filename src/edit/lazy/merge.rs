@@ -528,11 +528,15 @@ fn place_chunk(
                 continue;
             }
         }
-        let cands: Vec<Candidate> = f
-            .places
-            .iter()
+        // The places in order (below the chunk before, above the next chunk's place) first: the
+        // others cannot be meant.
+        let (fits, rest): (Vec<usize>, Vec<usize>) =
+            f.places.iter().partition(|&&p| p >= lo && p + f.len <= hi);
+        let cands: Vec<Candidate> = fits
+            .into_iter()
+            .chain(rest)
             .take(3)
-            .map(|&p| region(cx.h, p, f.len))
+            .map(|p| region(cx.h, p, f.len))
             .collect();
         return Err(refuse(
             Code::SnippetAmbiguous,
@@ -1064,6 +1068,7 @@ fn trial(
     (fs, fe): (usize, usize),
     edge: usize,
     above: bool,
+    reach: usize,
 ) -> Option<(usize, usize, usize)> {
     let mut row = edge;
     let mut solid = 0;
@@ -1076,7 +1081,7 @@ fn trial(
             continue;
         }
         solid += 1;
-        if solid > HINT_REACH {
+        if solid > reach {
             return None;
         }
         let (a, b) = match above {
@@ -1168,8 +1173,14 @@ fn tell_apart(f: Failure, cx: &Ctx, snip: &[&str], tol: Tolerance, k: &Chunk, x:
             true => below_end,
             false => bf,
         };
-        let up = trial(fl, snip, tol, k, x, (fs, fe), top, true).map(|t| (t, "above"));
-        let down = trial(fl, snip, tol, k, x, (fs, fe), bottom, false).map(|t| (t, "below"));
+        let up = trial(fl, snip, tol, k, x, (fs, fe), top, true, HINT_REACH).map(|t| (t, "above"));
+        // Below, only as far as a line that could beat the one found above.
+        let reach = match up {
+            Some(((a, b, solid), _)) if solid == 1 && a == b => 0,
+            Some(((_, _, solid), _)) => solid,
+            None => HINT_REACH,
+        };
+        let down = trial(fl, snip, tol, k, x, (fs, fe), bottom, false, reach).map(|t| (t, "below"));
         let best = [up, down]
             .into_iter()
             .flatten()

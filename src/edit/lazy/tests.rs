@@ -673,3 +673,30 @@ fn a_bracket_ending_without_a_marker_does_not_claim_the_end_over_lines_it_does_n
             .replace("runServer()", "runServer2()")
     );
 }
+
+/// A later chunk found at several places lists first the places in order (below the chunk before it),
+/// which are the ones it can mean, each with its distinguishing line; one above comes last, without.
+#[test]
+fn an_ambiguous_later_chunk_lists_its_places_in_order_first() {
+    let file = "x()\nif (x) {\n  go()\n}\nfirst()\nmid()\ny()\nif (x) {\n  go()\n}\nz()\nif (x) {\n  go()\n}\n";
+    let snip = "// ...\nfirst()\nadded()\nmid()\n// ...\nif (x) {\n  go()\n  more()\n// ...\n";
+    let f = refused(file, snip);
+    assert_eq!(f.code, Code::SnippetAmbiguous, "{}", f.message);
+    assert_eq!(f.detail("chunk_index").unwrap(), 1);
+    let starts: Vec<u64> = f
+        .detail("candidates")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["start_line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(starts, vec![8, 12, 2]);
+    assert_eq!(
+        hints(&f),
+        vec![
+            (8, 7, "above".to_string(), 7, 7),
+            (12, 11, "above".to_string(), 11, 11)
+        ]
+    );
+}
