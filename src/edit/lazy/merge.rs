@@ -390,7 +390,16 @@ fn place_chunk(
             };
             let fo = f.places[0] + (o - f.c0);
             let fi = cols(fl.line(fo));
-            (fo + 1..e0).find(|&x| !is_blank(fl.line(x)) && cols(fl.line(x)) <= fi) == Some(e0 - g)
+            // Indented under that line as the file's bracket is under its file line: a bracket
+            // deeper than the line it would close (under a template string's line at column 0)
+            // closes some block in between, not that one.
+            let (sd, fd) = (
+                ind as isize - cols(lines[o]) as isize,
+                cols(fl.line(e0 - g)) as isize - fi as isize,
+            );
+            sd == fd
+                && (fo + 1..e0).find(|&x| !is_blank(fl.line(x)) && cols(fl.line(x)) <= fi)
+                    == Some(e0 - g)
         };
         // Or nothing but blank lines stands between the run placed above and them (a pure
         // insertion before the file's last bracket: nothing is deleted).
@@ -781,8 +790,15 @@ fn closing_place(
             let fi = cols(fl.line(fo));
             let j = (a.f_end().max(fo + 1)..hi)
                 .find(|&j| !is_blank(fl.line(j)) && cols(fl.line(j)) <= fi);
+            // Indented under that line as the file's line is under its file line (else it closes
+            // some block in between: a template string's line at column 0 is no opener).
+            let under = |j: usize| {
+                ind as isize - cols(lines[o]) as isize == cols(fl.line(j)) as isize - fi as isize
+            };
             match j {
-                Some(j) if cx.tiers.iter().any(|&t| fl.eq(lines[c], j, t)) => Ok(Some(j)),
+                Some(j) if under(j) && cx.tiers.iter().any(|&t| fl.eq(lines[c], j, t)) => {
+                    Ok(Some(j))
+                }
                 _ => {
                     let places = fl.run_places(&lines[c..], cx.loose, a.f_end()..hi);
                     ambiguous(places, format!("ends with `{}`, which closes the block of snippet line {}, but the file's block there does not end with it, so where the chunk ends is not known. End the chunk with the unchanged line that follows the block", lines[c].trim(), k.at[o] + 1))

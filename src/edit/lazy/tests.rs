@@ -700,3 +700,25 @@ fn an_ambiguous_later_chunk_lists_its_places_in_order_first() {
         ]
     );
 }
+
+/// Trap (found by snippets cut mid-file from lazy-dev's files): a snippet ending in `  }` with no
+/// marker below, under a template string's line at column 0. The file's last `}` is the first line
+/// at that line's indentation, but the snippet's `}` is indented deeper than that line, as the file's
+/// is not: it closes the `if` in between, and claiming the end would delete `more()`. Refused.
+#[test]
+fn a_bracket_deeper_than_the_line_it_would_close_does_not_claim_the_end() {
+    let file = "function g() {\n  if (!target) {\n    const err = new Error(\n`Missing target.\nTo fix: reinstall`\n    )\n    err.code = 'E'\n    throw err\n  }\n  more()\n}\n";
+    let snip = "// ... existing code ...\nTo fix: reinstall`\n    )\n    err.code = 'E'\n    throw err // x\n  }\n";
+    assert_eq!(refused(file, snip).code, Code::SnippetUnanchored);
+    // With the marker below, the `}` is no longer placed on the file's last line either: it occurs
+    // twice below the chunk's run, so the chunk is refused, and the hint names `more()` below it.
+    let marked = format!("{snip}// ... existing code ...\n");
+    let f = refused(file, &marked);
+    assert_eq!(f.code, Code::SnippetAmbiguous, "{}", f.message);
+    let h = hints(&f);
+    assert_eq!(h, vec![(9, 10, "below".to_string(), 10, 10)]);
+    assert_eq!(
+        text(file, &follow(file, &marked, &f, &h[0])),
+        file.replace("throw err\n", "throw err // x\n")
+    );
+}
