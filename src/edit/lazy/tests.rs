@@ -722,3 +722,68 @@ fn a_bracket_deeper_than_the_line_it_would_close_does_not_claim_the_end() {
         file.replace("throw err\n", "throw err // x\n")
     );
 }
+
+/// Snippets cut from real files at each bracket line, the lines above it changed: with no marker below
+/// (the snippet stops mid-file) nothing merges that deletes past the snippet's end; with a marker below,
+/// a merge is the change shown or the insertion the rules read (new lines beside the run), never
+/// anything else. The files are this module's own sources.
+#[test]
+fn snippets_cut_mid_file_never_delete_what_they_do_not_show() {
+    let sources = [
+        include_str!("anchor.rs"),
+        include_str!("markers.rs"),
+        include_str!("hints.rs"),
+    ];
+    let mut tried = 0;
+    for src in sources {
+        let fl: Vec<&str> = src.lines().collect();
+        let last = fl.iter().rposition(|l| !l.trim().is_empty()).unwrap();
+        for b in 5..last.saturating_sub(1) {
+            let t = fl[b].trim();
+            if t.is_empty() || !t.chars().all(|c| "}]);,".contains(c)) {
+                continue;
+            }
+            for k in [1, 2] {
+                let mut s: Vec<String> = vec!["// ... existing code ...".into()];
+                s.extend(fl[b - 3 - k..b - k].iter().map(|l| l.to_string()));
+                s.extend(fl[b - k..b].iter().map(|l| match l.trim().is_empty() {
+                    true => l.to_string(),
+                    false => format!("{l} // x"),
+                }));
+                s.push(fl[b].to_string());
+                let open = s.join("\n") + "\n";
+                tried += 1;
+                if let Ok(Plan::Merged(m)) = merge(src, &open, Tolerance::Safe) {
+                    assert!(
+                        m.removed.iter().all(|r| r.end_line <= b + 1),
+                        "cut at line {}: {:?}",
+                        b + 1,
+                        m.removed
+                    );
+                }
+                let marked = format!("{open}// ... existing code ...\n");
+                if let Ok(Plan::Merged(m)) = merge(src, &marked, Tolerance::Safe) {
+                    let changed: Vec<String> = fl
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| match i >= b - k && i < b && !l.trim().is_empty() {
+                            true => format!("{l} // x"),
+                            false => l.to_string(),
+                        })
+                        .collect();
+                    let mut ins: Vec<String> = fl[..b - k].iter().map(|l| l.to_string()).collect();
+                    ins.extend(s[4..].iter().cloned());
+                    ins.extend(fl[b - k..].iter().map(|l| l.to_string()));
+                    let (c, i) = (changed.join("\n") + "\n", ins.join("\n") + "\n");
+                    assert!(
+                        m.text == c || m.text == i,
+                        "cut at line {} (k {k}):\n{}",
+                        b + 1,
+                        m.text
+                    );
+                }
+            }
+        }
+    }
+    assert!(tried > 100, "{tried}");
+}
