@@ -128,6 +128,52 @@ test('an ambiguous chunk names both places; one more unchanged line makes it lan
   assert.equal(w.text('d.js'), 'a()\nif (x) {\n  go()\n}\nb()\nif (x) {\n  go()\n  more()\n}\nc()\n')
 })
 
+test('an ambiguity refusal names, per candidate, the file line that places the chunk there; following it lands', T, async (t) => {
+  const w = workspace(t)
+  const file = 'a()\nif (x) {\n  go()\n}\nb()\nif (x) {\n  go()\n}\nc()\n'
+  w.write('d.js', file)
+  const snippet = '// ...\nif (x) {\n  go()\n  more()\n}\n// ...\n'
+  const r = await mergeSnippet({ file_path: 'd.js', snippet }, w.opts())
+  assert.equal(r.code, 'SNIPPET_AMBIGUOUS')
+  assert.equal(w.text('d.js'), file)
+  assert.deepEqual(r.distinguishing_lines, [
+    { candidate_start_line: 2, line: 1, text: 'a()', side: 'above', copy_lines: { start_line: 1, end_line: 1 } },
+    { candidate_start_line: 6, line: 5, text: 'b()', side: 'above', copy_lines: { start_line: 5, end_line: 5 } },
+  ])
+  const sentence = 'To place it, for the one at line 2, copy file line 1 `a()` above the chunk; for the one at line 6, copy file line 5 `b()` above the chunk (distinguishing_lines).'
+  assert.ok(r.message.endsWith(' ' + sentence), r.message)
+  assert.equal(r.hint, sentence)
+  assert.equal(r.next_action, 'widen_context')
+  // Following the hint for the first candidate lands there.
+  const ok = await mergeSnippet({ file_path: 'd.js', snippet: '// ...\na()\nif (x) {\n  go()\n  more()\n}\n// ...\n' }, w.opts())
+  assert.equal(ok.ok, true, ok.message)
+  assert.equal(w.text('d.js'), 'a()\nif (x) {\n  go()\n  more()\n}\nb()\nif (x) {\n  go()\n}\nc()\n')
+  // Where no line near the chunk (3 non-blank lines either side) tells the places apart, the refusal
+  // says so and names none.
+  const twice = 'a1()\na2()\na3()\na4()\ngo()\nb1()\nb2()\nb3()\nb4()\n'.repeat(2)
+  w.write('e.js', twice)
+  const none = await mergeSnippet({ file_path: 'e.js', snippet: '// ...\ngo()\nmore()\n// ...\n' }, w.opts())
+  assert.equal(none.code, 'SNIPPET_AMBIGUOUS', none.message)
+  assert.equal(w.text('e.js'), twice)
+  assert.deepEqual(none.distinguishing_lines, [])
+  assert.match(none.message, /No file line next to the chunk \(up to 3 non-blank lines above or below it\) places it on one candidate by itself/)
+  assert.equal(none.hint, none.message.slice(none.message.indexOf('No file line')))
+})
+
+test("a change of the file's last lines ending in its last bracket lands; lines at the end deleted with one side shown are refused", T, async (t) => {
+  const w = workspace(t)
+  const file = 'function main() {\n  try {\n    run()\n  } catch (e) {\n    log(e)\n    return 2\n  }\n  return 0\n}\n'
+  w.write('m.js', file)
+  const ok = await mergeSnippet({ file_path: 'm.js', snippet: '// ... existing code ...\n  } catch (e) {\n    log(e)\n    return 2\n  }\n  return 10\n}\n' }, w.opts())
+  assert.equal(ok.ok, true, ok.message)
+  assert.equal(w.text('m.js'), file.replace('return 0', 'return 10'))
+  // The snippet stops before the file's last lines with no marker: deleting them would show one side only.
+  const before = w.text('m.js')
+  const r = await mergeSnippet({ file_path: 'm.js', snippet: '// ... existing code ...\n    log(e)\n    return 3\n  }\n' }, w.opts())
+  assert.equal(r.code, 'SNIPPET_UNANCHORED', r.message)
+  assert.equal(w.text('m.js'), before)
+})
+
 test("writeFile's ELIDED_CONTENT points to mergeSnippet", T, async (t) => {
   const w = workspace(t)
   w.write('a.js', JS)

@@ -71,6 +71,25 @@ for (const lines of [1000, 2000, 4000, 8000, 16000]) {
   console.log(show(r) + (prev ? `  x${(r.median / prev.median).toFixed(2)} for x2 lines` : ''))
   prev = r
 }
+// A refusal: the same 10 chunks and an 11th whose lines occur in every function, so the merge is
+// refused with SNIPPET_AMBIGUOUS and looks for each candidate's distinguishing line (trial merges).
+{
+  const text = file(2000)
+  writeFileSync(join(root, 'f.js'), text)
+  const snip = snippet(text, 10) + '  if (!out.length) {\n    return null\n    // none\n  }\n// ... existing code ...\n'
+  const opts = { workspace_root: root, dry_run: true }
+  const r = await mergeSnippet({ file_path: 'f.js', snippet: snip }, opts)
+  if (r.code !== 'SNIPPET_AMBIGUOUS' || !r.distinguishing_lines.length) throw new Error(`bench refusal: ${r.code} ${r.message}`)
+  const ms = []
+  for (let i = 0; i < Math.max(30, Math.floor(runs / 4)); i++) {
+    const t0 = process.hrtime.bigint()
+    await mergeSnippet({ file_path: 'f.js', snippet: snip }, opts)
+    ms.push(Number(process.hrtime.bigint() - t0) / 1e6)
+  }
+  ms.sort((a, b) => a - b)
+  const q = (p) => ms[Math.min(ms.length - 1, Math.floor(p * ms.length))]
+  console.log(`SNIPPET_AMBIGUOUS with ${r.distinguishing_lines.length} distinguishing lines, 2,000 lines, 11 chunks: median ${q(0.5).toFixed(2)} ms, p99 ${q(0.99).toFixed(2)} ms`)
+}
 // One real write (journal and atomic write included).
 writeFileSync(join(root, 'f.js'), file(2000))
 const t0 = process.hrtime.bigint()

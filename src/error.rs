@@ -57,7 +57,7 @@ codes! {
     SyntaxErrorIntroduced => "SYNTAX_ERROR_INTRODUCED", "The edit would break the file's syntax at the place shown; fix the edit so the file still parses.";
     RewriteTooBroad => "REWRITE_TOO_BROAD", "The rewrite changes more lines than max_changed_lines allows; change only the lines you mean to (editLines, applyEdits), or raise the limit if the whole rewrite is intended.";
     SnippetUnanchored => "SNIPPET_UNANCHORED", "A chunk of the lazy snippet has no unchanged line to place it by, or a snippet edge without a marker would delete lines it does not show: copy an unchanged line above and below each chunk, and put a marker (`// ... existing code ...`) wherever code is left out.";
-    SnippetAmbiguous => "SNIPPET_AMBIGUOUS", "A chunk's unchanged lines occur at several places (candidates lists them): add one more unchanged line that occurs once, above or below the chunk.";
+    SnippetAmbiguous => "SNIPPET_AMBIGUOUS", "A chunk's unchanged lines occur at several places (candidates lists them): copy the file line that distinguishing_lines names for the place you mean next to the chunk, above or below it as it says.";
     SnippetOutOfOrder => "SNIPPET_OUT_OF_ORDER", "The snippet's chunks (or a chunk's unchanged lines) are not in the file's order: write the chunks top to bottom as they stand in the file.";
     SnippetKeepMissing => "SNIPPET_KEEP_MISSING", "A `keep NAME` marker stands for lines that do not hold NAME: the chunks around it are not where the snippet says; re-read the file and resend.";
     SymbolNotFound => "SYMBOL_NOT_FOUND", "No symbol has this name path; pick one of the candidates (each name_path resolves to exactly that symbol), or list the file's symbols with listSymbols.";

@@ -241,7 +241,7 @@ const TOOLS = [
     description:
       'Send the changed parts of a file as they should read, unchanged code left out: each left-out stretch is one marker line, a comment in the file\'s syntax such as "// ... existing code ..." or "# ...". ' +
       'Each changed region needs an unchanged line copied exactly above and below it; regions go in file order; with no marker at the top (bottom) the snippet must start (end) with the file\'s first (last) line. ' +
-      'Lines between two shown unchanged lines are deleted. Nothing is written unless each region has exactly one place; a SNIPPET_* refusal names the chunk and candidate regions.' +
+      'Lines between two shown unchanged lines are deleted. Nothing is written unless each region has exactly one place; a SNIPPET_* refusal names the chunk and candidate regions, and SNIPPET_AMBIGUOUS the file line to copy next to the chunk to place it at each (distinguishing_lines).' +
       SYNTAX_NOTE,
     input: object(
       {

@@ -227,6 +227,25 @@ export interface DirectoryEntry {
   size?: number
 }
 
+/**
+ * For one candidate region of a SNIPPET_AMBIGUOUS refusal: the file line to copy next to the chunk
+ * so that the chunk lands on that region.
+ */
+export interface DistinguishingLine {
+  /** The candidate region's first line (as in `candidates`). */
+  candidate_start_line: number
+  /** The file line that tells this candidate apart from the others (1-based), and its text. */
+  line: number
+  text: string
+  /** Where the copied lines go: above the chunk's first line or below its last. */
+  side: HintSide
+  /**
+   * The file lines to copy: `line` and any lines between it and the chunk (usually just `line`,
+   * or it with blank lines).
+   */
+  copy_lines: SnippetLines
+}
+
 /** `editLines`: line-anchored edits. */
 export interface EditLinesSuccess {
   ok: true
@@ -385,6 +404,11 @@ export interface Failure {
   chunk_index?: number
   /** For the SNIPPET_* refusals: the chunk's first and last line in the snippet (1-based). */
   chunk_lines?: SnippetLines
+  /**
+   * For SNIPPET_AMBIGUOUS: for each candidate region, the nearest file line next to the chunk
+   * that tells it apart from the others (checked: copied as named, the chunk lands there).
+   */
+  distinguishing_lines?: DistinguishingLine[]
   /** For ELIDED_CONTENT: the lines that hold a placeholder. */
   placeholder_lines?: PlaceholderLine[]
   /**
@@ -479,6 +503,9 @@ export interface FindFilesSuccess {
    */
   skipped_ignore_files?: SkippedIgnoreFile[]
 }
+
+/** Above or below the chunk. */
+export type HintSide = 'above' | 'below'
 
 /** One file of an `applyPatch` / `applyUnifiedDiff` receipt. */
 export interface HunkFileReceipt {

@@ -757,6 +757,32 @@ pub struct SnippetLines {
     end_line: usize,
 }
 
+/// For one candidate region of a SNIPPET_AMBIGUOUS refusal: the file line to copy next to the chunk
+/// so that the chunk lands on that region.
+#[derive(JsonSchema)]
+#[allow(dead_code)]
+pub struct DistinguishingLine {
+    /// The candidate region's first line (as in `candidates`).
+    candidate_start_line: usize,
+    /// The file line that tells this candidate apart from the others (1-based), and its text.
+    line: usize,
+    text: String,
+    /// Where the copied lines go: above the chunk's first line or below its last.
+    side: HintSide,
+    /// The file lines to copy: `line` and any lines between it and the chunk (usually just `line`,
+    /// or it with blank lines).
+    copy_lines: SnippetLines,
+}
+
+/// Above or below the chunk.
+#[derive(JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum HintSide {
+    Above,
+    Below,
+}
+
 /// A line that holds an elision placeholder.
 #[derive(JsonSchema)]
 #[allow(dead_code)]
@@ -872,6 +898,11 @@ pub struct FailureSchema {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "SnippetLines")]
     chunk_lines: Option<SnippetLines>,
+    /// For SNIPPET_AMBIGUOUS: for each candidate region, the nearest file line next to the chunk
+    /// that tells it apart from the others (checked: copied as named, the chunk lands there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Vec<DistinguishingLine>")]
+    distinguishing_lines: Option<Vec<DistinguishingLine>>,
     /// For ELIDED_CONTENT: the lines that hold a placeholder.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Vec<PlaceholderLine>")]

@@ -73,18 +73,18 @@ impl Run {
 }
 
 /// A run found by its strong lines, before its place is settled.
-struct Found {
-    c0: usize,
-    len: usize,
+pub(super) struct Found {
+    pub(super) c0: usize,
+    pub(super) len: usize,
     tier: Tier,
-    places: Vec<usize>,
+    pub(super) places: Vec<usize>,
 }
 
 /// A chunk: snippet lines between markers, blank edge lines set aside.
-struct Chunk<'s> {
+pub(super) struct Chunk<'s> {
     /// Snippet line indices (0-based) of `lines`.
-    at: Vec<usize>,
-    lines: Vec<&'s str>,
+    pub(super) at: Vec<usize>,
+    pub(super) lines: Vec<&'s str>,
     /// Blank lines set aside above and below (written only next to new lines).
     blank_above: usize,
     blank_below: usize,
@@ -107,7 +107,7 @@ fn combine(a: Option<Marker>, b: Marker) -> Marker {
     }
 }
 
-fn is_blank(l: &str) -> bool {
+pub(super) fn is_blank(l: &str) -> bool {
     l.trim().is_empty()
 }
 
@@ -220,7 +220,7 @@ fn region(h: &Haystack, f0: usize, len: usize) -> Candidate {
 
 /// Runs of a chunk seeded by its strong lines (lines that are not [`is_weak`] and occur in the file):
 /// each extended forward over every line that still matches some place, then placed on the ladder.
-fn strong_runs(fl: &FileLines, lines: &[&str], tiers: &[Tier]) -> Vec<Found> {
+pub(super) fn strong_runs(fl: &FileLines, lines: &[&str], tiers: &[Tier]) -> Vec<Found> {
     let loose = *tiers.last().expect("a ladder has a tier");
     let mut out = Vec::new();
     let mut i = 0;
@@ -267,7 +267,8 @@ fn strong_runs(fl: &FileLines, lines: &[&str], tiers: &[Tier]) -> Vec<Found> {
             tier,
             places,
         });
-        i += len;
+        // On from the run's end: the weak lines it took in above its seed are not counted twice.
+        i = prev_end;
     }
     out
 }
@@ -281,11 +282,11 @@ fn tier_at(fl: &FileLines, lines: &[&str], f0: usize, tiers: &[Tier]) -> Tier {
         .unwrap_or(*tiers.last().expect("a ladder has a tier"))
 }
 
-struct Ctx<'a, 'f> {
-    fl: &'a FileLines<'f>,
-    h: &'a Haystack<'f>,
-    tiers: &'a [Tier],
-    loose: Tier,
+pub(super) struct Ctx<'a, 'f> {
+    pub(super) fl: &'a FileLines<'f>,
+    pub(super) h: &'a Haystack<'f>,
+    pub(super) tiers: &'a [Tier],
+    pub(super) loose: Tier,
 }
 
 /// The anchors of chunk `k` placed at or after file line `lo` (`hi`: the next chunk's first strong
@@ -389,12 +390,52 @@ fn place_chunk(
             };
             let fo = f.places[0] + (o - f.c0);
             let fi = cols(fl.line(fo));
-            (fo + 1..e0).find(|&x| !is_blank(fl.line(x)) && cols(fl.line(x)) <= fi) == Some(e0 - g)
+            // Indented under that line as the file's bracket is under its file line: a bracket
+            // deeper than the line it would close (under a template string's line at column 0)
+            // closes some block in between, not that one.
+            let (sd, fd) = (
+                ind as isize - cols(lines[o]) as isize,
+                cols(fl.line(e0 - g)) as isize - fi as isize,
+            );
+            sd == fd
+                && (fo + 1..e0).find(|&x| !is_blank(fl.line(x)) && cols(fl.line(x)) <= fi)
+                    == Some(e0 - g)
         };
         // Or nothing but blank lines stands between the run placed above and them (a pure
         // insertion before the file's last bracket: nothing is deleted).
         let adjacent = || fb >= lo && (fb..e0 - g).all(|i| is_blank(fl.line(i)));
-        if lines[c0..=j].iter().all(|l| is_weak(l)) && !closes_end() && !adjacent() {
+        // Or the chunk's lines between a run placed above and them are as many as the file's
+        // lines there and read like them, line for line (equal, or alike as in
+        // [`STALE_LIKENESS`]): the snippet shows the file's last lines changed. Ending mid-file
+        // instead, the file would go on past lines that the chunk's do not mirror.
+        let run_above = found
+            .iter()
+            .filter(|f| f.places.len() == 1 && f.c0 + f.len <= c0 && f.c0 >= first_c)
+            .map(|f| (f.c0 + f.len, f.places[0] + f.len))
+            .max()
+            .or(anchors.first().map(|a| (a.c_end(), a.f_end())));
+        let changed_tail = || {
+            let Some((cr, fr)) = run_above.filter(|&(_, fr)| fr >= lo && fr <= e0 - g) else {
+                return false;
+            };
+            let new: Vec<&str> = lines[cr..c0]
+                .iter()
+                .copied()
+                .filter(|l| !is_blank(l))
+                .collect();
+            let old: Vec<usize> = (fr..e0 - g).filter(|&i| !is_blank(fl.line(i))).collect();
+            !new.is_empty()
+                && new.len() == old.len()
+                && new
+                    .iter()
+                    .zip(&old)
+                    .all(|(a, &f)| fl.eq(a, f, cx.loose) || reads_like(a, fl.line(f)))
+        };
+        if lines[c0..=j].iter().all(|l| is_weak(l))
+            && !closes_end()
+            && !adjacent()
+            && !changed_tail()
+        {
             return Err(refuse(
                 Code::SnippetUnanchored,
                 k,
@@ -496,24 +537,27 @@ fn place_chunk(
                 continue;
             }
         }
-        let cands: Vec<Candidate> = f
-            .places
-            .iter()
+        // The places in order (below the chunk before, above the next chunk's place) first: the
+        // others cannot be meant.
+        let (fits, rest): (Vec<usize>, Vec<usize>) =
+            f.places.iter().partition(|&&p| p >= lo && p + f.len <= hi);
+        let cands: Vec<Candidate> = fits
+            .into_iter()
+            .chain(rest)
             .take(3)
-            .map(|&p| region(cx.h, p, f.len))
+            .map(|p| region(cx.h, p, f.len))
             .collect();
         return Err(refuse(
             Code::SnippetAmbiguous,
             k,
             index,
             format!(
-                "{} with unchanged lines (snippet lines {}-{}) found at {} places of the file at the {} tier, so where it goes is not known. Add the unchanged line {} it, which occurs once",
+                "{} with unchanged lines (snippet lines {}-{}) found at {} places of the file at the {} tier, so where it goes is not known",
                 if before_first { "starts" } else { "ends" },
                 k.at[f.c0] + 1,
                 k.at[f.c0 + f.len - 1] + 1,
                 f.places.len(),
                 f.tier.as_str(),
-                if before_first { "above" } else { "below" },
             ),
             cands,
         ));
@@ -632,6 +676,15 @@ fn place_chunk(
 /// before it reads as that line, copied wrong, rather than as new code.
 const STALE_LIKENESS: f64 = 0.9;
 
+/// Whether new line `a` reads like file line `b`, copied with a change: not only brackets, at least
+/// 6 characters, and of likeness at least [`STALE_LIKENESS`] (trimmed).
+fn reads_like(a: &str, b: &str) -> bool {
+    let (x, y) = (a.trim(), b.trim());
+    !is_weak(a)
+        && x.chars().count() >= 6
+        && crate::edit::matcher::candidates::likeness(x, y, STALE_LIKENESS) >= STALE_LIKENESS
+}
+
 /// A chunk whose edge beside a marker is new text (lines inserted right below its last run, or right
 /// above its first) is refused when those lines read, line for line, like the file lines they would
 /// be inserted beside (equal, or alike with at least one alike) (`return 11` where the file has `return 1`): that is a changed
@@ -647,12 +700,7 @@ fn stale_edges(
 ) -> Result<()> {
     let fl = cx.fl;
     let lines = &k.lines;
-    let alike = |c: usize, f: usize| {
-        let (a, b) = (lines[c].trim(), fl.line(f).trim());
-        !is_weak(lines[c])
-            && a.chars().count() >= 6
-            && crate::edit::matcher::candidates::likeness(a, b, STALE_LIKENESS) >= STALE_LIKENESS
-    };
+    let alike = |c: usize, f: usize| reads_like(lines[c], fl.line(f));
     // Every new line of that edge, in order away from the run, against the file's lines there: a
     // block that reads like the file's own lines beside it, line for line, is those lines changed.
     let copies = |new: &[usize], file: &[usize]| {
@@ -742,8 +790,15 @@ fn closing_place(
             let fi = cols(fl.line(fo));
             let j = (a.f_end().max(fo + 1)..hi)
                 .find(|&j| !is_blank(fl.line(j)) && cols(fl.line(j)) <= fi);
+            // Indented under that line as the file's line is under its file line (else it closes
+            // some block in between: a template string's line at column 0 is no opener).
+            let under = |j: usize| {
+                ind as isize - cols(lines[o]) as isize == cols(fl.line(j)) as isize - fi as isize
+            };
             match j {
-                Some(j) if cx.tiers.iter().any(|&t| fl.eq(lines[c], j, t)) => Ok(Some(j)),
+                Some(j) if under(j) && cx.tiers.iter().any(|&t| fl.eq(lines[c], j, t)) => {
+                    Ok(Some(j))
+                }
                 _ => {
                     let places = fl.run_places(&lines[c..], cx.loose, a.f_end()..hi);
                     ambiguous(places, format!("ends with `{}`, which closes the block of snippet line {}, but the file's block there does not end with it, so where the chunk ends is not known. End the chunk with the unchanged line that follows the block", lines[c].trim(), k.at[o] + 1))
@@ -816,10 +871,22 @@ pub fn merge(file: &str, snippet: &str, tol: Tolerance) -> Result<Plan> {
     if snip.len() > 1 && snip.last() == Some(&"") {
         snip.pop();
     }
+    merge_lines(file, &snip, tol, true).map(|(plan, _)| plan)
+}
+
+/// [`merge`] on the snippet's lines; also returns the old file lines each chunk spans (first run's
+/// first line, last run's end). `hints`: whether a `SNIPPET_AMBIGUOUS` refusal looks for the file
+/// line that tells each candidate apart (off in the trial merges that check such a line).
+pub(super) fn merge_lines(
+    file: &str,
+    snip: &[&str],
+    tol: Tolerance,
+    hints: bool,
+) -> Result<(Plan, Vec<(usize, usize)>)> {
     let fl = FileLines::new(file);
     let tiers = ladder(tol);
-    let Some(parsed) = parse(&snip) else {
-        return whole(&fl, &snip, tiers).map(|_| Plan::Rewrite);
+    let Some(parsed) = parse(snip) else {
+        return whole(&fl, snip, tiers).map(|_| (Plan::Rewrite, Vec::new()));
     };
     let h = Haystack::new(file);
     let cx = Ctx {
@@ -868,7 +935,12 @@ pub fn merge(file: &str, snippet: &str, tol: Tolerance) -> Result<Plan> {
             .unwrap_or(n);
         let pin_start = (x == 0 && k.before.is_none()).then_some(s0);
         let pin_end = (x == last && parsed.trailing.is_none()).then_some(e0);
-        let runs = place_chunk(&cx, k, x, &found[x], lo, hi, pin_start, pin_end)?;
+        let runs = match place_chunk(&cx, k, x, &found[x], lo, hi, pin_start, pin_end) {
+            Err(f) if hints && f.code == Code::SnippetAmbiguous => {
+                return Err(super::hints::tell_apart(f, &cx, snip, tol, k, x));
+            }
+            r => r?,
+        };
         lo = runs.last().map_or(lo, Run::f_end);
         placed.push(runs);
     }
@@ -949,12 +1021,19 @@ pub fn merge(file: &str, snippet: &str, tol: Tolerance) -> Result<Plan> {
         &mut removed,
     )?;
     let (text, landings) = render(&fl, &pieces, &spans, &parsed.chunks);
-    Ok(Plan::Merged(Merged {
-        text,
-        landings,
-        removed,
-        tier,
-    }))
+    let at = placed
+        .iter()
+        .map(|r| (r[0].f0, r[r.len() - 1].f_end()))
+        .collect();
+    Ok((
+        Plan::Merged(Merged {
+            text,
+            landings,
+            removed,
+            tier,
+        }),
+        at,
+    ))
 }
 
 /// The file lines `from..to` a marker (or a snippet edge, `m` = `None`) stands for: kept, checked

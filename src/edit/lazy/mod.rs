@@ -3,11 +3,13 @@
 //!
 //! - [`markers`]: which lines are markers (the grammar);
 //! - [`anchor`]: locating runs of unchanged lines with the matcher's tolerance tiers;
-//! - [`merge`]: placing the chunks and rebuilding the file.
+//! - [`merge`]: placing the chunks and rebuilding the file;
+//! - [`hints`]: what an ambiguity refusal says to add (the line that tells each candidate apart).
 //!
 //! The rules and their safety argument are in `docs/formats.md` ("Lazy snippets").
 
 pub mod anchor;
+pub mod hints;
 pub mod markers;
 pub mod merge;
 

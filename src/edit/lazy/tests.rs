@@ -440,3 +440,350 @@ fn a_method_appended_before_the_last_bracket_lands() {
     let f = refused(file, "// ... existing code ...\n    int a() {\n        return 1;\n    }\n\n    int c() {\n        return 3;\n    }\n}\n");
     assert_eq!(f.code, Code::SnippetUnanchored);
 }
+
+/// A run that took in the bracket line above its seed (`else:` + `y = 2`) used to make the merger skip
+/// as many lines after it, so the unique line right after it (`done_a()`) was never a run and the
+/// chunk was refused as ambiguous. It now places the chunk, and deletes only what it shows gone.
+#[test]
+fn the_line_after_a_run_that_took_in_a_bracket_above_it_still_anchors() {
+    let file = "def a():\n    if x:\n        y = 1\n    else:\n        y = 2\n    old_call()\n    done_a()\n\ndef b():\n    if x:\n        y = 1\n    else:\n        y = 2\n    old_call()\n    done_b()\n";
+    let snip = "# ...\n    if x:\n        y = 10\n    else:\n        y = 2\n    done_a()\n# ...\n";
+    let m = merged(file, snip);
+    assert_eq!(
+        m.text,
+        file.replacen("y = 1\n", "y = 10\n", 1).replacen(
+            "    old_call()\n    done_a()",
+            "    done_a()",
+            1
+        )
+    );
+    assert_eq!(
+        m.removed,
+        vec![
+            Removed {
+                start_line: 3,
+                end_line: 3,
+                by: "shown"
+            },
+            Removed {
+                start_line: 6,
+                end_line: 6,
+                by: "shown"
+            }
+        ]
+    );
+    // Trap: the same chunk whose last line stands above the rest of it in the file is out of
+    // order, never placed at the copy below.
+    let above = "def z():\n    done_a()\n\n".to_string() + &file.replace("done_a()", "done_c()");
+    refused(&above, snip);
+}
+
+/// The distinguishing lines of one refusal, as (candidate start, line, side, copy start, copy end).
+fn hints(f: &crate::error::Failure) -> Vec<(u64, u64, String, u64, u64)> {
+    f.detail("distinguishing_lines")
+        .and_then(|v| v.as_array())
+        .expect("distinguishing_lines")
+        .iter()
+        .map(|d| {
+            (
+                d["candidate_start_line"].as_u64().unwrap(),
+                d["line"].as_u64().unwrap(),
+                d["side"].as_str().unwrap().to_string(),
+                d["copy_lines"]["start_line"].as_u64().unwrap(),
+                d["copy_lines"]["end_line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The snippet with file lines `from..=to` (1-based) copied above (`side`) or below its chunk.
+fn follow(
+    file: &str,
+    snip: &str,
+    f: &crate::error::Failure,
+    h: &(u64, u64, String, u64, u64),
+) -> String {
+    let s: Vec<&str> = snip.lines().collect();
+    let fl: Vec<&str> = file.lines().collect();
+    let cl = f.detail("chunk_lines").unwrap();
+    let at = match h.2.as_str() {
+        "above" => cl["start_line"].as_u64().unwrap() as usize - 1,
+        _ => cl["end_line"].as_u64().unwrap() as usize,
+    };
+    let mut out: Vec<&str> = s[..at].to_vec();
+    out.extend_from_slice(&fl[h.3 as usize - 1..h.4 as usize]);
+    out.extend_from_slice(&s[at..]);
+    out.join("\n") + "\n"
+}
+
+/// An ambiguity refusal names, for each candidate, the file line next to it that tells it apart, and
+/// copying that line as named makes the chunk land on that candidate (each one).
+#[test]
+fn an_ambiguity_refusal_names_the_line_that_tells_each_candidate_apart() {
+    let file = "a()\nif (x) {\n  go()\n}\nb()\nif (x) {\n  go()\n}\nc()\n";
+    let snip = "// ...\nif (x) {\n  go()\n  more()\n// ...\n";
+    let f = refused(file, snip);
+    assert_eq!(f.code, Code::SnippetAmbiguous);
+    let h = hints(&f);
+    assert_eq!(
+        h,
+        vec![
+            (2, 1, "above".to_string(), 1, 1),
+            (6, 5, "above".to_string(), 5, 5)
+        ]
+    );
+    assert!(
+        f.message.contains("To place it, for the one at line 2, copy file line 1 `a()` above the chunk; for the one at line 6, copy file line 5 `b()` above the chunk"),
+        "{}",
+        f.message
+    );
+    assert_eq!(
+        f.detail("hint"),
+        Some(&serde_json::json!(f
+            .message
+            .split(" To place it")
+            .nth(1)
+            .map(|t| format!("To place it{t}"))
+            .unwrap()))
+    );
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[0])),
+        file.replacen("  go()\n", "  go()\n  more()\n", 1)
+    );
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[1])),
+        "a()\nif (x) {\n  go()\n}\nb()\nif (x) {\n  go()\n  more()\n}\nc()\n"
+    );
+}
+
+/// When the line right next to a candidate is itself repeated (the whole region is duplicated), the
+/// hint reaches to the nearest line that differs, with the lines between, and still lands there.
+#[test]
+fn when_the_neighbouring_line_is_repeated_too_the_hint_reaches_to_the_one_that_differs() {
+    let file = "class A:\n    def f(self):\n        self.x = 1\n        self.y = 2\n\nclass B:\n    def f(self):\n        self.x = 1\n        self.y = 2\n";
+    let snip = "# ...\n        self.x = 1\n        self.z = 3\n        self.y = 2\n# ...\n";
+    let f = refused(file, snip);
+    assert_eq!(f.code, Code::SnippetAmbiguous, "{}", f.message);
+    let h = hints(&f);
+    // For A, `class B:` below it (the blank line between comes along); for B, `def f(self):` above
+    // it is in A too: `class B:` tells it apart, with `def f(self):` between.
+    assert_eq!(
+        h,
+        vec![
+            (3, 6, "below".to_string(), 5, 6),
+            (8, 6, "above".to_string(), 6, 7)
+        ]
+    );
+    assert!(f.message.contains("for the one at line 8, copy file lines 6-7 (line 6 `class B:` and the lines between it and the chunk) above the chunk"), "{}", f.message);
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[0])),
+        file.replacen(
+            "        self.y = 2\n",
+            "        self.z = 3\n        self.y = 2\n",
+            1
+        )
+    );
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[1])),
+        file.replace(
+            "        self.y = 2\n",
+            "        self.z = 3\n        self.y = 2\n"
+        )
+        .replacen("        self.z = 3\n", "", 1)
+    );
+}
+
+/// The chunk's bottom at a candidate is found from its last run even when that run took in a `}`
+/// that stands on the candidate region's own last line (`}` closing both the object and the new
+/// `if`): the hint is the line right below the chunk at that candidate, not at the other one.
+#[test]
+fn the_hint_below_a_chunk_whose_last_run_shares_the_regions_bracket_line() {
+    let file = "function f() {\n  setup()\n  const opts = {\n    a: 1,\n  }\n  const arb = make(opts)\n  node = arb.first\n}\nfunction g() {\n  setup()\n  const opts = {\n    a: 1,\n  }\n  const arb = make(opts)\n  return arb\n}\n";
+    let snip = "// ...\n  const opts = {\n    a: 1,\n  }\n  if (arb == null) {\n    return\n  }\n  const arb = make(opts)\n// ...\n";
+    let f = refused(file, snip);
+    assert_eq!(f.code, Code::SnippetAmbiguous, "{}", f.message);
+    let h = hints(&f);
+    assert_eq!(
+        h,
+        vec![
+            (3, 7, "below".to_string(), 7, 7),
+            (11, 15, "below".to_string(), 15, 15)
+        ]
+    );
+    assert_eq!(
+        text(file, &follow(file, snip, &f, &h[0])),
+        file.replacen(
+            "  }\n  const arb",
+            "  }\n  if (arb == null) {\n    return\n  }\n  const arb",
+            1
+        )
+    );
+}
+
+/// A snippet without a marker below whose last lines are a changed version of the file's last lines,
+/// ending in the file's last bracket: it claims the end (the lines between its last run and that
+/// bracket are as many as the file's there, and read like them line for line).
+#[test]
+fn a_change_of_the_files_last_lines_ending_in_its_last_bracket_lands() {
+    let file = "function main() {\n  try {\n    run()\n  } catch (e) {\n    log(e)\n    return 2\n  }\n  return 0\n}\n";
+    let snip = "// ... existing code ...\n  } catch (e) {\n    log(e)\n    return 2\n  }\n  return 10\n}\n";
+    assert_eq!(text(file, snip), file.replace("return 0", "return 10"));
+    let ts = "declare module \"domain\" {\n    function create(): Domain;\n}\ndeclare module \"node:domain\" {\n    export * from \"domain\";\n}\n";
+    let snip = "// ... existing code ...\n    function create(): Domain;\n}\ndeclare module_new \"node:domain\" {\n    export * from \"domainAlt\";\n}\n";
+    assert_eq!(
+        text(ts, snip),
+        ts.replace("module \"node:domain\"", "module_new \"node:domain\"")
+            .replace("from \"domain\"", "from \"domainAlt\"")
+    );
+}
+
+/// Traps for that rule: a new block (not like the lines it would replace), a snippet that ends before
+/// the file does (the file goes on past lines the chunk mirrors), and a tail one line short: each
+/// would delete lines the snippet does not show; refused.
+#[test]
+fn a_bracket_ending_without_a_marker_does_not_claim_the_end_over_lines_it_does_not_mirror() {
+    let file = "function a() {\n  setup()\n}\nfunction main() {\n  runServer()\n}\n";
+    // A new function meant to be added after `a`: unlike `main`, so `main` is not replaced.
+    let f = refused(
+        file,
+        "// ...\nfunction a() {\n  setup()\n}\nfunction extra() {\n  other()\n}\n",
+    );
+    assert_eq!(f.code, Code::SnippetUnanchored);
+    // The same change of `main` in a file that goes on below it.
+    let longer = "function a() {\n  setup()\n}\nfunction main() {\n  runServer()\n}\nfunction z() {\n  zz()\n}\n";
+    let f = refused(
+        longer,
+        "// ...\nfunction a() {\n  setup()\n}\nfunction main2() {\n  runServer2()\n}\n",
+    );
+    assert_eq!(f.code, Code::SnippetUnanchored);
+    // Two new lines for three file lines: not a line-for-line change.
+    let two = "function a() {\n  setup()\n}\nfunction main() {\n  runServer()\n  stop()\n}\n";
+    let f = refused(
+        two,
+        "// ...\nfunction a() {\n  setup()\n}\nfunction main2() {\n  runServer2()\n}\n",
+    );
+    assert_eq!(f.code, Code::SnippetUnanchored, "{}", f.message);
+    // The same tail mirrored line for line lands as the change it shows.
+    assert_eq!(
+        text(
+            file,
+            "// ...\nfunction a() {\n  setup()\n}\nfunction main2() {\n  runServer2()\n}\n"
+        ),
+        file.replace("main()", "main2()")
+            .replace("runServer()", "runServer2()")
+    );
+}
+
+/// A later chunk found at several places lists first the places in order (below the chunk before it),
+/// which are the ones it can mean, each with its distinguishing line; one above comes last, without.
+#[test]
+fn an_ambiguous_later_chunk_lists_its_places_in_order_first() {
+    let file = "x()\nif (x) {\n  go()\n}\nfirst()\nmid()\ny()\nif (x) {\n  go()\n}\nz()\nif (x) {\n  go()\n}\n";
+    let snip = "// ...\nfirst()\nadded()\nmid()\n// ...\nif (x) {\n  go()\n  more()\n// ...\n";
+    let f = refused(file, snip);
+    assert_eq!(f.code, Code::SnippetAmbiguous, "{}", f.message);
+    assert_eq!(f.detail("chunk_index").unwrap(), 1);
+    let starts: Vec<u64> = f
+        .detail("candidates")
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["start_line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(starts, vec![8, 12, 2]);
+    assert_eq!(
+        hints(&f),
+        vec![
+            (8, 7, "above".to_string(), 7, 7),
+            (12, 11, "above".to_string(), 11, 11)
+        ]
+    );
+}
+
+/// Trap (found by snippets cut mid-file from lazy-dev's files): a snippet ending in `  }` with no
+/// marker below, under a template string's line at column 0. The file's last `}` is the first line
+/// at that line's indentation, but the snippet's `}` is indented deeper than that line, as the file's
+/// is not: it closes the `if` in between, and claiming the end would delete `more()`. Refused.
+#[test]
+fn a_bracket_deeper_than_the_line_it_would_close_does_not_claim_the_end() {
+    let file = "function g() {\n  if (!target) {\n    const err = new Error(\n`Missing target.\nTo fix: reinstall`\n    )\n    err.code = 'E'\n    throw err\n  }\n  more()\n}\n";
+    let snip = "// ... existing code ...\nTo fix: reinstall`\n    )\n    err.code = 'E'\n    throw err // x\n  }\n";
+    assert_eq!(refused(file, snip).code, Code::SnippetUnanchored);
+    // With the marker below, the `}` is no longer placed on the file's last line either: it occurs
+    // twice below the chunk's run, so the chunk is refused, and the hint names `more()` below it.
+    let marked = format!("{snip}// ... existing code ...\n");
+    let f = refused(file, &marked);
+    assert_eq!(f.code, Code::SnippetAmbiguous, "{}", f.message);
+    let h = hints(&f);
+    assert_eq!(h, vec![(9, 10, "below".to_string(), 10, 10)]);
+    assert_eq!(
+        text(file, &follow(file, &marked, &f, &h[0])),
+        file.replace("throw err\n", "throw err // x\n")
+    );
+}
+
+/// Snippets cut from real files at each bracket line, the lines above it changed: with no marker below
+/// (the snippet stops mid-file) nothing merges that deletes past the snippet's end; with a marker below,
+/// a merge is the change shown or the insertion the rules read (new lines beside the run), never
+/// anything else. The files are this module's own sources.
+#[test]
+fn snippets_cut_mid_file_never_delete_what_they_do_not_show() {
+    let sources = [
+        include_str!("anchor.rs"),
+        include_str!("markers.rs"),
+        include_str!("hints.rs"),
+    ];
+    let mut tried = 0;
+    for src in sources {
+        let fl: Vec<&str> = src.lines().collect();
+        let last = fl.iter().rposition(|l| !l.trim().is_empty()).unwrap();
+        for b in 5..last.saturating_sub(1) {
+            let t = fl[b].trim();
+            if t.is_empty() || !t.chars().all(|c| "}]);,".contains(c)) {
+                continue;
+            }
+            for k in [1, 2] {
+                let mut s: Vec<String> = vec!["// ... existing code ...".into()];
+                s.extend(fl[b - 3 - k..b - k].iter().map(|l| l.to_string()));
+                s.extend(fl[b - k..b].iter().map(|l| match l.trim().is_empty() {
+                    true => l.to_string(),
+                    false => format!("{l} // x"),
+                }));
+                s.push(fl[b].to_string());
+                let open = s.join("\n") + "\n";
+                tried += 1;
+                if let Ok(Plan::Merged(m)) = merge(src, &open, Tolerance::Safe) {
+                    assert!(
+                        m.removed.iter().all(|r| r.end_line <= b + 1),
+                        "cut at line {}: {:?}",
+                        b + 1,
+                        m.removed
+                    );
+                }
+                let marked = format!("{open}// ... existing code ...\n");
+                if let Ok(Plan::Merged(m)) = merge(src, &marked, Tolerance::Safe) {
+                    let changed: Vec<String> = fl
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| match i >= b - k && i < b && !l.trim().is_empty() {
+                            true => format!("{l} // x"),
+                            false => l.to_string(),
+                        })
+                        .collect();
+                    let mut ins: Vec<String> = fl[..b - k].iter().map(|l| l.to_string()).collect();
+                    ins.extend(s[4..].iter().cloned());
+                    ins.extend(fl[b - k..].iter().map(|l| l.to_string()));
+                    let (c, i) = (changed.join("\n") + "\n", ins.join("\n") + "\n");
+                    assert!(
+                        m.text == c || m.text == i,
+                        "cut at line {} (k {k}):\n{}",
+                        b + 1,
+                        m.text
+                    );
+                }
+            }
+        }
+    }
+    assert!(tried > 100, "{tried}");
+}
