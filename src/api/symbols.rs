@@ -124,11 +124,11 @@ fn find(outline: &Outline, display: &str, name_path: &str) -> Result<usize> {
     }
 }
 
-/// The outline of `text` (enough of it to resolve `name_path`: see [`symbols::outline_for`]) and the
-/// index of the one symbol `name_path` names; a failure is built from the whole outline.
+/// The outline of `text` (enough of it to resolve `name_path`: see [`symbols::outline_named`]) and
+/// the index of the one symbol `name_path` names; a failure is built from the whole outline.
 #[cfg(grammar)]
 fn locate(display: &str, text: &str, name_path: &str) -> Result<(Outline, usize)> {
-    let part = symbols::outline_for(display, text, name_path);
+    let part = symbols::outline_named(display, text, name_path);
     if let Ok(part) = part {
         if let Ok(i) = symbols::resolve(&part.symbols, name_path) {
             return Ok((part, i));
