@@ -106,6 +106,19 @@ fn main() {
                         symbols::resolve(&o.symbols, "Service125/method2").unwrap(),
                     );
                 }
+                "list" => {
+                    let dir =
+                        std::env::temp_dir().join(format!("symbols-bench-{}", std::process::id()));
+                    std::fs::create_dir_all(&dir).unwrap();
+                    std::fs::write(dir.join("s.ts"), &text).unwrap();
+                    let p = json!(["s.ts", {"workspace_root": dir.to_str().unwrap()}]).to_string();
+                    for _ in 0..runs {
+                        let out = surepatch::api::call("list_symbols", &p);
+                        assert!(out.starts_with("{\"ok\":true"), "{out}");
+                    }
+                    std::fs::remove_dir_all(&dir).unwrap();
+                    return;
+                }
                 "edit" | "patch" => {
                     let dir =
                         std::env::temp_dir().join(format!("symbols-bench-{}", std::process::id()));

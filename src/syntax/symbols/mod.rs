@@ -62,6 +62,8 @@ pub struct Symbol {
 pub struct Outline {
     pub language: &'static str,
     pub symbols: Vec<Symbol>,
+    /// How many lines the text has (as [`LineTable::len`] counts them).
+    pub total_lines: usize,
 }
 
 /// Why there is no outline.
@@ -205,30 +207,35 @@ fn walk(
     w.walk(tree.root_node(), None, &[], false);
     let mut symbols = w.out;
     names::assign(&mut symbols);
-    Ok(Outline { language, symbols })
+    Ok(Outline {
+        language,
+        symbols,
+        total_lines: lines.len(),
+    })
 }
 
 impl Outline {
     /// The compact text form: one line per symbol, indented two spaces per outline level:
     /// `<name_path> (<kind>, <start>-<end>)`.
     pub fn text(&self) -> String {
-        let mut out = String::new();
+        use std::fmt::Write;
+        let mut out = String::with_capacity(self.symbols.len() * 40);
+        let mut depth: Vec<usize> = Vec::with_capacity(self.symbols.len());
         for s in &self.symbols {
-            let mut depth = 0;
-            let mut p = s.parent;
-            while let Some(i) = p {
-                depth += 1;
-                p = self.symbols[i].parent;
-            }
-            for _ in 0..depth {
+            // A parent comes before its children.
+            let d = s.parent.map_or(0, |p| depth[p] + 1);
+            depth.push(d);
+            for _ in 0..d {
                 out.push_str("  ");
             }
-            let lines = if s.start_line == s.end_line {
-                s.start_line.to_string()
-            } else {
-                format!("{}-{}", s.start_line, s.end_line)
+            let _ = match s.start_line == s.end_line {
+                true => writeln!(out, "{} ({}, {})", s.name_path, s.kind, s.start_line),
+                false => writeln!(
+                    out,
+                    "{} ({}, {}-{})",
+                    s.name_path, s.kind, s.start_line, s.end_line
+                ),
             };
-            out.push_str(&format!("{} ({}, {lines})\n", s.name_path, s.kind));
         }
         out
     }

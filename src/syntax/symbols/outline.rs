@@ -197,9 +197,14 @@ impl<'t> Walker<'t> {
                 path.extend(segments);
                 let index = self.out.len();
                 let first = outer.unwrap_or(place);
+                let Some(body) = body else {
+                    let symbol = self.span(node, first, kind, path, parent, group);
+                    self.out.push(symbol);
+                    return;
+                };
                 let symbol = self.span(node, first, kind, path.clone(), parent, group);
                 self.out.push(symbol);
-                if let Some(body) = body {
+                {
                     let members = member_prefix.unwrap_or(path);
                     let is_type = kind != "namespace";
                     self.walk_in(body, Some(index), &members, None, is_type);
