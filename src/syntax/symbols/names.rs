@@ -170,15 +170,19 @@ pub(super) fn bounded(bytes: &[u8], start: usize, end: usize) -> bool {
 
 /// Whether a symbol named `name` in `language` has that name, byte for byte, in the text inside
 /// its node (so [`super::outline_named`] finds it by looking the name up). Not for Rust `impl`
-/// blocks (`impl T for U` is built from the type names), nor for C/C++ names that are not plain
-/// identifiers or that start with `operator` / `template` (a qualified `A::operator new` is
-/// `operatornew`: the outline drops the whitespace in a qualified name's segments).
+/// blocks (`impl T for U` is built from the type names). Not for the C/C++ names a qualified
+/// declarator may write with whitespace or a comment inside a segment, which the outline drops
+/// (`A::operator new` is `operatornew`, `A::template B` is `templateB`, `A:: ~ A` is `~A`): names
+/// with whitespace, `~`, `\`, a comment, or starting with `operator` / `template`. Any other C/C++
+/// segment is an identifier, so a name with `/`, `.` or `:` in it can only be a namespace written
+/// `a::b`, which is its node's text.
 pub(super) fn in_text_as_is(language: &str, name: &str) -> bool {
     match language {
         "rust" => !name.contains(char::is_whitespace),
         "c" | "cpp" => {
-            name.chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+            !name.contains(|c: char| c.is_whitespace() || c == '~' || c == '\\')
+                && !name.contains("/*")
+                && !name.contains("//")
                 && !name.starts_with("operator")
                 && !name.starts_with("template")
         }

@@ -754,6 +754,11 @@ fn names_in_strings_comments_and_built_names_resolve_like_the_outline_walk() {
             &["A/operatornew", "operatornew", "operator new", "n/B/f", "B/f", "f", "f[1]", "n::B::f[0]"],
         ),
         (
+            "b.cpp",
+            "namespace x::y { struct C { C(); ~C(); int g(); }; }\nint x::y::C::g() { return 2; }\nx::y::C:: ~ C() {}\nint x::y::C::/*c*/g() { return 3; }\n",
+            &["x::y/C/g", "x::y::C::g", "g", "C/g", "g[1]", "C/~C", "~C", "x::y", "/x::y/C", "C", "C/C", "/*c*/g", "C//*c*/g"],
+        ),
+        (
             "a.go",
             "package p\n\ntype T struct{}\n\n// Get of T\nfunc (t *T) Get() {}\n\nfunc Get() {}\n",
             &["T/Get", "Get", "Get[1]", "T.Get", "/Get", "T"],
