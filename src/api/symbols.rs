@@ -18,7 +18,6 @@ use crate::contract::inputs as i;
 use crate::contract::receipts::{to_value, JournalFields, SymbolCandidate, True};
 use crate::contract::symbols::{EditSymbolSuccess, ListSymbolsSuccess, OutlineSymbol};
 use crate::edit::hash::file_hash;
-use crate::edit::text::LineTable;
 use crate::error::{Code, Failure, Result};
 use crate::fs::codec;
 use crate::fs::txn::{Action as TxnAction, Txn};
@@ -124,11 +123,11 @@ fn find(outline: &Outline, display: &str, name_path: &str) -> Result<usize> {
     }
 }
 
-/// The outline of `text` (enough of it to resolve `name_path`: see [`symbols::outline_for`]) and the
-/// index of the one symbol `name_path` names; a failure is built from the whole outline.
+/// The outline of `text` (enough of it to resolve `name_path`: see [`symbols::outline_named`]) and
+/// the index of the one symbol `name_path` names; a failure is built from the whole outline.
 #[cfg(grammar)]
 fn locate(display: &str, text: &str, name_path: &str) -> Result<(Outline, usize)> {
-    let part = symbols::outline_for(display, text, name_path);
+    let part = symbols::outline_named(display, text, name_path);
     if let Ok(part) = part {
         if let Ok(i) = symbols::resolve(&part.symbols, name_path) {
             return Ok((part, i));
@@ -181,37 +180,38 @@ fn list(display: &str, _text: &str, _bytes: &[u8]) -> Res {
 fn list(display: &str, text: &str, bytes: &[u8]) -> Res {
     let outline = outline_of(display, text)?;
     let n = outline.symbols.len();
-    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let compact = outline.text();
+    // Built from the last symbol to the first, so each takes its children whole and its name path
+    // is moved, not copied (a parent comes before its children).
+    let mut children: Vec<Vec<OutlineSymbol>> = (0..n).map(|_| Vec::new()).collect();
     let mut roots = Vec::new();
-    for (i, s) in outline.symbols.iter().enumerate() {
-        match s.parent {
-            Some(p) => children[p].push(i),
-            None => roots.push(i),
-        }
-    }
-    fn build(o: &Outline, children: &[Vec<usize>], i: usize) -> OutlineSymbol {
-        let s = &o.symbols[i];
-        OutlineSymbol {
-            name_path: s.name_path.clone(),
+    for (i, s) in outline.symbols.into_iter().enumerate().rev() {
+        let mut kids = std::mem::take(&mut children[i]);
+        kids.reverse();
+        let o = OutlineSymbol {
+            name_path: s.name_path,
             kind: s.kind,
             start_line: s.start_line,
             end_line: s.end_line,
-            children: children[i].iter().map(|&c| build(o, children, c)).collect(),
+            children: kids,
+        };
+        match s.parent {
+            Some(p) => children[p].push(o),
+            None => roots.push(o),
         }
     }
-    Ok(to_value(&ListSymbolsSuccess {
+    roots.reverse();
+    let receipt = ListSymbolsSuccess {
         ok: True,
         file_path: display.to_string(),
         language: outline.language,
-        symbols: roots
-            .iter()
-            .map(|&i| build(&outline, &children, i))
-            .collect(),
+        symbols: roots,
         symbol_count: n,
-        outline: outline.text(),
-        total_lines: LineTable::new(text).len(),
+        outline: compact,
+        total_lines: outline.total_lines,
         file_hash: file_hash(bytes),
-    }))
+    };
+    Ok(super::raw_success(&receipt, display))
 }
 
 /// The `input` of `editSymbol`.
@@ -370,4 +370,66 @@ fn plan(display: &str, text: &str, input: &Input) -> Result<Planned> {
         kind: s.kind,
         dropped,
     })
+}
+
+#[cfg(all(test, feature = "syntax"))]
+mod tests {
+    use super::super::test_support::{run, Ws};
+    use serde_json::{json, Value};
+
+    /// listSymbols answers its receipt's JSON text written straight from the receipt: the same text
+    /// a `Value` of it prints (fields in declaration order), nothing of the stand-in `call` reads,
+    /// and the call is counted as a success.
+    #[test]
+    fn list_symbols_answers_the_receipt_text_itself() {
+        let ws = Ws::with(&[(
+            "a.py",
+            "class A:\n    def f(self):\n        return \"\\u00e9\\\"\"\n\n\ndef g():\n    pass\n",
+        )]);
+        let before = run("get_stats", json!([]))["ops"]["list_symbols"]["ok"]
+            .as_u64()
+            .unwrap_or(0);
+        let out = super::super::call(
+            "list_symbols",
+            &json!(["a.py", {"workspace_root": ws.root()}]).to_string(),
+        );
+        let v: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v.to_string(), out, "the text a Value of it prints");
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            keys,
+            [
+                "ok",
+                "file_path",
+                "language",
+                "symbols",
+                "symbol_count",
+                "outline",
+                "total_lines",
+                "file_hash"
+            ]
+        );
+        assert_eq!(v["symbol_count"], 3);
+        assert_eq!(v["symbols"][0]["name_path"], "A");
+        assert_eq!(v["symbols"][0]["children"][0]["name_path"], "A/f");
+        assert_eq!(v["symbols"][1]["name_path"], "g");
+        assert_eq!(
+            v["outline"],
+            "A (class, 1-3)\n  A/f (method, 2-3)\ng (function, 6-7)\n"
+        );
+        assert_eq!(v["total_lines"], 7);
+        assert!(!out.contains("\\u0000"), "{out}");
+        let after = run("get_stats", json!([]))["ops"]["list_symbols"]["ok"]
+            .as_u64()
+            .unwrap();
+        assert!(after > before, "{before} -> {after}");
+        // A failure is answered as before.
+        let ws = Ws::with(&[("a.txt", "x\n")]);
+        let v = run(
+            "list_symbols",
+            json!(["a.txt", {"workspace_root": ws.root()}]),
+        );
+        assert_eq!(v["code"], "UNSUPPORTED_LANGUAGE");
+        assert_eq!(v["ok"], false);
+    }
 }

@@ -102,12 +102,57 @@ pub(super) fn warm(language: &'static str, text: &str, deadline: Instant) -> boo
     if parser.set_language(&grammar).is_err() {
         return false;
     }
+    let _parsing = Parsing::start(&key);
     match parse(&mut parser, text, None, deadline) {
         Some(tree) => {
             CACHE.put(key, tree);
             true
         }
         None => false,
+    }
+}
+
+/// The texts [`warm`] is parsing now (a view's background parse). [`tree`] waits for such a parse
+/// instead of parsing the same text a second time beside it (a caller that views a file and lists its
+/// symbols at once would otherwise pay two full parses on the same cores).
+static PARSING: (Mutex<Vec<Key>>, std::sync::Condvar) =
+    (Mutex::new(Vec::new()), std::sync::Condvar::new());
+
+/// Marks a text as being parsed by [`warm`] until dropped.
+struct Parsing(Key);
+
+impl Parsing {
+    fn start(key: &Key) -> Parsing {
+        PARSING
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(key.clone());
+        Parsing(key.clone())
+    }
+
+    /// Waits (until `deadline` at most) while [`warm`] parses `key`'s text.
+    fn wait_for(key: &Key, deadline: Instant) {
+        let mut parsing = PARSING.0.lock().unwrap_or_else(|e| e.into_inner());
+        while parsing.contains(key) {
+            let Some(left) = deadline.checked_duration_since(Instant::now()) else {
+                return;
+            };
+            parsing = match PARSING.1.wait_timeout(parsing, left) {
+                Ok((p, _)) => p,
+                Err(e) => e.into_inner().0,
+            };
+        }
+    }
+}
+
+impl Drop for Parsing {
+    fn drop(&mut self) {
+        let mut parsing = PARSING.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = parsing.iter().position(|k| *k == self.0) {
+            parsing.swap_remove(i);
+        }
+        PARSING.1.notify_all();
     }
 }
 
@@ -118,8 +163,17 @@ pub(super) fn tree(language: &'static str, text: &str, deadline: Instant) -> Opt
     if let Some(tree) = CACHE.get(&key) {
         return Some(tree);
     }
+    Parsing::wait_for(&key, deadline);
+    if let Some(tree) = CACHE.get(&key) {
+        return Some(tree);
+    }
     let mut parser = Parser::new();
     parser.set_language(&grammar(language)?).ok()?;
+    #[cfg(test)]
+    tests::PARSED_BY_TREE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(key.clone());
     let tree = parse(&mut parser, text, None, deadline)?;
     CACHE.put(key, tree.clone());
     Some(tree)
@@ -363,4 +417,41 @@ fn inverse_edits(before: &str, after: &str, changes: &[Change]) -> Vec<InputEdit
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The texts [`tree`] parsed itself.
+    pub(super) static PARSED_BY_TREE: Mutex<Vec<Key>> = Mutex::new(Vec::new());
+
+    /// A tree asked for while a view's background parse ([`warm`]) of the same text runs is that
+    /// parse's tree, not a second full parse beside it.
+    #[cfg(feature = "syntax-javascript")]
+    #[test]
+    fn tree_waits_for_the_background_parse_of_the_same_text() {
+        let text: String = (0..8000)
+            .map(|i| format!("function f{i}(a, b) {{ return [a, b, {i}].map((x) => x * 2); }}\n"))
+            .collect();
+        let key = Key::new("javascript", &text);
+        let deadline = Instant::now() + std::time::Duration::from_secs(20);
+        let warming = {
+            let text = text.clone();
+            std::thread::spawn(move || warm("javascript", &text, deadline))
+        };
+        // Wait until the background parse has started (bounded), then ask for the tree.
+        let started = Instant::now();
+        while !PARSING.0.lock().unwrap().contains(&key) && CACHE.get(&key).is_none() {
+            assert!(started.elapsed().as_secs() < 10, "the parse never started");
+            std::thread::yield_now();
+        }
+        let tree = tree("javascript", &text, deadline).expect("a tree");
+        assert!(warming.join().unwrap());
+        assert_eq!(tree.root_node().named_child_count(), 8000);
+        assert!(
+            !PARSED_BY_TREE.lock().unwrap().contains(&key),
+            "tree parsed the text a second time"
+        );
+    }
 }

@@ -89,6 +89,9 @@ fn is_blank(l: &str) -> bool {
 
 /// Whether the file indents with tabs (more tab-indented lines than space-indented ones).
 fn uses_tabs(src: &str) -> bool {
+    if memchr::memchr(b'\t', src.as_bytes()).is_none() {
+        return false;
+    }
     let (mut tabs, mut spaces) = (0, 0);
     for l in src.lines().take(2000) {
         match l.as_bytes().first() {

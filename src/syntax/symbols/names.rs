@@ -117,6 +117,79 @@ pub(super) fn query_forms(name_path: &str) -> Vec<String> {
     forms
 }
 
+/// Every name a symbol must have to answer `name_path`: the suffixes of its [`query_forms`] that
+/// start the form or follow a separator (`a.b/c[1]` → `a.b/c[1]`, `b/c[1]`, `c[1]`, `a.b/c`, `b/c`,
+/// `c`), since [`resolve`] matches a symbol's last path segment against such a suffix.
+pub(super) fn candidate_names(name_path: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for form in query_forms(name_path) {
+        for (k, _) in form.char_indices() {
+            let head = &form[..k];
+            if k == 0 || SEPARATORS.iter().any(|sep| head.ends_with(sep)) {
+                let name = &form[k..];
+                if !out.iter().any(|n| n == name) {
+                    out.push(name.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The parts of each [`query_forms`] of `name_path`, split at every separator character (`/`,
+/// `.`, `:`), empty ones left out: whatever segments a symbol's path splits the form into, each
+/// part is inside one of them.
+pub(super) fn pieces(name_path: &str) -> Vec<Vec<String>> {
+    query_forms(name_path)
+        .iter()
+        .map(|form| {
+            form.split(['/', '.', ':'])
+                .filter(|p| !p.is_empty())
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+/// An identifier character in every grammar surepatch has (ASCII part).
+fn word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Whether the text `bytes[start..end]` can be a whole name where it is: a name that starts (ends)
+/// with an identifier character is not preceded (followed) by one, since the grammars read such
+/// characters as one token.
+pub(super) fn bounded(bytes: &[u8], start: usize, end: usize) -> bool {
+    let (Some(&first), Some(&last)) = (bytes.get(start), bytes.get(end.wrapping_sub(1))) else {
+        return false;
+    };
+    let before_ok = !word_byte(first) || start == 0 || !word_byte(bytes[start - 1]);
+    let after_ok = !word_byte(last) || bytes.get(end).is_none_or(|&b| !word_byte(b));
+    before_ok && after_ok
+}
+
+/// Whether a symbol named `name` in `language` has that name, byte for byte, in the text inside
+/// its node (so [`super::outline_named`] finds it by looking the name up). Not for Rust `impl`
+/// blocks (`impl T for U` is built from the type names). Not for the C/C++ names a qualified
+/// declarator may write with whitespace or a comment inside a segment, which the outline drops
+/// (`A::operator new` is `operatornew`, `A::template B` is `templateB`, `A:: ~ A` is `~A`): names
+/// with whitespace, `~`, `\`, a comment, or starting with `operator` / `template`. Any other C/C++
+/// segment is an identifier, so a name with `/`, `.` or `:` in it can only be a namespace written
+/// `a::b`, which is its node's text.
+pub(super) fn in_text_as_is(language: &str, name: &str) -> bool {
+    match language {
+        "rust" => !name.contains(char::is_whitespace),
+        "c" | "cpp" => {
+            !name.contains(|c: char| c.is_whitespace() || c == '~' || c == '\\')
+                && !name.contains("/*")
+                && !name.contains("//")
+                && !name.starts_with("operator")
+                && !name.starts_with("template")
+        }
+        _ => true,
+    }
+}
+
 /// The one symbol `name_path` names.
 pub fn resolve(symbols: &[Symbol], name_path: &str) -> Result<usize, Resolved> {
     let q = name_path.trim();

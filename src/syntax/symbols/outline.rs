@@ -44,6 +44,9 @@ pub(super) struct Walker<'t> {
     /// Keep only the symbols that could answer this name path (their name ends it), and every
     /// symbol with members (so paths and parents stay whole). `None`: keep all.
     pub keep: Option<Vec<String>>,
+    /// Visit only the nodes that hold one of these byte offsets (sorted): the places a name occurs
+    /// in the text. `None`: visit all.
+    pub only: Option<Vec<usize>>,
 }
 
 fn text<'t>(n: Node, src: &'t str) -> &'t str {
@@ -139,7 +142,7 @@ impl<'t> Walker<'t> {
         let mut cursor = container.walk();
         let siblings: Rc<Vec<Node<'t>>> = Rc::new(container.children(&mut cursor).collect());
         for index in 0..siblings.len() {
-            if !siblings[index].is_named() {
+            if !siblings[index].is_named() || !self.reaches(siblings[index]) {
                 continue;
             }
             let place = Place {
@@ -148,6 +151,15 @@ impl<'t> Walker<'t> {
             };
             self.visit(place, parent, prefix, outer.clone(), in_type);
         }
+    }
+
+    /// Whether `n` holds one of the offsets of [`Walker::only`] (always, without them).
+    fn reaches(&self, n: Node) -> bool {
+        let Some(only) = &self.only else {
+            return true;
+        };
+        let i = only.partition_point(|&at| at < n.start_byte());
+        only.get(i).is_some_and(|&at| at < n.end_byte())
     }
 
     fn visit(
@@ -185,9 +197,14 @@ impl<'t> Walker<'t> {
                 path.extend(segments);
                 let index = self.out.len();
                 let first = outer.unwrap_or(place);
+                let Some(body) = body else {
+                    let symbol = self.span(node, first, kind, path, parent, group);
+                    self.out.push(symbol);
+                    return;
+                };
                 let symbol = self.span(node, first, kind, path.clone(), parent, group);
                 self.out.push(symbol);
-                if let Some(body) = body {
+                {
                     let members = member_prefix.unwrap_or(path);
                     let is_type = kind != "namespace";
                     self.walk_in(body, Some(index), &members, None, is_type);

@@ -660,6 +660,124 @@ fn the_partial_outline_resolves_like_the_whole_one() {
     assert!(checked > 500, "{checked}");
 }
 
+/// The resolution from the text agrees with the whole outline: for every name path, the same
+/// symbol (name path, span, kind), or the same failure with the same candidates when ambiguous.
+fn named_resolves_like_the_whole_outline(path: &str, src: &str, queries: &[String]) -> usize {
+    let x = o(path, src);
+    let whole_names = |ids: &[usize]| -> Vec<String> {
+        ids.iter()
+            .map(|&i| x.symbols[i].name_path.clone())
+            .collect()
+    };
+    for q in queries {
+        let part = outline_named(path, src, q).unwrap();
+        assert!(part.symbols.len() <= x.symbols.len(), "{path}: {q}");
+        let names = |ids: &[usize]| -> Vec<String> {
+            ids.iter()
+                .map(|&i| part.symbols[i].name_path.clone())
+                .collect()
+        };
+        match (resolve(&x.symbols, q), resolve(&part.symbols, q)) {
+            (Ok(a), Ok(b)) => {
+                let (a, b) = (&x.symbols[a], &part.symbols[b]);
+                assert_eq!(
+                    (&a.name_path, a.start, a.end, a.kind, a.parent.is_some()),
+                    (&b.name_path, b.start, b.end, b.kind, b.parent.is_some()),
+                    "{path}: {q}"
+                );
+            }
+            (
+                Err(Resolved::Ambiguous { candidates: a }),
+                Err(Resolved::Ambiguous { candidates: b }),
+            ) => assert_eq!(whole_names(&a), names(&b), "{path}: {q}"),
+            (Err(Resolved::NotFound { .. }), Err(Resolved::NotFound { .. })) => {}
+            (a, b) => panic!("{path}: {q}: whole {a:?}, from the text {b:?}"),
+        }
+    }
+    queries.len()
+}
+
+/// Every way of naming every symbol of every fixture, plus indexes past the end and names that
+/// name nothing, resolves from the text exactly as in the whole outline.
+#[test]
+fn the_resolution_from_the_text_agrees_with_the_outline_walk() {
+    let mut checked = 0;
+    for (path, src) in FIXTURES {
+        let x = o(path, src);
+        let mut queries: Vec<String> = Vec::new();
+        for s in &x.symbols {
+            let last = s.path.len().saturating_sub(2);
+            queries.extend([
+                s.name_path.clone(),
+                format!("/{}", s.name_path),
+                s.name.clone(),
+                format!("{}[0]", s.name),
+                format!("{}[1]", s.name),
+                format!("{}[9]", s.name),
+                s.path.join("."),
+                s.path.join("::"),
+                s.path[last..].join("/"),
+                format!("/{}", s.name),
+                format!("{}/{}", s.name, s.name),
+            ]);
+        }
+        queries.extend(["nope", "x", "get", "a/b", "::", "/", "[0]", "main[1]"].map(String::from));
+        checked += named_resolves_like_the_whole_outline(path, src, &queries);
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+/// A name that occurs only in strings and comments names nothing; occurrences there do not make a
+/// symbol of the same name ambiguous; names the outline builds (a Rust impl, a C++ operator written
+/// with a space) and out-of-line members (Go methods, C++ `A::f`) resolve as in the whole outline.
+#[test]
+fn names_in_strings_comments_and_built_names_resolve_like_the_outline_walk() {
+    let cases: &[(&str, &str, &[&str])] = &[
+        (
+            "a.ts",
+            "// run Service/run ghost\nconst s = \"ghost run Service.run\";\nexport class Service {\n  /** calls run() */\n  run(): void { log('run'); }\n}\nfunction other() { return 'Service/run'; }\n",
+            &["ghost", "run", "Service/run", "Service.run", "/run", "run[0]", "run[1]", "other", "s", "log"],
+        ),
+        (
+            "a.py",
+            "# helper\nNAME = 'helper'\n\n\nclass A:\n    \"\"\"helper A.helper\"\"\"\n\n    def helper(self):\n        return 'helper'\n",
+            &["helper", "A/helper", "A.helper", "NAME", "nope"],
+        ),
+        (
+            "a.rs",
+            "struct Foo<T>(T);\n// impl Foo\nimpl<T> Foo<T> {\n    fn get(&self) {}\n}\nimpl<T> std::fmt::Display for Foo<T> {\n    fn fmt(&self) {}\n}\n",
+            &["impl Foo", "impl Display for Foo", "Foo", "Foo/get", "get", "fmt", "Foo/fmt", "/Foo"],
+        ),
+        (
+            "a.cpp",
+            "struct A { void* operator new(unsigned long n); };\nvoid* A::operator new(unsigned long n) { return 0; }\nnamespace n { struct B { int f(); }; }\nint n::B::f() { return 1; }\n",
+            &["A/operatornew", "operatornew", "operator new", "n/B/f", "B/f", "f", "f[1]", "n::B::f[0]"],
+        ),
+        (
+            "b.cpp",
+            "namespace x::y { struct C { C(); ~C(); int g(); }; }\nint x::y::C::g() { return 2; }\nx::y::C:: ~ C() {}\nint x::y::C::/*c*/g() { return 3; }\n",
+            &["x::y/C/g", "x::y::C::g", "g", "C/g", "g[1]", "C/~C", "~C", "x::y", "/x::y/C", "C", "C/C", "/*c*/g", "C//*c*/g"],
+        ),
+        (
+            "a.go",
+            "package p\n\ntype T struct{}\n\n// Get of T\nfunc (t *T) Get() {}\n\nfunc Get() {}\n",
+            &["T/Get", "Get", "Get[1]", "T.Get", "/Get", "T"],
+        ),
+        (
+            "a.json",
+            "{\"a\": {\"b.c\": 1, \"x\": \"a\"}, \"b\": {\"c\": 2}, \"t\": \"b.c\"}\n",
+            &["a/b.c", "b.c", "b/c", "c", "a", "x", "t"],
+        ),
+    ];
+    for (path, src, queries) in cases {
+        let queries: Vec<String> = queries.iter().map(|q| q.to_string()).collect();
+        named_resolves_like_the_whole_outline(path, src, &queries);
+    }
+    // Only a comment and a string hold "ghost": no symbol is visited.
+    let part = outline_named("a.ts", cases[0].1, "ghost").unwrap();
+    assert!(part.symbols.is_empty(), "{:?}", part.symbols);
+}
+
 #[test]
 fn a_comment_the_span_does_not_own_is_not_written_twice() {
     let src = "use x;\n\n// Helpers.\n\nfn a() {}\n";
