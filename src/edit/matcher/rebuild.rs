@@ -236,7 +236,7 @@ pub(super) fn rebuild(
     let mut partner: Vec<Option<usize>> = vec![None; new.len()];
     // The old line before which each new line sits (its op's first old line).
     let mut at_old = vec![0usize; new.len()];
-    for op in super::search::bounded_diff(&ko, &kn, &mut { super::search::LINE_DIFF_STEPS }) {
+    for op in line_ops(old, new, &ko, &kn) {
         use similar::DiffOp::*;
         match op {
             Equal {
@@ -397,6 +397,69 @@ pub(super) fn rebuild(
         out.push_str(p);
     }
     Ok(out)
+}
+
+/// The line diff of `old` → `new`: lines equal as the model wrote them (but for trailing whitespace)
+/// first, then, between those, lines equal but for their indentation (`ko`, `kn`). Both sides are in
+/// the model's frame, so a line it kept at its columns pairs with itself and not with a line of
+/// another depth that reads the same (`}` closing an inner block beside the `}` of the outer one).
+fn line_ops(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<similar::DiffOp> {
+    use similar::DiffOp::*;
+    let mut budget = super::search::LINE_DIFF_STEPS;
+    let wo: Vec<&str> = old.iter().map(|l| l.trim_end()).collect();
+    let wn: Vec<&str> = new.iter().map(|l| l.trim_end()).collect();
+    let mut out = Vec::new();
+    for op in super::search::bounded_diff(&wo, &wn, &mut budget) {
+        let (or, nr) = (op.old_range(), op.new_range());
+        if matches!(op, Equal { .. }) || or.is_empty() || nr.is_empty() {
+            out.push(op);
+            continue;
+        }
+        for sub in super::search::bounded_diff(&ko[or.clone()], &kn[nr.clone()], &mut budget) {
+            let (o, n) = (or.start, nr.start);
+            out.push(match sub {
+                Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => Equal {
+                    old_index: old_index + o,
+                    new_index: new_index + n,
+                    len,
+                },
+                Delete {
+                    old_index,
+                    old_len,
+                    new_index,
+                } => Delete {
+                    old_index: old_index + o,
+                    old_len,
+                    new_index: new_index + n,
+                },
+                Insert {
+                    old_index,
+                    new_index,
+                    new_len,
+                } => Insert {
+                    old_index: old_index + o,
+                    new_index: new_index + n,
+                    new_len,
+                },
+                Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => Replace {
+                    old_index: old_index + o,
+                    old_len,
+                    new_index: new_index + n,
+                    new_len,
+                },
+            });
+        }
+    }
+    out
 }
 
 /// How `old` drifted from the file at the indentation tiers: `None` when not uniformly.

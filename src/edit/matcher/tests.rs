@@ -1356,3 +1356,50 @@ fn an_old_ending_with_whitespace_has_invisible_twins() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A match that ends before its last line's trailing whitespace takes it along at every tier
+/// (issue #25 G11): the whitespace stays on its line when `new` keeps it, and goes with it when
+/// `new` drops that line; it never lands on the line `new` ends with.
+#[test]
+fn trailing_whitespace_goes_with_the_line_it_ends() {
+    // Trailing-whitespace tier: `new` drops the last line of `old` (`    } ` went and left its
+    // space on `{`).
+    let file = "    if (x) { \n        y();\n    } \nw();\n";
+    let (out, _) = apply(file, "    if (x) {\n        y();\n    }", "    if (x) {").unwrap();
+    assert_eq!(out, "    if (x) { \nw();\n");
+    // Typography tier, one line: its trailing tab stayed behind and landed on the added line.
+    let file = "    echo \"ready\"\t\nrm -f a\n";
+    let (out, tier) = apply(
+        file,
+        "    echo \u{201c}ready\u{201d}\t",
+        "    echo \u{201c}ready\u{201d}\t\n    rm -f b",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Typography);
+    assert_eq!(out, "    echo \"ready\"\t\n    rm -f b\nrm -f a\n");
+    // Trailing-whitespace tier, several lines: the same.
+    let file = "a = 1 \nb = 2  \nc = 3\n";
+    let (out, tier) = apply(file, "a = 1\nb = 2", "a = 1\nb = 2\nb2 = 4").unwrap();
+    assert_eq!(tier, Tier::TrailingWhitespace);
+    assert_eq!(out, "a = 1 \nb = 2  \nb2 = 4\nc = 3\n");
+    // A changed last line keeps the file's whitespace (the model did not see it).
+    let (out, _) = apply(file, "a = 1\nb = 2", "a = 1\nb = 5").unwrap();
+    assert_eq!(out, "a = 1 \nb = 5  \nc = 3\n");
+}
+
+/// Lines are paired as the model wrote them first, then by content alone (issue #25 G11): a `}`
+/// the model kept at its columns is the file's `}` at those columns, not an inner block's `}` that
+/// reads the same, so the deleted one takes its own bytes (here: none) and the kept one keeps its
+/// trailing whitespace.
+#[test]
+fn a_kept_line_pairs_with_the_line_at_its_own_columns() {
+    let file = "fn f() {\n        return idx;\n    }\n}  \n\nfn g() {}\n";
+    let (out, tier) = apply(
+        file,
+        "        return idx;\n    }\n}\n\n",
+        "        return idx;\n}\n\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::TrailingWhitespace);
+    assert_eq!(out, "fn f() {\n        return idx;\n}  \n\nfn g() {}\n");
+}
