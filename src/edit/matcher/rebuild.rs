@@ -295,11 +295,12 @@ pub(super) fn rebuild(
             .then(|| &text[lines.content_end(l)..lines.end(l)])
             .filter(|t| !t.is_empty())
     };
+    // The runs of changed lines [a, b), each with the file lines around it and the frame it reads in
+    // (and whether the neighbouring lines decided it, rather than a tie-break).
+    let mut runs: Vec<(usize, usize, Run, Frame, bool)> = Vec::new();
     let mut jn = 0;
     while jn < new.len() {
         if unchanged(jn) {
-            pieces.push(seg(partner[jn].unwrap()).into());
-            breaks.push(own_break(partner[jn].unwrap()));
             jn += 1;
             continue;
         }
@@ -357,7 +358,34 @@ pub(super) fn rebuild(
                 .filter(|&j| full_old(j))
                 .map(|j| (old[j], seg(j)))
         };
-        let file_frame = match ctx.frame(new, a, b, &full_new, &pair_of, repeats_old) {
+        let (frame, by_cost) = ctx.frame(new, a, b, &full_new, &pair_of, repeats_old);
+        runs.push((a, b, ctx, frame, by_cost));
+        jn = b;
+    }
+    // One frame per match: a run the neighbouring lines place in one frame places every run whose
+    // own evidence is only a tie-break (`new` is written in one frame, not a different one per
+    // run); runs placed in different frames by their neighbours are refused.
+    let decided: Vec<Frame> = runs.iter().filter(|r| r.4).map(|r| r.3).collect();
+    let one = match decided.first() {
+        Some(&f) if decided.iter().all(|&g| g == f) => Some(f),
+        Some(_) => return Err(IndentMiss::FramesDisagree),
+        None => None,
+    };
+    let mut jn = 0;
+    let mut runs = runs.into_iter();
+    while jn < new.len() {
+        if unchanged(jn) {
+            pieces.push(seg(partner[jn].unwrap()).into());
+            breaks.push(own_break(partner[jn].unwrap()));
+            jn += 1;
+            continue;
+        }
+        let (a, b, ctx, frame, _) = runs.next().expect("a run per changed stretch");
+        let frame = match frame {
+            Frame::Conflict => frame,
+            _ => one.unwrap_or(frame),
+        };
+        let file_frame = match frame {
             Frame::Model => false,
             Frame::File => true,
             Frame::Conflict => return Err(IndentMiss::FramesDisagree),
@@ -639,16 +667,16 @@ impl Run<'_> {
         full: &dyn Fn(usize) -> bool,
         pairs: &dyn Fn(usize) -> Option<(&'s str, &'s str)>,
         repeats_old: bool,
-    ) -> Frame {
+    ) -> (Frame, bool) {
         let Some(r) = self.reindent else {
-            return Frame::Model;
+            return (Frame::Model, false);
         };
         if r.delta == 0 {
-            return Frame::Model;
+            return (Frame::Model, false);
         }
         let body: Vec<usize> = (a..b).filter(|&x| full(x) && !is_blank(new[x])).collect();
         let (Some(&first), Some(&last)) = (body.first(), body.last()) else {
-            return Frame::Model;
+            return (Frame::Model, false);
         };
         let cols = |l: &str| columns(indent_of(l), r.tab) as isize;
         let u = r.unit as isize;
@@ -672,11 +700,12 @@ impl Run<'_> {
         };
         let (file, model) = (cost(0), cost(r.delta));
         if file != model {
-            return if file < model {
+            let f = if file < model {
                 Frame::File
             } else {
                 Frame::Model
             };
+            return (f, true);
         }
         // A tie: the lines paired with old lines tell, when they all sit at their file lines' columns
         // (not at their old lines') and no added line encloses them (`if c:` above lines re-indented
@@ -693,11 +722,12 @@ impl Run<'_> {
         let encloses = body
             .iter()
             .any(|&x| pairs(x).is_none() && cols(new[x]) < least);
-        match at_file > 0 && at_old == 0 && !encloses {
+        let f = match at_file > 0 && at_old == 0 && !encloses {
             true if repeats_old => Frame::Conflict,
             true => Frame::File,
             false => Frame::Model,
-        }
+        };
+        (f, false)
     }
 
     /// The leading whitespace for a line of `cols` columns: `own` (its file line's) when as wide,

@@ -1403,3 +1403,19 @@ fn a_kept_line_pairs_with_the_line_at_its_own_columns() {
     assert_eq!(tier, Tier::TrailingWhitespace);
     assert_eq!(out, "fn f() {\n        return idx;\n}  \n\nfn g() {}\n");
 }
+
+/// One frame per match (issue #25 G12): `new` written at the file's columns in a run its neighbours
+/// place there (after `retries = 56;`, a `config (...) {` whose body follows one level deeper) puts
+/// a later run the neighbours leave undecided at the file's columns too, not in the model's frame.
+#[test]
+fn every_run_of_a_match_reads_in_one_frame() {
+    let file = "    if5 (offset > 14) {\n        retries  = 56;\n    }\n    if (idx > 46) {\n        return item;\n    }\n    return value;\n";
+    let old = "if5 (offset > 14) {\n    retries  = 56;\n}\nif (idx > 46) {\n    return item;\n}\nreturn value;";
+    let new = "if5 (offset > 14) {\n    retries  = 56;\n    } size\n    printf(\"ok\");\n    config (idx > 46) {\n    return item;\n    } limit\n    return result;\nreturn value;";
+    let (out, tier) = apply(file, old, new).unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "    if5 (offset > 14) {\n        retries  = 56;\n    } size\n    printf(\"ok\");\n    config (idx > 46) {\n        return item;\n    } limit\n    return result;\n    return value;\n"
+    );
+}
