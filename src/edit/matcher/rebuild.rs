@@ -234,6 +234,9 @@ pub(super) fn rebuild(
     let ko: Vec<&str> = old.iter().map(|l| key(l)).collect();
     let kn: Vec<&str> = new.iter().map(|l| key(l)).collect();
     let mut partner: Vec<Option<usize>> = vec![None; new.len()];
+    // The first line of a replacing run that pairs with no old line: the old line it stands for (the
+    // first the run replaces), for the frame's tie-break only.
+    let mut stands_for: Vec<Option<usize>> = vec![None; new.len()];
     // The old line before which each new line sits (its op's first old line).
     let mut at_old = vec![0usize; new.len()];
     for op in line_ops(old, new, &ko, &kn) {
@@ -272,6 +275,9 @@ pub(super) fn rebuild(
                     &ko[old_index..old_index + old_len],
                     &kn[new_index..new_index + new_len],
                 );
+                if pairs.first().is_none_or(|&(a, b)| a > 0 || b > 0) {
+                    stands_for[new_index] = Some(old_index);
+                }
                 for (a, b) in pairs {
                     partner[new_index + b] = Some(old_index + a);
                 }
@@ -355,7 +361,8 @@ pub(super) fn rebuild(
         };
         let pair_of = |x: usize| -> Option<(&str, &str)> {
             partner[x]
-                .filter(|&j| full_old(j))
+                .or(stands_for[x])
+                .filter(|&j| full_old(j) && !is_blank(old[j]))
                 .map(|j| (old[j], seg(j)))
         };
         let (frame, by_cost) = ctx.frame(new, a, b, &full_new, &pair_of, repeats_old);
@@ -363,8 +370,9 @@ pub(super) fn rebuild(
         jn = b;
     }
     // One frame per match: a run the neighbouring lines place in one frame places every run whose
-    // own evidence is only a tie-break (`new` is written in one frame, not a different one per
-    // run); runs placed in different frames by their neighbours are refused.
+    // own evidence is only a tie-break, a conflicting one included (`new` is written in one frame,
+    // not a different one per run); runs placed in different frames by their neighbours are
+    // refused.
     let decided: Vec<Frame> = runs.iter().filter(|r| r.4).map(|r| r.3).collect();
     let one = match decided.first() {
         Some(&f) if decided.iter().all(|&g| g == f) => Some(f),
@@ -381,10 +389,7 @@ pub(super) fn rebuild(
             continue;
         }
         let (a, b, ctx, frame, _) = runs.next().expect("a run per changed stretch");
-        let frame = match frame {
-            Frame::Conflict => frame,
-            _ => one.unwrap_or(frame),
-        };
+        let frame = one.unwrap_or(frame);
         let file_frame = match frame {
             Frame::Model => false,
             Frame::File => true,

@@ -1419,3 +1419,21 @@ fn every_run_of_a_match_reads_in_one_frame() {
         "    if5 (offset > 14) {\n        retries  = 56;\n    } size\n    printf(\"ok\");\n    config (idx > 46) {\n        return item;\n    } limit\n    return result;\n    return value;\n"
     );
 }
+
+/// A replacing line that pairs with no old line by its text still stands for the line it replaces
+/// in the frame's tie-break (issue #25 G12): `limit:` written at the column the file's `env:` has
+/// (not the column of the model's `env:`) reads at the file's columns, while the copied lines read
+/// in the model's frame. The readings disagree on its block: refused, not moved two levels deeper.
+#[test]
+fn a_replacing_line_stands_for_the_line_it_replaces() {
+    let file = "  cron:\n    image: app:2.0\n    ports:\n      - \"8050:80\"\n    env:\n      DEBUG: \"true\"\n";
+    let old = "cron:\n  image: app:2.0\n  ports:\n    - \"8050:80\"\n  env:\n    DEBUG: \"true\"";
+    let new = "cron:\n  image: app:2.0\n  ports:\n    - \"8050:80\"\n    limit:\n      idx: \"fin\"\n    DEBUG: \"true\"";
+    match apply(file, old, new) {
+        Err(Miss::InconsistentIndent {
+            why: IndentMiss::FramesDisagree,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+}
