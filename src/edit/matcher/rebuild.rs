@@ -912,10 +912,21 @@ fn transplant(
             out.push_str(&fc[fa..fb]);
         }
     };
-    for (kind, o, n) in char_diff(oc, nc, budget) {
+    let stretches = char_diff(oc, nc, budget);
+    for (x, (kind, o, n)) in stretches.iter().enumerate() {
+        // A run of whitespace kept with no kept text on either side (a space two unrelated lines
+        // share) is no stretch the model left alone: the model's spacing, not the file's run
+        // (issue #25 G14: `CC      = gcc` rewritten as a recipe line got `rm      -f`).
+        let kept = |y: Option<usize>| {
+            y.and_then(|y| stretches.get(y))
+                .is_some_and(|s| s.0 == Stretch::Kept)
+        };
+        let lone_space = oc[o.clone()].chars().all(|c| c == ' ' || c == '\t')
+            && !kept(x.checked_sub(1))
+            && !kept(Some(x + 1));
         match kind {
-            Stretch::Kept => copy(&mut out, o.start, o.end),
-            Stretch::Written => out.push_str(&fix.fix(&nc[n])),
+            Stretch::Kept if !lone_space => copy(&mut out, o.start, o.end),
+            _ => out.push_str(&fix.fix(&nc[n.clone()])),
         }
     }
     (norm(&out, t).text == norm(nc, t).text).then_some(out)

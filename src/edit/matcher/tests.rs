@@ -1437,3 +1437,19 @@ fn a_replacing_line_stands_for_the_line_it_replaces() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A run of whitespace a changed line shares with its old line only as a lone space between
+/// rewritten text is the model's spacing, not the file's alignment run (issue #25 G14); a run next
+/// to text the model kept is still the file's.
+#[test]
+fn a_lone_shared_space_is_not_a_kept_stretch() {
+    let file = "CC      = gcc\nCFLAGS  = -O2 -Wall\n";
+    let (out, tier) = apply(
+        file,
+        "CC = gcc\nCFLAGS = -O2 -Wall",
+        "\trm -f item.o\nCFLAGS = -O3 -Wall",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert_eq!(out, "\trm -f item.o\nCFLAGS  = -O3 -Wall\n");
+}
