@@ -588,29 +588,36 @@ fn decide(
             }
             _ => (tier_out, tolerances.clone()),
         };
-        // A multi-line match that ends before its last line's trailing whitespace, with a `new` that
-        // keeps that line and adds lines after it, would carry the whitespace onto `new`'s last line:
-        // the span takes the rest of the line, and the whitespace stays on the line it belongs to
-        // (rebuilt as the trailing-whitespace tier keeps bytes).
+        // A match that ends before its last line's trailing whitespace takes the whitespace with it
+        // (issue #25 G11): left after the span, it would land on the line `new` ends with (an added
+        // line, or the line before one `new` deletes). The span runs to the line end and the
+        // replacement is rebuilt as the trailing-whitespace tier keeps bytes: the whitespace stays
+        // on `old`'s last line when `new` keeps or changes that line, and goes when `new` drops it.
         let rest = h.text[end..]
             .find(['\n', '\r'])
             .map_or(h.text.len(), |i| end + i);
+        // At the exact tier `old` is replaced as it is (a substring), unless `new` keeps its last
+        // line and adds lines after it: only then would the whitespace move onto an added line.
         let keeps_last_line = || {
             let po = split_lines(old);
             let pn = split_lines(new);
             po.len() > 1 && pn[..pn.len() - 1].contains(&po[po.len() - 1])
         };
-        let tail_ws = tier == Tier::Exact
-            && rest > end
+        let tail_ws = rest > end
             && h.text[end..rest].trim().is_empty()
             && !old.ends_with(['\n', '\r'])
-            && keeps_last_line();
-        let kept_tail = tail_ws
-            .then(|| {
-                let (po, pn) = (split_lines(old), split_lines(new));
-                rebuild::rebuild(h, start, rest, &po, &pn, Tier::TrailingWhitespace).ok()
+            && (tier != Tier::Exact || keeps_last_line());
+        let rebuilt = |to: usize, t: Tier| {
+            let (po, pn) = (split_lines(old), split_lines(new));
+            rebuild::rebuild(h, start, to, &po, &pn, t).map_err(|why| Miss::InconsistentIndent {
+                span: (start, to),
+                why,
             })
-            .flatten();
+        };
+        let kept_tail = match tail_ws {
+            true => Some(rebuilt(rest, tier.max(Tier::TrailingWhitespace))?),
+            false => None,
+        };
         let (end, replacement) = if let Some(r) = kept_tail {
             (rest, r)
         } else if tier == Tier::Exact {
@@ -618,17 +625,7 @@ fn decide(
                 text::first_terminator(&h.text[start..end]).unwrap_or_else(|| file_terminator(h));
             (end, text::convert_terminators(new, term).into_owned())
         } else {
-            let parts_old = split_lines(old);
-            let parts_new = split_lines(new);
-            match rebuild::rebuild(h, start, end, &parts_old, &parts_new, tier) {
-                Ok(r) => (end, r),
-                Err(why) => {
-                    return Err(Miss::InconsistentIndent {
-                        span: (start, end),
-                        why,
-                    })
-                }
-            }
+            (end, rebuilt(end, tier)?)
         };
         out.push(Match {
             start,

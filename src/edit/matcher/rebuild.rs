@@ -234,9 +234,12 @@ pub(super) fn rebuild(
     let ko: Vec<&str> = old.iter().map(|l| key(l)).collect();
     let kn: Vec<&str> = new.iter().map(|l| key(l)).collect();
     let mut partner: Vec<Option<usize>> = vec![None; new.len()];
+    // The first line of a replacing run that pairs with no old line: the old line it stands for (the
+    // first the run replaces), for the frame's tie-break only.
+    let mut stands_for: Vec<Option<usize>> = vec![None; new.len()];
     // The old line before which each new line sits (its op's first old line).
     let mut at_old = vec![0usize; new.len()];
-    for op in super::search::bounded_diff(&ko, &kn, &mut { super::search::LINE_DIFF_STEPS }) {
+    for op in line_ops(old, new, &ko, &kn) {
         use similar::DiffOp::*;
         match op {
             Equal {
@@ -272,6 +275,9 @@ pub(super) fn rebuild(
                     &ko[old_index..old_index + old_len],
                     &kn[new_index..new_index + new_len],
                 );
+                if pairs.first().is_none_or(|&(a, b)| a > 0 || b > 0) {
+                    stands_for[new_index] = Some(old_index);
+                }
                 for (a, b) in pairs {
                     partner[new_index + b] = Some(old_index + a);
                 }
@@ -295,11 +301,12 @@ pub(super) fn rebuild(
             .then(|| &text[lines.content_end(l)..lines.end(l)])
             .filter(|t| !t.is_empty())
     };
+    // The runs of changed lines [a, b), each with the file lines around it and the frame it reads in
+    // (and whether the neighbouring lines decided it, rather than a tie-break).
+    let mut runs: Vec<(usize, usize, Run, Frame, bool)> = Vec::new();
     let mut jn = 0;
     while jn < new.len() {
         if unchanged(jn) {
-            pieces.push(seg(partner[jn].unwrap()).into());
-            breaks.push(own_break(partner[jn].unwrap()));
             jn += 1;
             continue;
         }
@@ -354,10 +361,36 @@ pub(super) fn rebuild(
         };
         let pair_of = |x: usize| -> Option<(&str, &str)> {
             partner[x]
-                .filter(|&j| full_old(j))
+                .or(stands_for[x])
+                .filter(|&j| full_old(j) && !is_blank(old[j]))
                 .map(|j| (old[j], seg(j)))
         };
-        let file_frame = match ctx.frame(new, a, b, &full_new, &pair_of, repeats_old) {
+        let (frame, by_cost) = ctx.frame(new, a, b, &full_new, &pair_of, repeats_old);
+        runs.push((a, b, ctx, frame, by_cost));
+        jn = b;
+    }
+    // One frame per match: a run the neighbouring lines place in one frame places every run whose
+    // own evidence is only a tie-break, a conflicting one included (`new` is written in one frame,
+    // not a different one per run); runs placed in different frames by their neighbours are
+    // refused.
+    let decided: Vec<Frame> = runs.iter().filter(|r| r.4).map(|r| r.3).collect();
+    let one = match decided.first() {
+        Some(&f) if decided.iter().all(|&g| g == f) => Some(f),
+        Some(_) => return Err(IndentMiss::FramesDisagree),
+        None => None,
+    };
+    let mut jn = 0;
+    let mut runs = runs.into_iter();
+    while jn < new.len() {
+        if unchanged(jn) {
+            pieces.push(seg(partner[jn].unwrap()).into());
+            breaks.push(own_break(partner[jn].unwrap()));
+            jn += 1;
+            continue;
+        }
+        let (a, b, ctx, frame, _) = runs.next().expect("a run per changed stretch");
+        let frame = one.unwrap_or(frame);
+        let file_frame = match frame {
             Frame::Model => false,
             Frame::File => true,
             Frame::Conflict => return Err(IndentMiss::FramesDisagree),
@@ -397,6 +430,69 @@ pub(super) fn rebuild(
         out.push_str(p);
     }
     Ok(out)
+}
+
+/// The line diff of `old` → `new`: lines equal as the model wrote them (but for trailing whitespace)
+/// first, then, between those, lines equal but for their indentation (`ko`, `kn`). Both sides are in
+/// the model's frame, so a line it kept at its columns pairs with itself and not with a line of
+/// another depth that reads the same (`}` closing an inner block beside the `}` of the outer one).
+fn line_ops(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<similar::DiffOp> {
+    use similar::DiffOp::*;
+    let mut budget = super::search::LINE_DIFF_STEPS;
+    let wo: Vec<&str> = old.iter().map(|l| l.trim_end()).collect();
+    let wn: Vec<&str> = new.iter().map(|l| l.trim_end()).collect();
+    let mut out = Vec::new();
+    for op in super::search::bounded_diff(&wo, &wn, &mut budget) {
+        let (or, nr) = (op.old_range(), op.new_range());
+        if matches!(op, Equal { .. }) || or.is_empty() || nr.is_empty() {
+            out.push(op);
+            continue;
+        }
+        for sub in super::search::bounded_diff(&ko[or.clone()], &kn[nr.clone()], &mut budget) {
+            let (o, n) = (or.start, nr.start);
+            out.push(match sub {
+                Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => Equal {
+                    old_index: old_index + o,
+                    new_index: new_index + n,
+                    len,
+                },
+                Delete {
+                    old_index,
+                    old_len,
+                    new_index,
+                } => Delete {
+                    old_index: old_index + o,
+                    old_len,
+                    new_index: new_index + n,
+                },
+                Insert {
+                    old_index,
+                    new_index,
+                    new_len,
+                } => Insert {
+                    old_index: old_index + o,
+                    new_index: new_index + n,
+                    new_len,
+                },
+                Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => Replace {
+                    old_index: old_index + o,
+                    old_len,
+                    new_index: new_index + n,
+                    new_len,
+                },
+            });
+        }
+    }
+    out
 }
 
 /// How `old` drifted from the file at the indentation tiers: `None` when not uniformly.
@@ -576,16 +672,16 @@ impl Run<'_> {
         full: &dyn Fn(usize) -> bool,
         pairs: &dyn Fn(usize) -> Option<(&'s str, &'s str)>,
         repeats_old: bool,
-    ) -> Frame {
+    ) -> (Frame, bool) {
         let Some(r) = self.reindent else {
-            return Frame::Model;
+            return (Frame::Model, false);
         };
         if r.delta == 0 {
-            return Frame::Model;
+            return (Frame::Model, false);
         }
         let body: Vec<usize> = (a..b).filter(|&x| full(x) && !is_blank(new[x])).collect();
         let (Some(&first), Some(&last)) = (body.first(), body.last()) else {
-            return Frame::Model;
+            return (Frame::Model, false);
         };
         let cols = |l: &str| columns(indent_of(l), r.tab) as isize;
         let u = r.unit as isize;
@@ -609,11 +705,12 @@ impl Run<'_> {
         };
         let (file, model) = (cost(0), cost(r.delta));
         if file != model {
-            return if file < model {
+            let f = if file < model {
                 Frame::File
             } else {
                 Frame::Model
             };
+            return (f, true);
         }
         // A tie: the lines paired with old lines tell, when they all sit at their file lines' columns
         // (not at their old lines') and no added line encloses them (`if c:` above lines re-indented
@@ -630,11 +727,12 @@ impl Run<'_> {
         let encloses = body
             .iter()
             .any(|&x| pairs(x).is_none() && cols(new[x]) < least);
-        match at_file > 0 && at_old == 0 && !encloses {
+        let f = match at_file > 0 && at_old == 0 && !encloses {
             true if repeats_old => Frame::Conflict,
             true => Frame::File,
             false => Frame::Model,
-        }
+        };
+        (f, false)
     }
 
     /// The leading whitespace for a line of `cols` columns: `own` (its file line's) when as wide,
@@ -814,10 +912,21 @@ fn transplant(
             out.push_str(&fc[fa..fb]);
         }
     };
-    for (kind, o, n) in char_diff(oc, nc, budget) {
+    let stretches = char_diff(oc, nc, budget);
+    for (x, (kind, o, n)) in stretches.iter().enumerate() {
+        // A run of whitespace kept with no kept text on either side (a space two unrelated lines
+        // share) is no stretch the model left alone: the model's spacing, not the file's run
+        // (issue #25 G14: `CC      = gcc` rewritten as a recipe line got `rm      -f`).
+        let kept = |y: Option<usize>| {
+            y.and_then(|y| stretches.get(y))
+                .is_some_and(|s| s.0 == Stretch::Kept)
+        };
+        let lone_space = oc[o.clone()].chars().all(|c| c == ' ' || c == '\t')
+            && !kept(x.checked_sub(1))
+            && !kept(Some(x + 1));
         match kind {
-            Stretch::Kept => copy(&mut out, o.start, o.end),
-            Stretch::Written => out.push_str(&fix.fix(&nc[n])),
+            Stretch::Kept if !lone_space => copy(&mut out, o.start, o.end),
+            _ => out.push_str(&fix.fix(&nc[n.clone()])),
         }
     }
     (norm(&out, t).text == norm(nc, t).text).then_some(out)

@@ -1356,3 +1356,100 @@ fn an_old_ending_with_whitespace_has_invisible_twins() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A match that ends before its last line's trailing whitespace takes it along at every tier
+/// (issue #25 G11): the whitespace stays on its line when `new` keeps it, and goes with it when
+/// `new` drops that line; it never lands on the line `new` ends with.
+#[test]
+fn trailing_whitespace_goes_with_the_line_it_ends() {
+    // Trailing-whitespace tier: `new` drops the last line of `old` (`    } ` went and left its
+    // space on `{`).
+    let file = "    if (x) { \n        y();\n    } \nw();\n";
+    let (out, _) = apply(file, "    if (x) {\n        y();\n    }", "    if (x) {").unwrap();
+    assert_eq!(out, "    if (x) { \nw();\n");
+    // Typography tier, one line: its trailing tab stayed behind and landed on the added line.
+    let file = "    echo \"ready\"\t\nrm -f a\n";
+    let (out, tier) = apply(
+        file,
+        "    echo \u{201c}ready\u{201d}\t",
+        "    echo \u{201c}ready\u{201d}\t\n    rm -f b",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Typography);
+    assert_eq!(out, "    echo \"ready\"\t\n    rm -f b\nrm -f a\n");
+    // Trailing-whitespace tier, several lines: the same.
+    let file = "a = 1 \nb = 2  \nc = 3\n";
+    let (out, tier) = apply(file, "a = 1\nb = 2", "a = 1\nb = 2\nb2 = 4").unwrap();
+    assert_eq!(tier, Tier::TrailingWhitespace);
+    assert_eq!(out, "a = 1 \nb = 2  \nb2 = 4\nc = 3\n");
+    // A changed last line keeps the file's whitespace (the model did not see it).
+    let (out, _) = apply(file, "a = 1\nb = 2", "a = 1\nb = 5").unwrap();
+    assert_eq!(out, "a = 1 \nb = 5  \nc = 3\n");
+}
+
+/// Lines are paired as the model wrote them first, then by content alone (issue #25 G11): a `}`
+/// the model kept at its columns is the file's `}` at those columns, not an inner block's `}` that
+/// reads the same, so the deleted one takes its own bytes (here: none) and the kept one keeps its
+/// trailing whitespace.
+#[test]
+fn a_kept_line_pairs_with_the_line_at_its_own_columns() {
+    let file = "fn f() {\n        return idx;\n    }\n}  \n\nfn g() {}\n";
+    let (out, tier) = apply(
+        file,
+        "        return idx;\n    }\n}\n\n",
+        "        return idx;\n}\n\n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::TrailingWhitespace);
+    assert_eq!(out, "fn f() {\n        return idx;\n}  \n\nfn g() {}\n");
+}
+
+/// One frame per match (issue #25 G12): `new` written at the file's columns in a run its neighbours
+/// place there (after `retries = 56;`, a `config (...) {` whose body follows one level deeper) puts
+/// a later run the neighbours leave undecided at the file's columns too, not in the model's frame.
+#[test]
+fn every_run_of_a_match_reads_in_one_frame() {
+    let file = "    if5 (offset > 14) {\n        retries  = 56;\n    }\n    if (idx > 46) {\n        return item;\n    }\n    return value;\n";
+    let old = "if5 (offset > 14) {\n    retries  = 56;\n}\nif (idx > 46) {\n    return item;\n}\nreturn value;";
+    let new = "if5 (offset > 14) {\n    retries  = 56;\n    } size\n    printf(\"ok\");\n    config (idx > 46) {\n    return item;\n    } limit\n    return result;\nreturn value;";
+    let (out, tier) = apply(file, old, new).unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "    if5 (offset > 14) {\n        retries  = 56;\n    } size\n    printf(\"ok\");\n    config (idx > 46) {\n        return item;\n    } limit\n    return result;\n    return value;\n"
+    );
+}
+
+/// A replacing line that pairs with no old line by its text still stands for the line it replaces
+/// in the frame's tie-break (issue #25 G12): `limit:` written at the column the file's `env:` has
+/// (not the column of the model's `env:`) reads at the file's columns, while the copied lines read
+/// in the model's frame. The readings disagree on its block: refused, not moved two levels deeper.
+#[test]
+fn a_replacing_line_stands_for_the_line_it_replaces() {
+    let file = "  cron:\n    image: app:2.0\n    ports:\n      - \"8050:80\"\n    env:\n      DEBUG: \"true\"\n";
+    let old = "cron:\n  image: app:2.0\n  ports:\n    - \"8050:80\"\n  env:\n    DEBUG: \"true\"";
+    let new = "cron:\n  image: app:2.0\n  ports:\n    - \"8050:80\"\n    limit:\n      idx: \"fin\"\n    DEBUG: \"true\"";
+    match apply(file, old, new) {
+        Err(Miss::InconsistentIndent {
+            why: IndentMiss::FramesDisagree,
+            ..
+        }) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+/// A run of whitespace a changed line shares with its old line only as a lone space between
+/// rewritten text is the model's spacing, not the file's alignment run (issue #25 G14); a run next
+/// to text the model kept is still the file's.
+#[test]
+fn a_lone_shared_space_is_not_a_kept_stretch() {
+    let file = "CC      = gcc\nCFLAGS  = -O2 -Wall\n";
+    let (out, tier) = apply(
+        file,
+        "CC = gcc\nCFLAGS = -O2 -Wall",
+        "\trm -f item.o\nCFLAGS = -O3 -Wall",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert_eq!(out, "\trm -f item.o\nCFLAGS  = -O3 -Wall\n");
+}
