@@ -236,6 +236,7 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
         if let Some(at) = crate::edit::already::edit_reapplied(&h, old, new, &found, tol)
             .or_else(|| crate::edit::already::reapplied_as_written(&h, &found, tol))
             .or_else(|| crate::edit::already::retried_at_a_twin(&h, old, new, &found))
+            .or_else(|| crate::edit::already::blank_line_gone(&h, &found, unescaped.is_some()))
         {
             reapplied.push((i, at));
             continue;
