@@ -27,7 +27,6 @@ const fn k(
 
 #[rustfmt::skip]
 pub const KNOWN_CLASSES: &[Known] = &[
-    k("* * elided", &[], "wrote", "G1 elision placeholder written over real code"),
     k("* * retry", &[], "wrote", "G2 a retry is applied a second time"),
     k("* * *", &["dialect:unescaped"], "content", "G5 unescaping splits a program's own \\n / \\t"),
     k("* * *", &["tier:blank_edges"], "content", "G9 blank_edges drops or duplicates a blank line that is in the file"),
