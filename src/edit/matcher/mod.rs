@@ -368,6 +368,31 @@ pub fn locate_in(
                     true,
                 );
             }
+            // The same at the tiers that forgive only what a view does not show (line endings,
+            // trailing whitespace, typography): the file's last lines before an indented twin (G17).
+            let parts = split_lines(&o);
+            for tier in LINE_TIERS.into_iter().filter(|&t| t < Tier::Indentation) {
+                let spans: Vec<(usize, usize)> = inside(find_lines(h, &parts, tier))
+                    .into_iter()
+                    .filter(|&(_, e)| e == h.text.len())
+                    .collect();
+                let spans = on_words(&o, (spans.len(), spans)).1;
+                if spans.len() == expected
+                    && invisible_twins(h, &o, tier, expected, expected, within.clone()).is_none()
+                {
+                    return decide(
+                        h,
+                        &o,
+                        &n,
+                        tier,
+                        &[Tier::BlankEdges],
+                        expected,
+                        spans,
+                        expected,
+                        true,
+                    );
+                }
+            }
         }
     }
     let mut forms = vec![Form {
