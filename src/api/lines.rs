@@ -322,6 +322,36 @@ mod tests {
     }
 
     #[test]
+    fn mixed_line_endings_each_line_keeps_its_own() {
+        // CRLF dominant, line 2 LF: a replace that sends line 2 back unchanged keeps its LF; the
+        // changed line takes the CRLF of the line it replaces; an added line its neighbours' (G7).
+        let t = "a\r\nb\nc\r\nd\r\n";
+        let s = run(
+            t,
+            json!([{"op": "replace", "start": anchor(t, 2), "end": anchor(t, 3), "lines": ["b", "C", "x"]}]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "a\r\nb\nC\r\nx\r\nd\r\n");
+        diff_ok(t, &s);
+        // An insertion between two LF lines in a CRLF file takes LF.
+        let t = "a\r\nb\nc\nd\r\ne\r\n";
+        let s = run(
+            t,
+            json!([{"op": "insert_after", "start": anchor(t, 2), "lines": ["x"]}]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "a\r\nb\nx\nc\nd\r\ne\r\n");
+        // The unterminated last line replaced: the kept line before it keeps its LF.
+        let t = "a\r\nb\r\nc\nd";
+        let s = run(
+            t,
+            json!([{"op": "replace", "start": anchor(t, 3), "end": anchor(t, 4), "lines": ["c", "D"]}]),
+        )
+        .unwrap();
+        assert_eq!(s.text, "a\r\nb\r\nc\nD");
+    }
+
+    #[test]
     fn line_endings_and_missing_final_newline_are_kept() {
         let t = "a\r\nb\r\nc";
         let s = run(

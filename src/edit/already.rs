@@ -152,7 +152,13 @@ pub fn retried_at_a_twin(
     // that tells a result from any other copy of the lines it keeps.
     let own = has_own_line(old.lines(), new.lines())
         && !h.text[m.start..m.end].contains(m.replacement.trim());
-    if m.tier == Tier::Exact || m.replacement.trim().is_empty() || !own {
+    // An exact match that ends (or starts) inside a word (`rm -f x.o` inside `rm -f x.o8`) is as
+    // weak as a tolerance tier: the place the model meant would hold `old` as a whole word.
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    let (before, after) = (&h.text[..m.start], &h.text[m.end..]);
+    let split = (word(before.chars().next_back()) && word(old.chars().next()))
+        || (word(old.chars().next_back()) && word(after.chars().next()));
+    if (m.tier == Tier::Exact && !split) || m.replacement.trim().is_empty() || !own {
         return None;
     }
     // Another place: neither inside the match nor holding it (twins may overlap when `old` spans
@@ -167,6 +173,29 @@ pub fn retried_at_a_twin(
         .iter()
         .find(|sp| clear(sp))
         .map(|&(s, e)| (h.line_of(s), h.end_line_of(s, e)))
+}
+
+/// An edit whose matched text is its replacement plus one line break at an edge (`"\nX"` → `"X"`,
+/// `"X\n"` → `"X"`) deletes a blank line: the break it removes and the one beside it. Where that
+/// break has a line with content on its other side (or ends the file), no blank line is left: the
+/// result already stands (a retry), and writing it would join two lines or drop the file's final
+/// line break. Only for a match found through a reading (a tolerance tier, or `read`: the edit was
+/// unescaped): matched byte for byte as sent, the bytes decide (`"x\n"` → `"x"` at the end of a file
+/// removes its final line break, as asked). The 1-based lines of the match.
+pub fn blank_line_gone(h: &Haystack, found: &[Match], read: bool) -> Option<(usize, usize)> {
+    let is_break = |s: &str| matches!(s, "\n" | "\r\n" | "\r");
+    let breaks = ['\n', '\r'];
+    found.iter().find_map(|m| {
+        let (t, r) = (&h.text[m.start..m.end], m.replacement.as_str());
+        if r.trim().is_empty() || (m.tier == Tier::Exact && !read) {
+            return None;
+        }
+        let lead = t.strip_suffix(r).is_some_and(is_break) && !r.starts_with(breaks);
+        let trail = t.strip_prefix(r).is_some_and(is_break) && !r.ends_with(breaks);
+        let gone = (lead && m.start > 0 && !h.text[..m.start].ends_with(breaks))
+            || (trail && !h.text[m.end..].starts_with(breaks));
+        gone.then(|| (h.line_of(m.start), h.end_line_of(m.start, m.end)))
+    })
 }
 
 /// Where `new` stands (at the tolerance tiers, with as many lines as `new`: a tier that forgives
@@ -633,7 +662,9 @@ fn adjacent(text: &str, lt: &LineTable, lines: &[&str], after: usize) -> Option<
 }
 
 /// The hunk as written, and its other reading when its context lines lost their prefix
-/// ([`Hunk::alt_lines`]).
+/// ([`Hunk::alt_lines`]); then each as the `blank_edges` tier reads it, without the blank context
+/// lines at its edges (a hunk that inserts between a line and a blank one matches its own result
+/// there: the blank line is trimmed, and what is left is a line its `+` lines now follow).
 fn readings(hk: &Hunk) -> Vec<Hunk> {
     let mut out = vec![hk.clone()];
     if let Some(alt) = &hk.alt_lines {
@@ -643,7 +674,28 @@ fn readings(hk: &Hunk) -> Vec<Hunk> {
             ..hk.clone()
         });
     }
+    let trimmed: Vec<Hunk> = out.iter().filter_map(without_blank_edges).collect();
+    out.extend(trimmed);
     out
+}
+
+/// The hunk without the blank context lines at its edges, when it has some and keeps a context or
+/// `-` line.
+fn without_blank_edges(hk: &Hunk) -> Option<Hunk> {
+    let blank = |l: &HunkLine| matches!(l, HunkLine::Context(t) if t.trim().is_empty());
+    let lead = hk.lines.iter().take_while(|l| blank(l)).count();
+    let trail = hk.lines[lead..]
+        .iter()
+        .rev()
+        .take_while(|l| blank(l))
+        .count();
+    let lines = &hk.lines[lead..hk.lines.len() - trail];
+    let keeps_old = lines.iter().any(|l| !matches!(l, HunkLine::Add(_)));
+    (lead + trail > 0 && keeps_old).then(|| Hunk {
+        lines: lines.to_vec(),
+        alt_lines: None,
+        ..hk.clone()
+    })
 }
 
 /// After every hunk of one file landed at `matches` (one per hunk, in hunk order): `ALREADY_APPLIED`

@@ -236,9 +236,23 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
         if let Some(at) = crate::edit::already::edit_reapplied(&h, old, new, &found, tol)
             .or_else(|| crate::edit::already::reapplied_as_written(&h, &found, tol))
             .or_else(|| crate::edit::already::retried_at_a_twin(&h, old, new, &found))
+            .or_else(|| crate::edit::already::blank_line_gone(&h, &found, unescaped.is_some()))
         {
             reapplied.push((i, at));
             continue;
+        }
+        // A one-line `old` read as a whole line it is not: lines added after (before) it would
+        // split the line, its rest landing after (before) them (G21).
+        if let Some(m) = found.iter().find(|m| splits_its_line(text, m, old, new)) {
+            let line = h.line_of(m.start);
+            return Err(Failure::new(
+                Code::SearchBlockNotFound,
+                format!(
+                    "edits[{i}].old is found only inside line {line}, which holds more text on the side where new adds lines: writing it would split that line. Copy the whole line into old (and new)."
+                ),
+            )
+            .with("edit_index", i)
+            .with("match_lines", [line]));
         }
         // No edit writes an elision placeholder over the code it stands for.
         for m in &found {
@@ -551,6 +565,28 @@ fn regions(h: &Haystack, spans: &[(usize, usize)]) -> Vec<Region> {
             end_line: h.end_line_of(s, e),
         })
         .collect()
+}
+
+/// Whether a one-line `old`, matched at `m` from its line's first non-blank character (to its last),
+/// with text left on its line after (before) it, has a `new` that is `old` and a line break and more
+/// (more, a line break, and `old`): the model read `old` as the whole line and adds lines after
+/// (before) it, and the rest of the line would land on the far side of them.
+fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, new: &str) -> bool {
+    if old.contains(['\n', '\r']) || old.trim().is_empty() {
+        return false;
+    }
+    let line_start = text[..m.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let line_end = text[m.end..]
+        .find(['\n', '\r'])
+        .map_or(text.len(), |i| m.end + i);
+    let (before, after) = (&text[line_start..m.start], &text[m.end..line_end]);
+    let brk = |s: &str| s.starts_with(['\n', '\r']);
+    let grows_after = new.strip_prefix(old).is_some_and(brk);
+    let grows_before = new
+        .strip_suffix(old)
+        .is_some_and(|p| p.ends_with(['\n', '\r']));
+    (grows_after && before.trim().is_empty() && !after.trim().is_empty())
+        || (grows_before && after.trim().is_empty() && !before.trim().is_empty())
 }
 
 fn miss_failure(h: &Haystack, miss: Miss, i: usize, n_edits: usize) -> Failure {
@@ -960,6 +996,38 @@ mod tests {
         let f = apply_edits("a\na\n", &[e], Tolerance::Safe).unwrap_err();
         assert_eq!(f.code, Code::MatchCountMismatch);
         assert_eq!(f.detail("match_lines").unwrap(), &serde_json::json!([1, 2]));
+    }
+
+    /// G21: a one-line `old` found only as the start (end) of a longer line, with `new` adding lines
+    /// after (before) it, would split that line: refused, the file unchanged; an `old` that is the
+    /// whole line, or a `new` that writes on the same line, still lands.
+    #[test]
+    fn lines_added_after_a_line_old_does_not_hold_whole_are_refused() {
+        let text = "services:\n  cron:\n      résumé: config\n";
+        for (old, new) in [
+            ("résumé:", "résumé:\n  TIMEOUT: 54"),
+            ("config", "  TIMEOUT: 54\nconfig"),
+        ] {
+            let f = apply_edits(text, &[Edit::new(old, new)], Tolerance::Safe).unwrap_err();
+            assert_eq!(f.code, Code::SearchBlockNotFound, "{old:?}");
+            assert_eq!(f.detail("match_lines").unwrap(), &serde_json::json!([3]));
+        }
+        let whole = apply_edits(
+            text,
+            &[Edit::new(
+                "      résumé: config",
+                "      résumé: config\n      x: 1",
+            )],
+            Tolerance::Safe,
+        )
+        .unwrap();
+        assert_eq!(
+            whole.text,
+            "services:\n  cron:\n      résumé: config\n      x: 1\n"
+        );
+        let inline =
+            apply_edits(text, &[Edit::new("résumé:", "resume:")], Tolerance::Safe).unwrap();
+        assert_eq!(inline.text, "services:\n  cron:\n      resume: config\n");
     }
 
     #[test]

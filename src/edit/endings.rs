@@ -1,5 +1,6 @@
 //! Line terminators of a text: which convention it uses ([`detect_line_ending`]) and how many of
-//! each kind it holds ([`count_line_endings`]), in one pass with `memchr`. Pure; the codec
+//! each kind it holds ([`count_line_endings`]), in one pass with `memchr`; and, in a text with mixed
+//! endings, which break each line of a replacement takes ([`breaks_for`]). Pure; the codec
 //! ([`crate::fs::codec`]) re-exports these for the readers and writers of files.
 
 /// The line terminator convention of a text.
@@ -97,4 +98,270 @@ pub fn count_line_endings(text: &str) -> LineCounts {
 /// The line terminator convention of `text` (see [`LineEnding`]).
 pub fn detect_line_ending(text: &str) -> LineEnding {
     count_line_endings(text).ending()
+}
+
+/// Line breaks for the lines of `new` that replace the lines `old` (each its content and its own
+/// break), in a text with mixed line endings: bytes a view does not show, so the model could not
+/// have meant to change them. The lines are paired by a line diff of their contents:
+///
+/// - a line `new` keeps as it is keeps its own break;
+/// - a changed line (in a run of replaced lines) takes the break of the line it replaces, by
+///   position; a run's lines past its last replaced line take that line's, and its last line the
+///   last replaced line's (the break a literal replacement of the run leaves);
+/// - a line added (no line replaced at its place) takes its neighbours' break: the line above it
+///   and the line below it (`above` / `below` beyond the ends of `old`: the file's lines around the
+///   span) when they agree or only one exists, else `fallback` (the file's dominant break); a run of
+///   added lines that repeats the lines right above or below it takes their breaks, line by line
+///   (which copy is the added one is then no guess that changes the bytes).
+pub fn breaks_for<'a>(
+    old: &[(&str, &'a str)],
+    new: &[&str],
+    above: Option<&'a str>,
+    below: Option<&'a str>,
+    fallback: &'a str,
+) -> Vec<&'a str> {
+    let keys: Vec<&str> = old.iter().map(|l| l.0).collect();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(50);
+    let ops = similar::capture_diff_slices_deadline(
+        similar::Algorithm::Myers,
+        &keys,
+        new,
+        Some(deadline),
+    );
+    let neighbours = |at: usize| {
+        let up = at.checked_sub(1).map_or(above, |j| Some(old[j].1));
+        let down = old.get(at).map_or(below, |l| Some(l.1));
+        match (up, down) {
+            (Some(u), Some(d)) if u == d => u,
+            (Some(_), Some(_)) | (None, None) => fallback,
+            (Some(one), None) | (None, Some(one)) => one,
+        }
+    };
+    let mut out = vec![fallback; new.len()];
+    for op in ops {
+        match op {
+            similar::DiffOp::Equal {
+                old_index,
+                new_index,
+                len,
+            } => {
+                for x in 0..len {
+                    out[new_index + x] = old[old_index + x].1;
+                }
+            }
+            similar::DiffOp::Delete { .. } => {}
+            similar::DiffOp::Insert {
+                old_index,
+                new_index,
+                new_len,
+            } => {
+                let run = &new[new_index..new_index + new_len];
+                // A copy of the lines right above (below) it: which copy is the added one is the
+                // diff's guess, so each line takes the break of the line it copies, and the result is
+                // the same either way.
+                let copies = |from: usize| {
+                    (from + new_len <= old.len() && (0..new_len).all(|k| old[from + k].0 == run[k]))
+                        .then_some(from)
+                };
+                let copied = old_index
+                    .checked_sub(new_len)
+                    .and_then(copies)
+                    .or_else(|| copies(old_index));
+                for k in 0..new_len {
+                    out[new_index + k] = match copied {
+                        Some(from) => old[from + k].1,
+                        None => neighbours(old_index),
+                    };
+                }
+            }
+            similar::DiffOp::Replace {
+                old_index,
+                old_len,
+                new_index,
+                new_len,
+            } => {
+                // By position, and the run's last line with the last line it replaces (whose break
+                // is the one a literal replacement of the run leaves).
+                for x in 0..new_len {
+                    let j = match x + 1 == new_len {
+                        true => old_len - 1,
+                        false => x.min(old_len - 1),
+                    };
+                    out[new_index + x] = old[old_index + j].1;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A text's lines with their breaks (`""` for a last line without one; no empty part after a final
+/// break).
+fn with_breaks(s: &str) -> Vec<(&str, &str)> {
+    let mut out = Vec::new();
+    let mut rest = s;
+    while let Some(i) = memchr::memchr2(b'\n', b'\r', rest.as_bytes()) {
+        let n = match rest.as_bytes()[i..] {
+            [b'\r', b'\n', ..] => 2,
+            _ => 1,
+        };
+        out.push((&rest[..i], &rest[i..i + n]));
+        rest = &rest[i + n..];
+    }
+    if !rest.is_empty() {
+        out.push((rest, ""));
+    }
+    out
+}
+
+/// The line break that starts `s`, if any.
+fn leading_break(s: &str) -> Option<&str> {
+    match s.as_bytes() {
+        [b'\r', b'\n', ..] => Some(&s[..2]),
+        [b'\n' | b'\r', ..] => Some(&s[..1]),
+        _ => None,
+    }
+}
+
+/// The line break that ends `s`, if any.
+fn trailing_break(s: &str) -> Option<&str> {
+    if s.ends_with("\r\n") {
+        Some(&s[s.len() - 2..])
+    } else if s.ends_with(['\n', '\r']) {
+        Some(&s[s.len() - 1..])
+    } else {
+        None
+    }
+}
+
+/// The replacement of `text[start..end]` by `new` (matched byte for byte) in a text with mixed line
+/// endings, with the breaks [`breaks_for`] gives `new`'s lines against the span's (`new`'s own
+/// breaks are the model's, which a view does not show). When the span ends where its last line's
+/// content ends and `new`'s last line (with no break of its own) takes another break than the one
+/// that follows the span, the span takes that break too: the new end and the replacement. `None`
+/// when the text's endings are not mixed (every line then takes the one terminator).
+pub fn mixed_replacement(
+    text: &str,
+    start: usize,
+    end: usize,
+    new: &str,
+) -> Option<(usize, String)> {
+    let ending = detect_line_ending(text);
+    let LineEnding::Mixed { dominant } = ending else {
+        return None;
+    };
+    let span = &text[start..end];
+    // The break that ends the span's last line when the span stops right before it.
+    let after = match trailing_break(span) {
+        Some(_) => None,
+        None if !span.is_empty() => leading_break(&text[end..]),
+        None => None,
+    };
+    let mut old = with_breaks(span);
+    if span.is_empty() || trailing_break(span).is_some() {
+        // The empty part after the span's last break (or the empty span) is still a place.
+        old.push(("", after.unwrap_or("")));
+    } else if let (Some(a), Some(last)) = (after, old.last_mut()) {
+        last.1 = a;
+    }
+    let parts = crate::edit::text::split_lines(new);
+    let above = trailing_break(&text[..start]);
+    let below = after.and_then(|a| {
+        let rest = &text[end + a.len()..];
+        memchr::memchr2(b'\n', b'\r', rest.as_bytes()).and_then(|i| leading_break(&rest[i..]))
+    });
+    let breaks = breaks_for(&old, &parts, above, below, dominant);
+    let mut out = String::with_capacity(new.len() + parts.len());
+    let last = parts.len() - 1;
+    let mut new_end = end;
+    for (x, (p, b)) in parts.iter().zip(&breaks).enumerate() {
+        out.push_str(p);
+        if x < last {
+            out.push_str(if b.is_empty() { dominant } else { b });
+        } else if let Some(a) = after.filter(|a| !b.is_empty() && b != a && !p.is_empty()) {
+            out.push_str(b);
+            new_end = end + a.len();
+        }
+    }
+    Some((new_end, out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_lines_keep_their_break_changed_ones_take_the_replaced_ones() {
+        let old = [("a", "\n"), ("b", "\r\n"), ("c", "\n")];
+        // b kept, c changed, d added after it (neighbours: c's \n above, `below` \n).
+        let got = breaks_for(&old, &["a", "b", "C", "d"], None, Some("\n"), "\r\n");
+        assert_eq!(got, ["\n", "\r\n", "\n", "\n"]);
+        // A changed line takes the break of the line it replaces, by position.
+        let got = breaks_for(&old, &["a", "B", "c"], None, None, "\n");
+        assert_eq!(got, ["\n", "\r\n", "\n"]);
+        // Two lines become one: it takes the last one's break, as a literal replacement does.
+        let got = breaks_for(&old, &["a", "X"], None, None, "\r\n");
+        assert_eq!(got, ["\n", "\n"]);
+    }
+
+    #[test]
+    fn an_added_line_takes_its_neighbours_break_or_the_fallback() {
+        let old = [("a", "\r\n"), ("b", "\n")];
+        // Between a (\r\n) and b (\n): the neighbours disagree.
+        assert_eq!(
+            breaks_for(&old, &["a", "x", "b"], None, None, "\r\n"),
+            ["\r\n", "\r\n", "\n"]
+        );
+        assert_eq!(
+            breaks_for(&old, &["a", "x", "b"], None, None, "\n")[1],
+            "\n"
+        );
+        // At the top: the line above the span and a's break agree.
+        assert_eq!(
+            breaks_for(&old, &["x", "a", "b"], Some("\r\n"), None, "\n")[0],
+            "\r\n"
+        );
+        // A copy of the line above: which one is the added copy does not change the bytes.
+        assert_eq!(
+            breaks_for(&old, &["a", "b", "b"], None, Some("\r\n"), "\r\n"),
+            ["\r\n", "\n", "\n"]
+        );
+        // Nothing replaced at all: the neighbours outside the span.
+        assert_eq!(breaks_for(&[], &["x"], Some("\r\n"), None, "\n"), ["\r\n"]);
+        assert_eq!(breaks_for(&[], &["x"], None, None, "\r"), ["\r"]);
+    }
+
+    #[test]
+    fn a_deleted_line_takes_its_break_with_it() {
+        // `cron:` (\r\n) kept, the line after it (\n) deleted: cron keeps \r\n.
+        let old = [("  cron:", "\r\n"), ("    image: app", "\n")];
+        assert_eq!(breaks_for(&old, &["  cron:"], None, None, "\n"), ["\r\n"]);
+    }
+
+    #[test]
+    fn an_exact_match_keeps_each_lines_break() {
+        // The YAML case of the ground-truth fuzzer: `old` stops before the deleted line's \n, `new`
+        // keeps `cron:`, whose break is \r\n: the span takes the \n, and cron keeps its \r\n.
+        let text = "a:\r\n  cron:\r\n    image: x\nb:\r\n";
+        let start = text.find("  cron").unwrap();
+        let end = text.find("\nb:").unwrap();
+        let (e, r) = mixed_replacement(text, start, end, "  cron:").unwrap();
+        assert_eq!(
+            (&text[start..e], r.as_str()),
+            ("  cron:\r\n    image: x\n", "  cron:\r\n")
+        );
+        // The model's breaks are not the file's: `b` keeps its \r\n, the changed line takes the
+        // \n of the line it replaces, an added one its neighbours'.
+        let text = "a\nb\r\nc\nd\n";
+        let (e, r) = mixed_replacement(text, 0, 5, "a\nb\nC").unwrap();
+        assert_eq!((e, r.as_str()), (5, "a\nb\r\nC"));
+        let (e, r) = mixed_replacement(text, 0, 5, "a\nb\nX\nc").unwrap();
+        assert_eq!((e, r.as_str()), (5, "a\nb\r\nX\nc"));
+        // Not mixed: nothing to decide.
+        assert_eq!(mixed_replacement("a\r\nb\r\n", 0, 1, "x\ny"), None);
+        // A substring inside a line: `new`'s line breaks take the neighbours' (here the dominant).
+        let text = "ab\r\nc\nd\n";
+        let (e, r) = mixed_replacement(text, 4, 5, "x\ny").unwrap();
+        assert_eq!((e, r.as_str()), (5, "x\ny"));
+    }
 }

@@ -7,7 +7,7 @@
 
 use serde_json::{json, Value};
 
-use crate::edit::endings::detect_line_ending;
+use crate::edit::endings::{breaks_for, detect_line_ending, LineEnding};
 use crate::edit::hash::line_tag;
 use crate::edit::text::LineTable;
 use crate::error::{Code, Failure, Result};
@@ -197,7 +197,9 @@ pub fn splice(text: &str, lt: &LineTable, ops: &[LineOp]) -> Result<Spliced> {
         }
     }
 
-    let term = detect_line_ending(text).terminator();
+    let ending = detect_line_ending(text);
+    let term = ending.terminator();
+    let mixed = matches!(ending, LineEnding::Mixed { .. });
     let total = lt.len();
     let last_unterminated = total > 0 && !lt.has_terminator(total - 1);
     let added_bytes: usize = splices
@@ -221,17 +223,40 @@ pub fn splice(text: &str, lt: &LineTable, ops: &[LineOp]) -> Result<Spliced> {
             change.0 -= t;
             change.2 -= t;
         }
+        // In a file with mixed line endings each line keeps its own break, a changed one takes the
+        // break of the line it replaces, an added one its neighbours' ([`breaks_for`]).
+        let breaks = match mixed && !(at_eof && s.from == s.to) {
+            true => {
+                let brk = |j: usize| {
+                    (j < total)
+                        .then(|| lt.terminator(j, text))
+                        .filter(|b| !b.is_empty())
+                };
+                let old: Vec<(&str, &str)> = (s.from..s.to)
+                    .map(|j| (lt.content(j, text), brk(j).unwrap_or(term)))
+                    .collect();
+                let new: Vec<&str> = s.lines.iter().map(String::as_str).collect();
+                let above = s.from.checked_sub(1).and_then(brk);
+                breaks_for(&old, &new, above, brk(s.to), term)
+            }
+            false => vec![term; s.lines.len()],
+        };
         if at_eof && s.from == s.to {
             for l in s.lines.iter() {
                 out.push_str(term);
                 out.push_str(l);
             }
         } else if at_eof {
-            out.push_str(&s.lines.join(term));
-        } else {
-            for l in s.lines.iter() {
+            for (x, l) in s.lines.iter().enumerate() {
+                if x > 0 {
+                    out.push_str(breaks[x - 1]);
+                }
                 out.push_str(l);
-                out.push_str(term);
+            }
+        } else {
+            for (l, b) in s.lines.iter().zip(&breaks) {
+                out.push_str(l);
+                out.push_str(b);
             }
         }
         change.3 = out.len();

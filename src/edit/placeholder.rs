@@ -191,9 +191,12 @@ pub fn elided_in_change<'n>(
     type Run = (std::ops::Range<usize>, std::ops::Range<usize>);
     let mut runs: Vec<Run> = Vec::new();
     let mut open: Option<Run> = None;
+    // The lines of `new` that repeat the replaced text's (the file's own lines, kept).
+    let mut kept = vec![false; new_lines.len()];
     for op in ops {
         let (tag, o, n) = op.as_tag_tuple();
         if tag == similar::DiffTag::Equal {
+            kept[n].fill(true);
             runs.extend(open.take());
             continue;
         }
@@ -210,9 +213,15 @@ pub fn elided_in_change<'n>(
         }
         for j in n {
             let l = new_lines[j];
+            let written: Vec<&str> = (0..j).filter(|&x| !kept[x]).map(|x| new_lines[x]).collect();
             if is_placeholder(l)
                 && !old_lines.iter().any(|x| x.trim() == l.trim())
-                && !inside_literal(&text[..start], &new_lines[..j], &new_lines[j + 1..])
+                && !inside_literal(
+                    &text[..start],
+                    &new_lines[..j],
+                    &written,
+                    &new_lines[j + 1..],
+                )
             {
                 out.push((j, l));
             }
@@ -223,8 +232,11 @@ pub fn elided_in_change<'n>(
 
 /// Whether a line that follows `before` (the file up to the edit) and `above` (the edit's lines above
 /// it), and precedes `below` (the edit's lines below it), is inside a literal: a fence or a
-/// triple-quoted string open at that point, or a template literal opened above and closed below.
-fn inside_literal(before: &str, above: &[&str], below: &[&str]) -> bool {
+/// triple-quoted string open at that point, or a template literal that `written` (the lines of
+/// `above` the edit writes, not the file's own it keeps) opens and `below` closes. A template literal
+/// the file already has (a Go raw string holding YAML, its backquote on a line the edit keeps) is
+/// the file's text: a placeholder put over its lines stands for lines left out, like one over code.
+fn inside_literal(before: &str, above: &[&str], written: &[&str], below: &[&str]) -> bool {
     let lines = || before.lines().chain(above.iter().copied());
     let fences = lines()
         .filter(|l| {
@@ -241,7 +253,7 @@ fn inside_literal(before: &str, above: &[&str], below: &[&str]) -> bool {
     fences % 2 == 1
         || count("\"\"\"") % 2 == 1
         || count("'''") % 2 == 1
-        || (ticks(above) % 2 == 1 && ticks(below) % 2 == 1)
+        || (ticks(written) % 2 == 1 && ticks(below) % 2 == 1)
 }
 
 /// The `ELIDED_CONTENT` refusal of an edit that would write placeholder lines over code: `found` are
@@ -322,6 +334,18 @@ mod tests {
         assert!(elided_in_change(py, start, start + 13, "# ...\n").is_empty());
         let js = "run()\nstop()\n";
         assert!(elided_in_change(js, 0, js.len(), "s = `\n// ...\n`\n").is_empty());
+        // A raw string the file already has (its backquotes on lines the edit keeps, here YAML in
+        // Go): a placeholder over its lines stands for lines left out (G1).
+        let go = "var cfg = `\nname: app\nretries: 6\nitems:\n  - ok\n`\n";
+        assert_eq!(
+            elided_in_change(
+                go,
+                0,
+                go.len(),
+                "var cfg = `\n// ... existing code ...\n  - ok\n`\n"
+            ),
+            vec![(1, "// ... existing code ...")]
+        );
         // A backtick only above the line (a comment mentioning `x`... closed on the same line) is
         // no literal: refused.
         assert_eq!(

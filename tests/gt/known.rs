@@ -27,10 +27,8 @@ const fn k(
 
 #[rustfmt::skip]
 pub const KNOWN_CLASSES: &[Known] = &[
-    k("* * elided", &[], "wrote", "G1 elision placeholder written over real code"),
     k("* * retry", &[], "wrote", "G2 a retry is applied a second time"),
     k("* * *", &["dialect:unescaped"], "content", "G5 unescaping splits a program's own \\n / \\t"),
-    k("* * *", &["mixed_eol"], "eol", "G7 a kept line's line ending rewritten in a mixed-ending file"),
     k("* * *", &["tier:blank_edges"], "content", "G9 blank_edges drops or duplicates a blank line that is in the file"),
     k("* trailing_ws *", &[], "whitespace", "G11 trailing whitespace moved to or from another line"),
     k("* smart_quotes *", &[], "whitespace", "G11 trailing whitespace moved to or from another line"),

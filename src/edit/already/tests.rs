@@ -669,3 +669,81 @@ fn an_edit_lines_replace_that_only_grows_its_range_is_not_applied_twice() {
         assert!(reapplied_line_ops(&lt, text, &[o]).is_none());
     }
 }
+
+/// G2: a hunk that inserts between a line and a blank context line matches its own result at the
+/// blank_edges tier (the blank line trimmed); read that way, its new side stands there.
+#[test]
+fn a_hunk_with_blank_context_retried_at_the_blank_edges_tier_is_already_applied() {
+    let text = "CC = gcc\nDEST    = /usr/local/etc\n\nclean:\n\trm -f app\n";
+    let h = diff_hunks("--- a/Makefile\n+++ b/Makefile\n@@ -2,2 +2,3 @@\n DEST    = /usr/local/etc\n+\trm -f name.o\n \n");
+    let (once, f) = hunks_twice(text, &h);
+    assert!(
+        once.contains("DEST    = /usr/local/etc\n\trm -f name.o\n\nclean:"),
+        "{once}"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // The blank context line above the added line.
+    let h = patch_hunks(
+        "*** Begin Patch\n*** Update File: Makefile\n@@\n \n+# targets\n clean:\n*** End Patch\n",
+    );
+    let (once, f) = hunks_twice(text, &h);
+    assert!(once.contains("\n\n# targets\nclean:\n"), "{once}");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// G2: an edit that only deletes a line break at an edge of its text deletes a blank line; where
+/// none is left it is already applied, never a join of two lines or a dropped final line break.
+#[test]
+fn a_blank_line_deleted_twice_is_already_applied() {
+    let text = "all: app\n\trm -f item.o\n\ntest: main.o\n";
+    // Read through escaped line breaks (unescaped), a view's line numbers (line_prefix), or with the
+    // blank line copied (blank_edges).
+    for (old, new, code) in [
+        ("\\ntest: main.o", "test: main.o", Code::AlreadyApplied),
+        (
+            "  2 | \trm -f item.o\n  3 | ",
+            "\trm -f item.o",
+            Code::AlreadyApplied,
+        ),
+        ("\trm -f item.o\n\n", "\trm -f item.o\n", Code::NoChanges),
+    ] {
+        let es = edits(&[(old, new)]);
+        let (once, f) = twice(text, &es, Dialect::EditsInTurn);
+        assert_eq!(once, "all: app\n\trm -f item.o\ntest: main.o\n");
+        assert_eq!(f.code, code, "{old:?}: {f}");
+    }
+    // At the end of the file, through a view: the final line break is no blank line.
+    let f = plan_edits(
+        "x = 1\npackage main\n",
+        &edits(&[("  2 | package main\n  3 | ", "package main")]),
+        SAFE,
+    )
+    .expect_err("the final line break dropped");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // Matched byte for byte as sent, the bytes decide: the line break is removed as asked.
+    let es = edits(&[("package main\n", "package main")]);
+    let out = crate::edit::apply::apply_edits("package main\n", &es, SAFE).expect("lands");
+    assert_eq!(out.text, "package main");
+    // A blank line at the top of the file is one.
+    let out = crate::edit::apply::apply_edits("\nx = 1\n", &edits(&[("\nx = 1", "x = 1")]), SAFE)
+        .expect("lands");
+    assert_eq!(out.text, "x = 1\n");
+}
+
+/// G2: a one-line substitution retried where its `old` is found only inside a longer word (the
+/// changed line's twin `rm -f x.o8`), while `new` as sent stands as it was written: already applied.
+#[test]
+fn a_substitution_retried_inside_a_longer_word_is_already_applied() {
+    let once = "clean:\n\trm -f über.o\n\trm -f x.o8\n";
+    let es = edits(&[("\trm -f x.o", "\trm -f über.o")]);
+    let f = plan_edits(once, &es, SAFE).expect_err("applied inside x.o8");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // Without the result in the file, a match inside a word still lands (substring semantics).
+    let out = crate::edit::apply::apply_edits(
+        "\trm -f x.o8\n",
+        &edits(&[("\trm -f x.o", "\trm -f y.o")]),
+        SAFE,
+    )
+    .expect("lands");
+    assert_eq!(out.text, "\trm -f y.o8\n");
+}

@@ -368,6 +368,31 @@ pub fn locate_in(
                     true,
                 );
             }
+            // The same at the tiers that forgive only what a view does not show (line endings,
+            // trailing whitespace, typography): the file's last lines before an indented twin (G17).
+            let parts = split_lines(&o);
+            for tier in LINE_TIERS.into_iter().filter(|&t| t < Tier::Indentation) {
+                let spans: Vec<(usize, usize)> = inside(find_lines(h, &parts, tier))
+                    .into_iter()
+                    .filter(|&(_, e)| e == h.text.len())
+                    .collect();
+                let spans = on_words(&o, (spans.len(), spans)).1;
+                if spans.len() == expected
+                    && invisible_twins(h, &o, tier, expected, expected, within.clone()).is_none()
+                {
+                    return decide(
+                        h,
+                        &o,
+                        &n,
+                        tier,
+                        &[Tier::BlankEdges],
+                        expected,
+                        spans,
+                        expected,
+                        true,
+                    );
+                }
+            }
         }
     }
     let mut forms = vec![Form {
@@ -627,6 +652,11 @@ fn decide(
         } else {
             (end, rebuilt(end, tier)?)
         };
+        // A file with mixed line endings: every line the replacement keeps keeps its own break, a
+        // changed one takes the break of the line it replaces, an added one its neighbours' (G7).
+        let (end, replacement) =
+            crate::edit::endings::mixed_replacement(h.text, start, end, &replacement)
+                .unwrap_or((end, replacement));
         out.push(Match {
             start,
             end,

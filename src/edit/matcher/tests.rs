@@ -122,6 +122,30 @@ fn blank_edges_and_missing_final_newline() {
     assert_eq!((out.as_str(), tier), ("a\nb\nC", Tier::BlankEdges));
 }
 
+/// G17: the final line break the file lacks is forgiven together with the tiers that forgive only
+/// what a view does not show, before an indented twin is found at the indentation tier.
+#[test]
+fn missing_final_newline_with_a_strict_tier_wins_over_an_indented_twin() {
+    // LF sent to a CRLF file (line_endings) and smartened quotes (typography).
+    let file = "    fn f() {\r\n        x(\"a\");\r\n    }\r\nfn f() {\r\n    x(\"a\");\r\n}";
+    for (old, new) in [
+        (
+            "fn f() {\n    x(\"a\");\n}\n",
+            "fn f() {\n    y(\"a\");\n}\n",
+        ),
+        (
+            "fn f() {\r\n    x(\u{201c}a\u{201d});\r\n}\r\n",
+            "fn f() {\r\n    y(\"a\");\r\n}\r\n",
+        ),
+    ] {
+        let (out, _) = apply(file, old, new).unwrap();
+        assert_eq!(
+            out, "    fn f() {\r\n        x(\"a\");\r\n    }\r\nfn f() {\r\n    y(\"a\");\r\n}",
+            "{old:?}"
+        );
+    }
+}
+
 #[test]
 fn ambiguity_at_a_tier_never_falls_through() {
     // Two regions match once trailing whitespace is ignored: refused, even though a looser tier exists.
