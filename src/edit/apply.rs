@@ -571,7 +571,7 @@ fn regions(h: &Haystack, spans: &[(usize, usize)]) -> Vec<Region> {
 /// with text left on its line after (before) it, has a `new` that is `old` and a line break and more
 /// (more, a line break, and `old`): the model read `old` as the whole line and adds lines after
 /// (before) it, and the rest of the line would land on the far side of them.
-fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, new: &str) -> bool {
+pub fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, new: &str) -> bool {
     if old.contains(['\n', '\r']) || old.trim().is_empty() {
         return false;
     }
