@@ -501,8 +501,7 @@ pub fn repeats_itself(text: &str, after: &str, rerun: impl Fn(&str) -> Option<St
     let tl: Vec<&str> = text.split_inclusive('\n').collect();
     let al: Vec<&str> = after.split_inclusive('\n').collect();
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
-    let ops =
-        similar::capture_diff_slices_deadline(similar::Algorithm::Myers, &tl, &al, Some(deadline));
+    let ops = crate::edit::myers::diff(&tl, &al, Some(deadline));
     let mut copies: Vec<std::ops::Range<usize>> = Vec::new();
     for op in ops {
         match op {

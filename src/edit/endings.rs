@@ -122,12 +122,7 @@ pub fn breaks_for<'a>(
 ) -> Vec<&'a str> {
     let keys: Vec<&str> = old.iter().map(|l| l.0).collect();
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(50);
-    let ops = similar::capture_diff_slices_deadline(
-        similar::Algorithm::Myers,
-        &keys,
-        new,
-        Some(deadline),
-    );
+    let ops = crate::edit::myers::diff(&keys, new, Some(deadline));
     let neighbours = |at: usize| {
         let up = at.checked_sub(1).map_or(above, |j| Some(old[j].1));
         let down = old.get(at).map_or(below, |l| Some(l.1));

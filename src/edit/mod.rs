@@ -20,5 +20,6 @@ pub mod lazy;
 pub mod line_changes;
 pub mod line_edit;
 pub mod matcher;
+pub mod myers;
 pub mod placeholder;
 pub mod text;

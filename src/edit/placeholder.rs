@@ -181,12 +181,7 @@ pub fn elided_in_change<'n>(
     }
     let old_lines = crate::edit::text::split_lines(&text[start..end]);
     let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
-    let ops = similar::capture_diff_slices_deadline(
-        similar::Algorithm::Myers,
-        &old_lines,
-        &new_lines,
-        Some(deadline),
-    );
+    let ops = crate::edit::myers::diff(&old_lines, &new_lines, Some(deadline));
     // Each run of changed lines: the old lines it drops and the new lines it writes.
     type Run = (std::ops::Range<usize>, std::ops::Range<usize>);
     let mut runs: Vec<Run> = Vec::new();

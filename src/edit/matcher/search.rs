@@ -281,7 +281,7 @@ pub fn bounded_diff<'t, T: Eq + std::hash::Hash>(
     let (distance, steps) = bounded_distance_steps(&ia, &ib, *budget);
     *budget = budget.saturating_sub(steps);
     if let Distance::Exact(_) = distance {
-        return similar::capture_diff_slices(similar::Algorithm::Myers, &ia, &ib);
+        return crate::edit::myers::diff(&ia, &ib, None);
     }
     let pre = ia.iter().zip(&ib).take_while(|(x, y)| x == y).count();
     let suf = ia[pre..]
@@ -410,7 +410,8 @@ mod tests {
 
     #[test]
     fn bounded_diff_is_similars_diff_within_its_budget_and_a_correct_coarse_one_past_it() {
-        // Within the budget: exactly the `similar` crate's Myers diff, and the budget is charged.
+        // Within the budget: exactly the `similar` crate's Myers diff (its indices walked, see
+        // `edit::myers`), and the budget is charged.
         let words = [
             "", "a", "ab", "ba", "abc", "cab", "aabbcc", "abcabc", "cbacba", "xyz",
         ];
@@ -419,7 +420,7 @@ mod tests {
                 let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
                 let mut budget = 1000;
                 let ops = bounded_diff(&a, &b, &mut budget);
-                let want = similar::capture_diff_slices(similar::Algorithm::Myers, &a, &b);
+                let want = crate::edit::myers::diff(&a, &b, None);
                 assert_eq!(ops, want, "{a:?} {b:?}");
                 assert!(budget <= 1000);
             }
