@@ -430,8 +430,41 @@ pub fn plan_batch(
                 .map(|i| i as usize);
             Err(crate::edit::already::classify_edits(text, edits, at, tol).unwrap_or(f))
         }
+        Ok(p) => match read_twice(edits) {
+            Some(f) => Err(f),
+            None => Ok(p),
+        },
         other => other,
     }
+}
+
+/// A batch the two readings of a list of edits disagree on: a later edit's `old` also occurs in an
+/// earlier edit's `new`. Against the file as it is (the batch reading) it matches where it matched;
+/// applied in order (as Claude Code's MultiEdit and Aider read a list) it meets the earlier edit's
+/// text too and matches twice. Which one the model meant is not in the edits, so the batch is refused
+/// as ambiguous, naming both edits.
+fn read_twice(edits: &[Edit]) -> Option<Failure> {
+    edits.iter().enumerate().skip(1).find_map(|(j, later)| {
+        let old = later.old.as_str();
+        if old.trim().is_empty() {
+            return None;
+        }
+        let i = edits[..j].iter().position(|e| e.new.contains(old))?;
+        Some(
+            Failure::new(
+                Code::SearchBlockAmbiguous,
+                format!(
+                    "edits[{j}].old occurs in the file and also in edits[{i}].new: applied to the file as it is, it matches once; applied in order, after edits[{i}], it matches twice. Refusing to guess which one is meant."
+                ),
+            )
+            .with("edit_index", j)
+            .with("edit_indices", [i, j])
+            .with(
+                "hint",
+                format!("Add unchanged neighbouring lines to edits[{j}].old so it matches only the place you mean, or fold it into edits[{i}]."),
+            ),
+        )
+    })
 }
 
 /// [`plan_batch`] with the new text built.
@@ -944,6 +977,32 @@ mod tests {
         assert_eq!(out.text, "y\nz\n");
         assert_eq!(out.first_changed_line, 1);
         assert_eq!(out.matches[1].start_line, 2);
+    }
+
+    #[test]
+    fn a_later_old_that_an_earlier_new_also_holds_is_ambiguous() {
+        // Ground truth seed 25 case 156147 (YAML, shrunk): edits[0] adds a `size:` key under `web`,
+        // edits[1] renames `    size:`, found once in the file (inside `      size: hello` of `api`).
+        // In order it would meet `web`'s new key too; against the file it edits `api`'s. Refused.
+        let text = "web:\n    image: a\napi:\n      size: hello\n";
+        let edits = [
+            Edit::new("    image: a", "    image: b\n    size:\n      - ok"),
+            Edit::new("    size:", "    size3:"),
+        ];
+        for turn in [Dialect::EditsInTurn, Dialect::BlocksInTurn] {
+            let f = apply_batch(text, &edits, Tolerance::Safe, turn).unwrap_err();
+            assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+            assert_eq!(
+                f.detail("edit_indices").unwrap(),
+                &serde_json::json!([0, 1])
+            );
+        }
+        // Either edit alone, or the two in the other order (the earlier old is not in the later new),
+        // still lands.
+        assert!(apply_batch(text, &edits[..1], Tolerance::Safe, Dialect::EditsInTurn).is_ok());
+        assert!(apply_batch(text, &edits[1..], Tolerance::Safe, Dialect::EditsInTurn).is_ok());
+        let swapped = [edits[1].clone(), edits[0].clone()];
+        assert!(apply_batch(text, &swapped, Tolerance::Safe, Dialect::EditsInTurn).is_ok());
     }
 
     #[test]
