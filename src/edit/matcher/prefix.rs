@@ -35,6 +35,14 @@ fn parse(line: &str) -> Option<(u64, Kind, &str)> {
     }
     let num: u64 = s[..digits].parse().ok()?;
     let rest = &s[digits..];
+    // `cat -n`'s tab ends the prefix: what follows it is the line, also when that is only the
+    // whitespace of an indented blank line (reading it as a bare number lost that indentation, and
+    // the rebuild then indented the line `new` wrote there by it once more: G15).
+    if let Some(r) = rest.strip_prefix('\t') {
+        if !r.is_empty() && r.trim_end().is_empty() {
+            return Some((num, Kind::Tab, r));
+        }
+    }
     if rest.trim_end().is_empty() {
         return Some((num, Kind::Bare, ""));
     }
@@ -152,6 +160,11 @@ mod tests {
             ("12: foo()\n13:   bar", "foo()\n  bar"),
             ("  12 | foo()\n  13 |   bar", "foo()\n  bar"),
             ("    12\tfoo()\n    13\n    14\tbar", "foo()\n\nbar"),
+            // A whitespace-only line keeps its whitespace after cat -n's tab.
+            (
+                "    12\tfoo()\n    13\t    \n    14\tbar",
+                "foo()\n    \nbar",
+            ),
         ];
         for (old, want) in cases {
             let o = strip_view_prefixes(old, "").unwrap_or_else(|| panic!("{old:?}"));
