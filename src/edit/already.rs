@@ -500,8 +500,10 @@ pub fn reapplied_edits(n: usize, reapplied: &[(usize, (usize, usize))]) -> Failu
 pub fn repeats_itself(text: &str, after: &str, rerun: impl Fn(&str) -> Option<String>) -> bool {
     let tl: Vec<&str> = text.split_inclusive('\n').collect();
     let al: Vec<&str> = after.split_inclusive('\n').collect();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
-    let ops = crate::edit::myers::diff(&tl, &al, Some(deadline));
+    // A step budget, not a clock: the same text gives the same diff under any load.
+    let ops = crate::edit::matcher::bounded_diff(&tl, &al, &mut {
+        crate::edit::matcher::LINE_DIFF_STEPS
+    });
     let mut copies: Vec<std::ops::Range<usize>> = Vec::new();
     for op in ops {
         match op {

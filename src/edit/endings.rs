@@ -121,8 +121,10 @@ pub fn breaks_for<'a>(
     fallback: &'a str,
 ) -> Vec<&'a str> {
     let keys: Vec<&str> = old.iter().map(|l| l.0).collect();
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(50);
-    let ops = crate::edit::myers::diff(&keys, new, Some(deadline));
+    // A step budget, not a clock: the same text gives the same diff under any load.
+    let ops = crate::edit::matcher::bounded_diff(&keys, new, &mut {
+        crate::edit::matcher::LINE_DIFF_STEPS
+    });
     let neighbours = |at: usize| {
         let up = at.checked_sub(1).map_or(above, |j| Some(old[j].1));
         let down = old.get(at).map_or(below, |l| Some(l.1));

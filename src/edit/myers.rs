@@ -12,12 +12,12 @@
 
 use similar::DiffOp;
 use std::hash::Hash;
-use std::time::Instant;
 
-/// The Myers diff of `a` against `b` (optionally bounded by `deadline`, as
-/// [`similar::capture_diff_slices_deadline`]), with consistent indices.
-pub fn diff<T: Eq + Hash + Ord>(a: &[T], b: &[T], deadline: Option<Instant>) -> Vec<DiffOp> {
-    let ops = similar::capture_diff_slices_deadline(similar::Algorithm::Myers, a, b, deadline);
+/// The Myers diff of `a` against `b`, with consistent indices. Unbounded: callers that need a bound
+/// use [`crate::edit::matcher::bounded_diff`], which counts steps (a clock would make the result
+/// depend on the machine's load).
+pub fn diff<T: Eq + Hash + Ord>(a: &[T], b: &[T]) -> Vec<DiffOp> {
+    let ops = similar::capture_diff_slices(similar::Algorithm::Myers, a, b);
     resequence(a, b, &ops).unwrap_or_else(|| coarse(a, b))
 }
 
@@ -118,7 +118,7 @@ mod tests {
     /// Every op is where the walk says it is, the `Equal` runs hold, and applying the ops to `a`
     /// gives `b`.
     fn check<T: Eq + Hash + Ord + Clone + std::fmt::Debug>(a: &[T], b: &[T]) {
-        let ops = diff(a, b, None);
+        let ops = diff(a, b);
         let (mut o, mut n) = (0, 0);
         let mut built = Vec::new();
         for op in &ops {

@@ -180,8 +180,10 @@ pub fn elided_in_change<'n>(
         return Vec::new();
     }
     let old_lines = crate::edit::text::split_lines(&text[start..end]);
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(200);
-    let ops = crate::edit::myers::diff(&old_lines, &new_lines, Some(deadline));
+    // A step budget, not a clock: the same text gives the same diff under any load.
+    let ops = crate::edit::matcher::bounded_diff(&old_lines, &new_lines, &mut {
+        crate::edit::matcher::LINE_DIFF_STEPS
+    });
     // Each run of changed lines: the old lines it drops and the new lines it writes.
     type Run = (std::ops::Range<usize>, std::ops::Range<usize>);
     let mut runs: Vec<Run> = Vec::new();

@@ -440,7 +440,7 @@ fn line_ops<'l>(a: &'l [String], b: &'l [String], diagonal: usize) -> Vec<simila
     use similar::DiffOp::*;
     let (ia, ib) = super::search::intern_pair(a, b);
     if let Distance::Exact(_) = bounded_distance(&ia, &ib, DIFF_STEPS) {
-        return crate::edit::myers::diff(&ia, &ib, None);
+        return crate::edit::myers::diff(&ia, &ib);
     }
     let diagonal = diagonal.min(b.len());
     let mut ops = Vec::new();

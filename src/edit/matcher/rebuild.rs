@@ -989,7 +989,7 @@ fn char_diff(
                 out.push((Stretch::Written, a0..a1, b0..b1));
             }
         };
-        for op in crate::edit::myers::diff(&av, &bv, None) {
+        for op in crate::edit::myers::diff(&av, &bv) {
             let (or, nr) = (op.old_range(), op.new_range());
             let (ra, rb) = (ao(or.start)..ao(or.end), bo(nr.start)..bo(nr.end));
             if matches!(op, similar::DiffOp::Equal { .. }) {

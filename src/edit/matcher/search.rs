@@ -281,7 +281,7 @@ pub fn bounded_diff<'t, T: Eq + std::hash::Hash>(
     let (distance, steps) = bounded_distance_steps(&ia, &ib, *budget);
     *budget = budget.saturating_sub(steps);
     if let Distance::Exact(_) = distance {
-        return crate::edit::myers::diff(&ia, &ib, None);
+        return crate::edit::myers::diff(&ia, &ib);
     }
     let pre = ia.iter().zip(&ib).take_while(|(x, y)| x == y).count();
     let suf = ia[pre..]
@@ -420,7 +420,7 @@ mod tests {
                 let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
                 let mut budget = 1000;
                 let ops = bounded_diff(&a, &b, &mut budget);
-                let want = crate::edit::myers::diff(&a, &b, None);
+                let want = crate::edit::myers::diff(&a, &b);
                 assert_eq!(ops, want, "{a:?} {b:?}");
                 assert!(budget <= 1000);
             }
