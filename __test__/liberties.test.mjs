@@ -173,6 +173,27 @@ test('applyEdits applies a list in turn when a later old is only in an earlier n
   await refused(w, () => applyEdits('i.txt', ins, w.opts()), ErrorCode.ALREADY_APPLIED)
 })
 
+test('a later old that an earlier new also holds is ambiguous: the batch and the in-order readings disagree', T, async (t) => {
+  const w = workspace(t)
+  w.write('v.yml', 'web:\n    image: a\napi:\n      size: hello\n')
+  const edits = [
+    { old: '    image: a', new: '    image: b\n    size:\n      - ok' },
+    { old: '    size:', new: '    size3:' },
+  ]
+  const r = await refused(w, () => applyEdits('v.yml', edits, w.opts()), ErrorCode.SEARCH_BLOCK_AMBIGUOUS)
+  assert.deepEqual(r.edit_indices, [0, 1])
+  // The other order reads one way only, and lands.
+  w.write('o.yml', 'web:\n    image: a\napi:\n      size: hello\n')
+  assert.equal((await applyEdits('o.yml', [edits[1], edits[0]], w.opts())).ok, true)
+  assert.equal(w.text('o.yml'), 'web:\n    image: b\n    size:\n      - ok\napi:\n      size3: hello\n')
+  // As SEARCH/REPLACE blocks, the second SEARCH is a whole line (`    size:` and its line break), found
+  // nowhere in the file: only the in-order reading finds it, once, and it lands there.
+  const b = await applyBlocks('v.yml\n<<<<<<< SEARCH\n    image: a\n=======\n    image: b\n    size:\n      - ok\n>>>>>>> REPLACE\n<<<<<<< SEARCH\n    size:\n=======\n    size3:\n>>>>>>> REPLACE\n', w.opts())
+  assert.equal(b.ok, true, JSON.stringify(b))
+  assert.deepEqual(b.dialect, ['blocks_in_turn'])
+  assert.equal(w.text('v.yml'), 'web:\n    image: b\n    size3:\n      - ok\napi:\n      size: hello\n')
+})
+
 test('an empty old creates a missing file or fills an empty one, and is refused on content', T, async (t) => {
   const w = workspace(t)
   mkdirSync(w.path('src'))
