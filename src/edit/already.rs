@@ -137,8 +137,11 @@ pub fn reapplied_as_written(
 /// application the exact place holds `new`, and `old` is found only where a twin that differs in
 /// whitespace, line endings, typography or indentation still holds it; a second application would
 /// change the twin too. The exact presence of the result plus a tier-only match of `old` is the
-/// evidence: refused as already applied (the lines where the result stands). A deletion is never
-/// inferred (its result is nothing to find).
+/// evidence: refused as already applied (the lines where the result stands). A deletion counts only
+/// when what it keeps is a block of at least two non-blank lines that `old` does not hold in one
+/// piece (lines taken out of its middle): that block standing exactly elsewhere, beside a twin that
+/// still holds the deleted lines and matches only at a tolerance tier, is the first application's
+/// result; a deletion that keeps less leaves nothing that tells a result from any other copy.
 pub fn retried_at_a_twin(
     h: &Haystack,
     old: &str,
@@ -149,8 +152,11 @@ pub fn retried_at_a_twin(
         return None;
     };
     // What it writes must be its own: a change that only removes (new held by old) leaves nothing
-    // that tells a result from any other copy of the lines it keeps.
-    let own = has_own_line(old.lines(), new.lines())
+    // that tells a result from any other copy of the lines it keeps, unless what it keeps is a block
+    // of lines `old` never held in one piece (lines deleted from its middle).
+    let kept_block =
+        new.lines().filter(|l| !l.trim().is_empty()).count() >= 2 && !old.contains(new.trim());
+    let own = (has_own_line(old.lines(), new.lines()) || kept_block)
         && !h.text[m.start..m.end].contains(m.replacement.trim());
     // An exact match that ends (or starts) inside a word (`rm -f x.o` inside `rm -f x.o8`) is as
     // weak as a tolerance tier: the place the model meant would hold `old` as a whole word.

@@ -604,6 +604,35 @@ fn a_substitution_retried_at_a_near_twin_is_already_applied() {
     assert_eq!(out.text, "    '''\n    '''\n    x = 1\n");
 }
 
+/// G2: a deletion of a middle line retried. The first application left the block it keeps at the
+/// place it was written; `old` now matches only an indented twin that still holds the deleted line
+/// (the indentation tier). Ground truth seed 25, patch_file retries (shrunk).
+#[test]
+fn a_deletion_retried_at_a_near_twin_is_already_applied() {
+    let once = "impl A {\n    pub fn delta() {\n        a();\n        b();\n        c();\n    }\n}\n\npub fn delta() {\n    a();\n    b();\n}\n";
+    let es = edits(&[(
+        "pub fn delta() {\n    a();\n    b();\n    c();\n}",
+        "pub fn delta() {\n    a();\n    b();\n}",
+    )]);
+    let f = plan_edits(once, &es, SAFE).expect_err("applied to the twin");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // The first application itself (the top-level copy still holds c()) lands there, exactly.
+    let first = once.replace("    b();\n}\n", "    b();\n    c();\n}\n");
+    let out = crate::edit::apply::apply_edits(&first, &es, SAFE).expect("lands");
+    assert_eq!(out.text, once);
+    // A deletion that keeps one line leaves nothing to tell a result from another copy: it lands on
+    // the twin, as before.
+    let es = edits(&[("pub fn delta() {\n    c();", "pub fn delta() {")]);
+    let text = "impl A {\n    pub fn delta() {\n        c();\n    }\n}\npub fn delta() {\n}\n";
+    let out = crate::edit::apply::apply_edits(text, &es, SAFE).expect("lands");
+    assert!(
+        out.text
+            .starts_with("impl A {\n    pub fn delta() {\n    }\n"),
+        "{}",
+        out.text
+    );
+}
+
 /// G2: an insertion matched at the blank_edges tier (old and new end with a blank line the file
 /// does not have there), and one whose old carries a view's line-number prefix.
 #[test]
