@@ -120,17 +120,37 @@ pub fn breaks_for<'a>(
     below: Option<&'a str>,
     fallback: &'a str,
 ) -> Vec<&'a str> {
+    breaks_for_sent(old, new, &[], above, below, fallback)
+}
+
+/// [`breaks_for`] knowing the break the model sent after each line of `new` (`sent[i]`, `""` for
+/// none): an added line whose neighbours disagree takes the one of their two breaks it was sent
+/// with, and `fallback` only when it was sent with neither (a view shows neither, so the model's
+/// own bytes are the only evidence left, and an exact match writes them as sent).
+pub fn breaks_for_sent<'a>(
+    old: &[(&str, &'a str)],
+    new: &[&str],
+    sent: &[&str],
+    above: Option<&'a str>,
+    below: Option<&'a str>,
+    fallback: &'a str,
+) -> Vec<&'a str> {
     let keys: Vec<&str> = old.iter().map(|l| l.0).collect();
     // A step budget, not a clock: the same text gives the same diff under any load.
     let ops = crate::edit::matcher::bounded_diff(&keys, new, &mut {
         crate::edit::matcher::LINE_DIFF_STEPS
     });
-    let neighbours = |at: usize| {
+    let neighbours = |at: usize, line: usize| {
         let up = at.checked_sub(1).map_or(above, |j| Some(old[j].1));
         let down = old.get(at).map_or(below, |l| Some(l.1));
         match (up, down) {
             (Some(u), Some(d)) if u == d => u,
-            (Some(_), Some(_)) | (None, None) => fallback,
+            (Some(u), Some(d)) => match sent.get(line) {
+                Some(&b) if b == u => u,
+                Some(&b) if b == d => d,
+                _ => fallback,
+            },
+            (None, None) => fallback,
             (Some(one), None) | (None, Some(one)) => one,
         }
     };
@@ -167,7 +187,7 @@ pub fn breaks_for<'a>(
                 for k in 0..new_len {
                     out[new_index + k] = match copied {
                         Some(from) => old[from + k].1,
-                        None => neighbours(old_index),
+                        None => neighbours(old_index, new_index + k),
                     };
                 }
             }
@@ -262,12 +282,13 @@ pub fn mixed_replacement(
         last.1 = a;
     }
     let parts = crate::edit::text::split_lines(new);
+    let sent: Vec<&str> = with_breaks(new).into_iter().map(|l| l.1).collect();
     let above = trailing_break(&text[..start]);
     let below = after.and_then(|a| {
         let rest = &text[end + a.len()..];
         memchr::memchr2(b'\n', b'\r', rest.as_bytes()).and_then(|i| leading_break(&rest[i..]))
     });
-    let breaks = breaks_for(&old, &parts, above, below, dominant);
+    let breaks = breaks_for_sent(&old, &parts, &sent, above, below, dominant);
     let mut out = String::with_capacity(new.len() + parts.len());
     let last = parts.len() - 1;
     let mut new_end = end;
@@ -360,5 +381,32 @@ mod tests {
         let text = "ab\r\nc\nd\n";
         let (e, r) = mixed_replacement(text, 4, 5, "x\ny").unwrap();
         assert_eq!((e, r.as_str()), (5, "x\ny"));
+    }
+
+    #[test]
+    fn an_added_line_between_disagreeing_neighbours_keeps_the_one_of_their_breaks_it_was_sent_with()
+    {
+        // `new` added after `l2` (\n) and before `l3` (\r\n): the model's own break decides.
+        let text = "l1\r\nl2\nl3\r\n";
+        let (s, e) = (4, 7);
+        assert_eq!(
+            mixed_replacement(text, s, e, "l2\nnew\n").unwrap().1,
+            "l2\nnew\n"
+        );
+        assert_eq!(
+            mixed_replacement(text, s, e, "l2\nnew\r\n").unwrap().1,
+            "l2\nnew\r\n"
+        );
+        // Sent with neither (a lone CR): the dominant break.
+        assert_eq!(
+            mixed_replacement(text, s, e, "l2\nnew\r").unwrap().1,
+            "l2\nnew\r\n"
+        );
+        // Neighbours that agree decide whatever was sent.
+        let text = "l1\r\nl2\r\nl3\r\nx\n";
+        assert_eq!(
+            mixed_replacement(text, 4, 8, "l2\r\nnew\n").unwrap().1,
+            "l2\r\nnew\r\n"
+        );
     }
 }
