@@ -136,10 +136,8 @@ pub fn breaks_for_sent<'a>(
     fallback: &'a str,
 ) -> Vec<&'a str> {
     let keys: Vec<&str> = old.iter().map(|l| l.0).collect();
-    // A step budget, not a clock: the same text gives the same diff under any load.
-    let ops = crate::edit::matcher::bounded_diff(&keys, new, &mut {
-        crate::edit::matcher::LINE_DIFF_STEPS
-    });
+    // A bound on the work, not a clock: the same text gives the same diff under any load.
+    let ops = crate::edit::myers::diff_within(&keys, new, 10_000_000);
     let neighbours = |at: usize, line: usize| {
         let up = at.checked_sub(1).map_or(above, |j| Some(old[j].1));
         let down = old.get(at).map_or(below, |l| Some(l.1));

@@ -21,6 +21,18 @@ pub fn diff<T: Eq + Hash + Ord>(a: &[T], b: &[T]) -> Vec<DiffOp> {
     resequence(a, b, &ops).unwrap_or_else(|| coarse(a, b))
 }
 
+/// [`diff`] when `(a.len() + b.len())²` is at most `max_cost` (a bound on the work Myers can do),
+/// else [`coarse`]: a deterministic bound for callers below the matcher, which cannot use its
+/// step-counting `bounded_diff` without importing back up.
+pub fn diff_within<T: Eq + Hash + Ord>(a: &[T], b: &[T], max_cost: usize) -> Vec<DiffOp> {
+    let n = a.len() + b.len();
+    if n.saturating_mul(n) <= max_cost {
+        diff(a, b)
+    } else {
+        coarse(a, b)
+    }
+}
+
 /// `ops` with their indices re-derived by walking them in order; `None` when an `Equal` run does not
 /// hold or the ops do not cover both sides exactly.
 pub fn resequence<T: Eq>(a: &[T], b: &[T], ops: &[DiffOp]) -> Option<Vec<DiffOp>> {
