@@ -5,9 +5,9 @@
 
 use serde::Serialize;
 
-use super::anchor::FileLines;
-use super::merge::{is_blank, merge_lines, strong_runs, Chunk, Ctx, Plan};
-use crate::edit::matcher::Tolerance;
+use super::anchor::{ladder, FileLines};
+use super::merge::{is_blank, merge_lines, parse, strong_runs, Chunk, Plan};
+use crate::edit::matcher::{Tier, Tolerance};
 use crate::error::Failure;
 
 /// How many non-blank file lines beside a chunk a hint may ask for before it gives up.
@@ -85,7 +85,7 @@ fn trial(
         let mut t: Vec<&str> = snip[..at].to_vec();
         t.extend((a..b).map(|i| fl.line(i)));
         t.extend_from_slice(&snip[at..]);
-        if let Ok((Plan::Merged(_), spans)) = merge_lines(fl.text, &t, tol, false) {
+        if let Ok((Plan::Merged(_), spans)) = merge_lines(fl.text, &t, tol) {
             let (f0, f1) = spans[x];
             let edge_ok = match above {
                 true => f0 == row,
@@ -102,15 +102,18 @@ fn trial(
 /// to the chunk that tells that candidate apart from the others (`distinguishing_lines`, and one
 /// sentence in the message and `hint`). Each is checked by merging with it: copied as named, the
 /// chunk lands on that candidate. Nothing is relaxed: the trial merges follow the same rules.
-pub(super) fn tell_apart(
-    f: Failure,
-    cx: &Ctx,
-    snip: &[&str],
-    tol: Tolerance,
-    k: &Chunk,
-    x: usize,
-) -> Failure {
-    let fl = cx.fl;
+pub(super) fn tell_apart(f: Failure, file: &str, snip: &[&str], tol: Tolerance) -> Failure {
+    let chunk = f
+        .detail("chunk_index")
+        .and_then(serde_json::Value::as_u64)
+        .map(|x| x as usize);
+    let parsed = parse(snip);
+    let Some((x, k)) = chunk.and_then(|x| Some((x, parsed.as_ref()?.chunks.get(x)?))) else {
+        return f;
+    };
+    let fl = &FileLines::new(file);
+    let tiers = ladder(tol);
+    let loose: Tier = *tiers.last().expect("a ladder has a tier");
     let lines = &k.lines;
     let m = lines.len();
     let regions: Vec<(usize, usize)> = f
@@ -126,13 +129,13 @@ pub(super) fn tell_apart(
                 .collect()
         })
         .unwrap_or_default();
-    let runs = strong_runs(fl, lines, cx.tiers);
+    let runs = strong_runs(fl, lines, tiers);
     let mut out: Vec<Distinguishing> = Vec::new();
     for (fs, fe) in regions {
         let len = fe + 1 - fs;
         // The chunk line the region's first line is.
         let Some(cs) = (0..(m + 1).saturating_sub(len))
-            .find(|&c| (0..len).all(|i| fl.eq(lines[c + i], fs + i, cx.loose)))
+            .find(|&c| (0..len).all(|i| fl.eq(lines[c + i], fs + i, loose)))
         else {
             continue;
         };
@@ -153,7 +156,7 @@ pub(super) fn tell_apart(
                 (ts, tf) = (r.c0, p);
             }
         }
-        let top = match tf >= ts && (0..ts).all(|c| fl.eq(lines[c], tf - ts + c, cx.loose)) {
+        let top = match tf >= ts && (0..ts).all(|c| fl.eq(lines[c], tf - ts + c, loose)) {
             true => tf - ts,
             false => tf,
         };
@@ -165,7 +168,7 @@ pub(super) fn tell_apart(
         }
         let below_end = bf + (m - 1 - be);
         let bottom = match below_end < fl.len()
-            && (be + 1..m).all(|c| fl.eq(lines[c], bf + (c - be), cx.loose))
+            && (be + 1..m).all(|c| fl.eq(lines[c], bf + (c - be), loose))
         {
             true => below_end,
             false => bf,

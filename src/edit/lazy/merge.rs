@@ -8,7 +8,6 @@ use super::markers::{marker, Marker};
 use crate::edit::matcher::candidates::{self, Candidate};
 use crate::edit::matcher::normalize::{columns, indent_of, render_indent};
 use crate::edit::matcher::{Haystack, Tier, Tolerance};
-use crate::edit::text::split_lines;
 use crate::error::{Code, Failure, Result};
 
 /// Where one chunk of the snippet landed.
@@ -111,12 +110,12 @@ pub(super) fn is_blank(l: &str) -> bool {
     l.trim().is_empty()
 }
 
-struct Parsed<'s> {
-    chunks: Vec<Chunk<'s>>,
+pub(super) struct Parsed<'s> {
+    pub(super) chunks: Vec<Chunk<'s>>,
     trailing: Option<Marker>,
 }
 
-fn parse<'s>(snip: &[&'s str]) -> Option<Parsed<'s>> {
+pub(super) fn parse<'s>(snip: &[&'s str]) -> Option<Parsed<'s>> {
     let marks: Vec<Option<Marker>> = snip.iter().map(|l| marker(l)).collect();
     if marks.iter().all(Option::is_none) {
         return None;
@@ -864,24 +863,13 @@ enum Piece {
     New(Vec<String>),
 }
 
-/// Merges `snippet` into `file`: [`Plan::Rewrite`] for a marker-free whole file, else the merged
-/// text, or the refusal.
-pub fn merge(file: &str, snippet: &str, tol: Tolerance) -> Result<Plan> {
-    let mut snip = split_lines(snippet);
-    if snip.len() > 1 && snip.last() == Some(&"") {
-        snip.pop();
-    }
-    merge_lines(file, &snip, tol, true).map(|(plan, _)| plan)
-}
-
-/// [`merge`] on the snippet's lines; also returns the old file lines each chunk spans (first run's
-/// first line, last run's end). `hints`: whether a `SNIPPET_AMBIGUOUS` refusal looks for the file
-/// line that tells each candidate apart (off in the trial merges that check such a line).
+/// Merges the snippet's lines (see [`super::merge`]) into `file`; also returns the old file lines
+/// each chunk spans (first run's first line, last run's end). A `SNIPPET_AMBIGUOUS` refusal carries
+/// `chunk_index` and `candidates`, from which [`super::hints`] names the lines that tell them apart.
 pub(super) fn merge_lines(
     file: &str,
     snip: &[&str],
     tol: Tolerance,
-    hints: bool,
 ) -> Result<(Plan, Vec<(usize, usize)>)> {
     let fl = FileLines::new(file);
     let tiers = ladder(tol);
@@ -935,12 +923,7 @@ pub(super) fn merge_lines(
             .unwrap_or(n);
         let pin_start = (x == 0 && k.before.is_none()).then_some(s0);
         let pin_end = (x == last && parsed.trailing.is_none()).then_some(e0);
-        let runs = match place_chunk(&cx, k, x, &found[x], lo, hi, pin_start, pin_end) {
-            Err(f) if hints && f.code == Code::SnippetAmbiguous => {
-                return Err(super::hints::tell_apart(f, &cx, snip, tol, k, x));
-            }
-            r => r?,
-        };
+        let runs = place_chunk(&cx, k, x, &found[x], lo, hi, pin_start, pin_end)?;
         lo = runs.last().map_or(lo, Run::f_end);
         placed.push(runs);
     }
