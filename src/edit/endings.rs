@@ -252,8 +252,10 @@ fn trailing_break(s: &str) -> Option<&str> {
 /// The replacement of `text[start..end]` by `new` (matched byte for byte) in a text with mixed line
 /// endings, with the breaks [`breaks_for`] gives `new`'s lines against the span's (`new`'s own
 /// breaks are the model's, which a view does not show). When the span ends where its last line's
-/// content ends and `new`'s last line (with no break of its own) takes another break than the one
-/// that follows the span, the span takes that break too: the new end and the replacement. `None`
+/// content ends (or right before an empty line, whose content is `old`'s last, empty part) and
+/// `new`'s last line (with no break of its own) takes another break than the one that follows the
+/// span, the span takes that break too: the new end and the replacement. So a line `new` keeps
+/// keeps its own break, also when it is `new`'s last and the lines after it are deleted. `None`
 /// when the text's endings are not mixed (every line then takes the one terminator).
 pub fn mixed_replacement(
     text: &str,
@@ -267,10 +269,11 @@ pub fn mixed_replacement(
     };
     let span = &text[start..end];
     // The break that ends the span's last line when the span stops right before it.
-    let after = match trailing_break(span) {
-        Some(_) => None,
-        None if !span.is_empty() => leading_break(&text[end..]),
-        None => None,
+    // When the span ends with a break and the next line is empty, that empty line is the span's
+    // last place (`old` ends with a line break: its last part is that line's content): its break.
+    let after = match span.is_empty() {
+        true => None,
+        false => leading_break(&text[end..]),
     };
     let mut old = with_breaks(span);
     if span.is_empty() || trailing_break(span).is_some() {
@@ -294,7 +297,7 @@ pub fn mixed_replacement(
         out.push_str(p);
         if x < last {
             out.push_str(if b.is_empty() { dominant } else { b });
-        } else if let Some(a) = after.filter(|a| !b.is_empty() && b != a && !p.is_empty()) {
+        } else if let Some(a) = after.filter(|a| !b.is_empty() && b != a) {
             out.push_str(b);
             new_end = end + a.len();
         }
@@ -405,6 +408,26 @@ mod tests {
         assert_eq!(
             mixed_replacement(text, 4, 8, "l2\r\nnew\n").unwrap().1,
             "l2\r\nnew\r\n"
+        );
+    }
+
+    /// A line `new` keeps keeps its own break when it is `new`'s last and the lines after it are
+    /// deleted: the break after the span (an empty line's, when the span ends with a break) goes
+    /// with the deleted lines.
+    #[test]
+    fn a_kept_last_line_keeps_its_own_break_when_the_lines_after_it_go() {
+        let text = "test:\r\n\techo\n\trm x\r\n\r\nz:\r\n";
+        let end = "test:\r\n\techo\n\trm x\r\n".len();
+        let (new_end, rep) = mixed_replacement(text, 0, end, "test:\n\techo").unwrap();
+        assert_eq!((new_end, rep.as_str()), (end + 2, "test:\r\n\techo\n"));
+        // Lines deleted after a kept empty line: it keeps its LF, not the last one's CRLF.
+        let text = "package m\n\nfunc a() {\n\tx()\r\n";
+        let start = "package m\n".len();
+        let end = text.len() - 2;
+        let (new_end, rep) = mixed_replacement(text, start, end, "").unwrap();
+        assert_eq!(
+            format!("{}{rep}{}", &text[..start], &text[new_end..]),
+            "package m\n\n"
         );
     }
 }
