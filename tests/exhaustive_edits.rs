@@ -7,7 +7,9 @@
 //!   file's text, byte for byte; its diff renders;
 //! - an `old` found exactly once (and not overlapping itself) lands exactly there, as
 //!   a replacement of that place would (unless `new` brings line breaks into a file with CR ones: those are
-//!   converted), or is refused as `NO_CHANGES`, or as ambiguous at the trailing-whitespace tier
+//!   converted; and a multi-line `old` that ends before its last line's trailing whitespace, with `new`
+//!   not ending in that line, takes the whitespace with it, as one that starts with a line break after
+//!   a whitespace-only line does with that line's: it matches whole lines), or is refused as `NO_CHANGES`, or as ambiguous at the trailing-whitespace tier
 //!   (an `old` with a line break) or the typography tier (a non-ASCII `old`): another place differs
 //!   from it only in bytes a view does not show;
 //! - an `old` found twice or more, overlaps included, is refused.
@@ -99,8 +101,48 @@ fn check(file: &str, old: &str, new: &str) -> bool {
             Err(f) => panic!("{case}: a unique exact match was refused: {f:?}"),
             Ok(a) if !(new.contains('\n') && file.contains('\r')) => {
                 let at = places[0];
-                let want = format!("{}{new}{}", &file[..at], &file[at + old.len()..]);
-                assert_eq!(a.text, want, "{case}");
+                let e = at + old.len();
+                let want = format!("{}{new}{}", &file[..at], &file[e..]);
+                // A multi-line `old` matches whole lines: when it ends before its last line's
+                // trailing whitespace and `new` does not end with that line, the whitespace (which
+                // a view does not show) goes with the line instead of landing on `new`'s last one;
+                // the same for an `old` that starts with a line break after a whitespace-only line
+                // whose line `new` does not start with.
+                let eol = file[e..].find(['\n', '\r']).map_or(file.len(), |i| e + i);
+                let bol = file[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+                let last = |t: &str| t.rsplit(['\n', '\r']).next().unwrap_or("").to_string();
+                let first = |t: &str| t.split(['\n', '\r']).next().unwrap_or("").to_string();
+                let tail =
+                    multi && eol > e && file[e..eol].trim().is_empty() && last(new) != last(old);
+                let head = multi
+                    && old.starts_with(['\n', '\r'])
+                    && bol < at
+                    && file[bol..at].trim().is_empty()
+                    && first(new) != first(old);
+                let mut ok = vec![want.clone()];
+                for (h, t) in [(true, false), (false, true), (true, true)] {
+                    if (!h || head) && (!t || tail) {
+                        let (a, z) = (if h { bol } else { at }, if t { eol } else { e });
+                        ok.push(format!("{}{new}{}", &file[..a], &file[z..]));
+                    }
+                }
+                // In a file with mixed line endings every line keeps (or takes) its own break from
+                // the file, not the break a literal replacement leaves there (G7; the rule is
+                // tested in `edit::endings`): only the lines must agree there.
+                let lines = |t: &str| t.replace("\r\n", "\n").replace('\r', "\n");
+                let rest = file.replace("\r\n", "");
+                let kinds = [
+                    file.contains("\r\n"),
+                    rest.contains('\n'),
+                    rest.contains('\r'),
+                ];
+                let mixed = kinds.iter().filter(|&&k| k).count() > 1;
+                assert!(
+                    ok.contains(&a.text)
+                        || (mixed && ok.iter().any(|w| lines(w) == lines(&a.text))),
+                    "{case}: got {:?}, want one of {ok:?}",
+                    a.text
+                );
             }
             Ok(_) => {}
         }

@@ -107,6 +107,28 @@ fuzz_target!(|data: &[u8]| {
                         split_lines(&new),
                         "exact replacement is new modulo line breaks"
                     );
+                } else if span
+                    .find(old.as_str())
+                    .map(|i| (&span[..i], &span[i + old.len()..]))
+                    .is_some_and(|(pre, post)| {
+                        (!post.is_empty() || old.starts_with(['\n', '\r']) && !pre.is_empty())
+                            && pre.trim().is_empty()
+                            && post.trim().is_empty()
+                            && !pre.contains(['\n', '\r'])
+                            && !post.contains(['\n', '\r'])
+                    })
+                {
+                    // A multi-line match takes the trailing whitespace of its last line (and of a
+                    // whitespace-only line it starts after) with it: the lines are `new`'s but for
+                    // their trailing whitespace.
+                    let trimmed = |v: Vec<&str>| -> Vec<String> {
+                        v.into_iter().map(|l| l.trim_end().to_string()).collect()
+                    };
+                    assert_eq!(
+                        trimmed(rep_lines),
+                        trimmed(split_lines(&new)),
+                        "a match that takes a line's trailing whitespace writes new's lines"
+                    );
                 } else {
                     // The line's indentation absorbed: `new` was written at the file's columns.
                     let pre = &span[..span.len() - old.len()];

@@ -328,9 +328,32 @@ pub fn locate_in(
         (count - (spans.len() - kept.len()), kept)
     };
     let (count, spans) = on_words(old, exact(old));
+    let ends_with_break = h.text.ends_with('\n') || h.text.ends_with('\r');
     if count == expected && tol != Tolerance::Exact {
         if let Some(m) = invisible_twins(h, old, Tier::Exact, count, expected, within.clone()) {
             return Err(m);
+        }
+        // A view does not show that the file's last line lacks a line break either: `old` ending
+        // with one, found here and also (without it) as the file's last lines, is found twice.
+        if !ends_with_break {
+            if let Some((o, _)) = trim_blank_edges(old, new, false, true) {
+                let (_, at_end) = on_words(&o, exact(&o));
+                let at_end: Vec<(usize, usize)> = at_end
+                    .into_iter()
+                    .filter(|&(s, e)| e == h.text.len() && !spans.iter().any(|&(a, _)| a == s))
+                    .collect();
+                if !at_end.is_empty() {
+                    let mut all: Vec<(usize, usize)> =
+                        spans.iter().copied().chain(at_end).collect();
+                    all.sort_unstable();
+                    return Err(Miss::Count {
+                        tier: Tier::BlankEdges,
+                        count: all.len(),
+                        spans: all,
+                        expected,
+                    });
+                }
+            }
         }
     }
     if count > 0 {
@@ -345,7 +368,6 @@ pub fn locate_in(
     }
     // The smallest liberty first: `old` byte for byte but for a final line break the file lacks,
     // at the end of the file (before any whitespace tier finds a looser copy elsewhere).
-    let ends_with_break = h.text.ends_with('\n') || h.text.ends_with('\r');
     if !ends_with_break {
         if let Some((o, n)) = trim_blank_edges(old, new, false, true) {
             let (_, spans) = on_words(&o, exact(&o));
@@ -534,6 +556,17 @@ pub fn locate_in(
                 if let Some(m) = twins {
                     return Err(m);
                 }
+                let more = eof_twins(h, &form.old, tier, &spans);
+                if !more.is_empty() && !form.eof {
+                    let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(more).collect();
+                    all.sort_unstable();
+                    return Err(Miss::Count {
+                        tier: tier.max(Tier::BlankEdges),
+                        count: all.len(),
+                        spans: all,
+                        expected,
+                    });
+                }
             }
             if !spans.is_empty() {
                 let count = spans.len();
@@ -621,36 +654,61 @@ fn decide(
         let rest = h.text[end..]
             .find(['\n', '\r'])
             .map_or(h.text.len(), |i| end + i);
-        // At the exact tier `old` is replaced as it is (a substring), unless `new` keeps its last
-        // line and adds lines after it: only then would the whitespace move onto an added line.
-        let keeps_last_line = || {
+        // At the exact tier `old` is replaced as it is unless the whitespace would change lines:
+        // `new` keeps `old`'s last line and adds lines after it (the whitespace would move onto an
+        // added line), or a multi-line `old`'s last line is not `new`'s last line (dropped: it
+        // would land on the line before). A multi-line edit matches whole lines, and the bytes
+        // after its last visible character there are ones a view does not show.
+        let moves_at_exact = || {
             let po = split_lines(old);
             let pn = split_lines(new);
-            po.len() > 1 && pn[..pn.len() - 1].contains(&po[po.len() - 1])
+            let last = po[po.len() - 1];
+            pn[..pn.len() - 1].contains(&last) || (po.len() > 1 && pn[pn.len() - 1] != last)
         };
         let tail_ws = rest > end
             && h.text[end..rest].trim().is_empty()
             && !old.ends_with(['\n', '\r'])
-            && (tier != Tier::Exact || keeps_last_line());
-        let rebuilt = |to: usize, t: Tier| {
+            && (tier != Tier::Exact || moves_at_exact());
+        // The same at the start: an `old` that starts with a line break, matched after a line that
+        // holds only whitespace, takes that line's whitespace with it; left before the span, it
+        // would be glued to `new`'s first line.
+        let head = h.text[..start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+        let head_ws = absorbed.is_none()
+            && head < start
+            && h.text[head..start].trim().is_empty()
+            && old.starts_with(['\n', '\r'])
+            && !old.trim_matches(['\n', '\r']).is_empty();
+        let rebuilt = |from: usize, to: usize, t: Tier| {
             let (po, pn) = (split_lines(old), split_lines(new));
-            rebuild::rebuild(h, start, to, &po, &pn, t).map_err(|why| Miss::InconsistentIndent {
-                span: (start, to),
+            rebuild::rebuild(h, from, to, &po, &pn, t).map_err(|why| Miss::InconsistentIndent {
+                span: (from, to),
                 why,
             })
         };
-        let kept_tail = match tail_ws {
-            true => Some(rebuilt(rest, tier.max(Tier::TrailingWhitespace))?),
+        let kept_ws = match tail_ws || head_ws {
+            true => {
+                let from = if head_ws { head } else { start };
+                let to = if tail_ws { rest } else { end };
+                Some((
+                    from,
+                    to,
+                    rebuilt(from, to, tier.max(Tier::TrailingWhitespace))?,
+                ))
+            }
             false => None,
         };
-        let (end, replacement) = if let Some(r) = kept_tail {
-            (rest, r)
+        let (start, end, replacement) = if let Some(r) = kept_ws {
+            r
         } else if tier == Tier::Exact {
             let term =
                 text::first_terminator(&h.text[start..end]).unwrap_or_else(|| file_terminator(h));
-            (end, text::convert_terminators(new, term).into_owned())
+            (
+                start,
+                end,
+                text::convert_terminators(new, term).into_owned(),
+            )
         } else {
-            (end, rebuilt(end, tier)?)
+            (start, end, rebuilt(start, end, tier)?)
         };
         // A file with mixed line endings: every line the replacement keeps keeps its own break, a
         // changed one takes the break of the line it replaces, an added one its neighbours' (G7).
@@ -678,6 +736,37 @@ fn splits_words(text: &str, s: usize, e: usize) -> bool {
     let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
     (word(text[..s].chars().next_back()) && word(text[s..].chars().next()))
         || (word(text[..e].chars().next_back()) && word(text[e..].chars().next()))
+}
+
+/// Places at the end of the file that `old` also reads as at `tier`, besides `found`: `old` ends
+/// with a line break or blank lines the file's end lacks (its last line without a break, or no
+/// blank line after it), which a view shows no differently. A SEARCH block always ends with a line
+/// break, so the text alone cannot tell its copy in the middle of a file from the one at the end.
+fn eof_twins(h: &Haystack, old: &str, tier: Tier, found: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let mut core = split_lines(old);
+    while core.len() > 1 && is_blank(core[core.len() - 1]) {
+        core.pop();
+    }
+    if core.len() == split_lines(old).len() || core.iter().all(|l| is_blank(l)) {
+        return Vec::new();
+    }
+    // Cheap: the file's last non-blank line must read as `core`'s last one.
+    let tail = h.text.trim_end();
+    let last = tail.rsplit(['\n', '\r']).next().unwrap_or(tail);
+    let t = tier.max(Tier::TrailingWhitespace);
+    if norm(last, t).text != norm(core[core.len() - 1], t).text {
+        return Vec::new();
+    }
+    let lines = h.lines();
+    find_lines(h, &core, tier)
+        .into_iter()
+        .filter(|&(s, e)| {
+            h.text[e..].trim().is_empty()
+                && !found
+                    .iter()
+                    .any(|&(a, _)| lines.index_of(a) == lines.index_of(s))
+        })
+        .collect()
 }
 
 /// What the model could not see cannot decide: places in `within` that differ from `old` only in

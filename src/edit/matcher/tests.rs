@@ -1477,3 +1477,60 @@ fn a_lone_shared_space_is_not_a_kept_stretch() {
     assert_eq!(tier, Tier::InlineWhitespace);
     assert_eq!(out, "\trm -f item.o\nCFLAGS  = -O3 -Wall\n");
 }
+
+/// Issue #25 G11 at the exact tier: a multi-line match that ends before its last line's trailing
+/// whitespace takes it when `new` does not end with that line (dropped: the whitespace would land
+/// on the line before), and keeps it where `new` keeps or changes the line.
+#[test]
+fn exact_match_takes_the_trailing_whitespace_of_a_dropped_last_line() {
+    let file = "  idx: a\n  name: b\n  worker:\t\n  x: 1\n";
+    let (out, tier) = apply(file, "  name: b\n  worker:", "  name: b").unwrap();
+    assert_eq!(out, "  idx: a\n  name: b\n  x: 1\n");
+    assert_eq!(tier, Tier::Exact);
+    // Kept or changed, the line keeps its whitespace.
+    let (out, _) = apply(file, "  name: b\n  worker:", "  name: c\n  worker:").unwrap();
+    assert_eq!(out, "  idx: a\n  name: c\n  worker:\t\n  x: 1\n");
+    let (out, _) = apply(file, "  name: b\n  worker:", "  name: b\n  worker: 2").unwrap();
+    assert_eq!(out, "  idx: a\n  name: b\n  worker: 2\t\n  x: 1\n");
+    // A one-line `old` kept with lines added after it: the whitespace stays on its line.
+    let (out, _) = apply("name: app \nx: 1\n", "name: app", "name: app\nmode: 2").unwrap();
+    assert_eq!(out, "name: app \nmode: 2\nx: 1\n");
+}
+
+/// The same at the start: an `old` that opens with a line break, found after a whitespace-only
+/// line, takes that line's whitespace (it was glued to `new`'s first line).
+#[test]
+fn an_old_opening_with_a_line_break_takes_a_whitespace_only_line() {
+    let file = "x = 1\n    \ndef beta(r):\n    pass\n";
+    let (out, _) = apply(file, "\ndef beta(r):", "def beta(r):").unwrap();
+    assert_eq!(out, "x = 1\ndef beta(r):\n    pass\n");
+    // Kept as a line, the whitespace-only line keeps its bytes.
+    let (out, _) = apply(file, "\ndef beta(r):", "\ndef gamma(r):").unwrap();
+    assert_eq!(out, "x = 1\n    \ndef gamma(r):\n    pass\n");
+}
+
+/// What the model could not see cannot decide: a block ending with a line break (every SEARCH
+/// block does) found once in the middle is also the file's last lines but for the final line
+/// break (or blank line) the file lacks there: two places, at every tier.
+#[test]
+fn a_twin_at_the_end_of_a_file_without_a_final_break_is_a_second_place() {
+    let file = "f() {\n  echo ok\n}\ng() {\n  echo ok\n}";
+    match apply(file, "  echo ok\n}\n", "  echo no\n}\n") {
+        Err(Miss::Count { count: 2, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // At the inline-whitespace tier too.
+    let file = "a() {\n\tidx      = 51\n}\nb() {\n\tidx      = 51\n}";
+    match apply(file, "\tidx = 51\n}\n", "\tidx = 52\n}\n") {
+        Err(Miss::Count { count: 2, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // Only one place when the end of the file differs visibly, or has its final break.
+    let file = "f() {\n  echo ok\n}\ng() {\n  echo no\n}";
+    assert!(apply(file, "  echo ok\n}\n", "  echo ok!\n}\n").is_ok());
+    let file = "f() {\n  echo ok\n}\ng() {\n  echo ok\n}\n";
+    assert!(matches!(
+        apply(file, "  echo ok\n}\n", "  echo no\n}\n"),
+        Err(Miss::Count { count: 2, .. })
+    ));
+}
