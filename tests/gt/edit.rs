@@ -308,6 +308,74 @@ fn make_edit(r: &mut Rng, doc: &Doc, at: usize, kind: EditKind) -> Option<LineEd
     }
 }
 
+/// Kept lines that may carry the invisible bytes (trailing whitespace; the line break) of a line a
+/// view shows alike, because which of the two the edit keeps is not in the text sent:
+/// - inside an edit, a kept line and a line the edit removes or writes (`a\na` for `a`: either
+///   `a` may be the kept one);
+/// - beside an edit, a kept line and the removed or written line it could trade places with:
+///   deleting `a x` from `a x a` reads the same as deleting `x a`, inserting `a` after `a` the
+///   same as inserting it before.
+///
+/// The engine keeps one twin with its own bytes; either one is the file's bytes for that line.
+fn twins(
+    doc: &Doc,
+    edits: &[LineEdit],
+) -> std::collections::HashMap<usize, Vec<(String, &'static str)>> {
+    let shown = |t: &str| t.trim_end_matches([' ', '\t']).to_string();
+    let n = doc.lines.len();
+    let mut out: std::collections::HashMap<usize, Vec<(String, &'static str)>> = Default::default();
+    for e in edits {
+        let kept_here: Vec<usize> = e
+            .new
+            .iter()
+            .filter_map(|nl| match nl {
+                NL::Kept(k) => Some(*k),
+                NL::Written { .. } => None,
+            })
+            .collect();
+        let removed: Vec<(String, &'static str)> = (e.start..e.end)
+            .filter(|j| !kept_here.contains(j))
+            .map(|j| (doc.lines[j].text.clone(), doc.lines[j].eol))
+            .collect();
+        let written: Vec<(String, &'static str)> = e
+            .new
+            .iter()
+            .filter_map(|nl| match nl {
+                NL::Written { text, .. } => Some((text.clone(), doc.eol)),
+                NL::Kept(_) => None,
+            })
+            .collect();
+        for &k in &kept_here {
+            for t in removed.iter().chain(&written) {
+                if shown(&t.0) == shown(&doc.lines[k].text) {
+                    out.entry(k).or_default().push(t.clone());
+                }
+            }
+        }
+        // Beside the edit: the removed (or written) lines, in order, against the kept lines after
+        // the edit, and from the end against the kept lines before it.
+        for run in [&removed, &written] {
+            for (d, t) in run.iter().enumerate() {
+                let k = e.end + d;
+                if k >= n || shown(&t.0) != shown(&doc.lines[k].text) {
+                    break;
+                }
+                out.entry(k).or_default().push(t.clone());
+            }
+            for (d, t) in run.iter().rev().enumerate() {
+                let Some(k) = e.start.checked_sub(d + 1) else {
+                    break;
+                };
+                if shown(&t.0) != shown(&doc.lines[k].text) {
+                    break;
+                }
+                out.entry(k).or_default().push(t.clone());
+            }
+        }
+    }
+    out
+}
+
 /// The file `edits` (sorted, disjoint) make of `doc`, line by line. `relax(origin)` says what may
 /// differ in a line the model wrote in edit `k` from file line `origin` (or from nothing).
 pub fn intended(
@@ -319,12 +387,23 @@ pub fn intended(
     let eol_relax = if mixed { EOL_ANY } else { 0 };
     let mut out: Vec<ExpLine> = Vec::new();
     let mut i = 0;
-    let kept = |k: usize| ExpLine {
-        alts: Vec::new(),
-        text: doc.lines[k].text.clone(),
-        eol: doc.lines[k].eol,
-        origin: Some(k),
-        relax: 0,
+    let twins = twins(doc, edits);
+    let kept = |k: usize| {
+        let tw = twins.get(&k).map(Vec::as_slice).unwrap_or_default();
+        ExpLine {
+            alts: tw
+                .iter()
+                .map(|(t, _)| t.clone())
+                .filter(|t| *t != doc.lines[k].text)
+                .collect(),
+            text: doc.lines[k].text.clone(),
+            eol: doc.lines[k].eol,
+            origin: Some(k),
+            relax: match mixed && tw.iter().any(|(_, e)| *e != doc.lines[k].eol) {
+                true => EOL_ANY,
+                false => 0,
+            },
+        }
     };
     for (ek, e) in edits.iter().enumerate() {
         while i < e.start {

@@ -47,6 +47,13 @@
 //!   membership: issue #25 §1);
 //! - a line the engine terminates itself in a file with mixed line endings may take either
 //!   (`EOL_ANY`);
+//! - twins the text cannot tell apart: when a line the edit keeps reads in a view like a line it
+//!   removes or writes (inside the edit, or beside it where the two could trade places: deleting
+//!   `a x` from `a x a` reads the same as deleting `x a`), which of the two is "the kept one" is
+//!   not in the text sent. The kept line may then carry its twin's invisible bytes (trailing
+//!   whitespace; in a mixed-ending file, the line break): either result is the file's own bytes for
+//!   that line, and no engine could know which the generator meant (`edit::twins`). Visible text
+//!   and every other line are still held byte for byte;
 //! - smartened quotes (noise `smart_quotes`): a written line is expected with the file's straight
 //!   quotes when a copied line *of the same file* showed the model smartening (the engine folds
 //!   what every edit of that file's batch adds, `src/matcher/smartened.rs`); in a file none of
@@ -495,8 +502,9 @@ fn vis(s: &str) -> String {
 /// Another place (start line) that the shown old side `rendered` reads as, when it reads
 /// differently from the intended lines `a..`: under indentation noise any place equal but for
 /// indentation (a drift can not tell them apart), otherwise any place a view shows as the rendered
-/// text while it shows the intended lines otherwise. Such a rendering says another place, not
-/// this edit, so the generator does not use it.
+/// text while it shows the intended lines otherwise (blank lines that open it aside, as they may be
+/// the previous line's terminator). Such a rendering says another place, not this edit, so the
+/// generator does not use it.
 fn collision(doc: &Doc, a: usize, rendered: &[String], noise: Noise) -> bool {
     let n = rendered.len();
     if n == 0 || n > doc.lines.len() {
@@ -512,11 +520,18 @@ fn collision(doc: &Doc, a: usize, rendered: &[String], noise: Noise) -> bool {
     };
     let r: Vec<String> = rendered.iter().map(|l| norm(l)).collect();
     let f: Vec<String> = doc.lines.iter().map(|l| norm(&l.text)).collect();
-    (0..=doc.lines.len() - n).any(|s| {
-        s != a
-            && f[s..s + n] == r[..]
-            && (indent || a + n > doc.lines.len() || f[a..a + n] != f[s..s + n])
-    })
+    let reads_elsewhere = |a: usize, r: &[String]| {
+        let n = r.len();
+        (0..=doc.lines.len() - n).any(|s| {
+            s != a
+                && f[s..s + n] == r[..]
+                && (indent || a + n > doc.lines.len() || f[a..a + n] != f[s..s + n])
+        })
+    };
+    // Blank lines that open the text may as well be the previous line's terminator (`\nX` is
+    // found after any line that ends before `X`): the rest alone must not read as another place.
+    let lead = r.iter().take_while(|l| l.trim().is_empty()).count();
+    reads_elsewhere(a, &r) || (lead > 0 && lead < n && reads_elsewhere(a + lead, &r[lead..]))
 }
 
 /// Whether another place shows exactly like lines `a..b` in a view (differing only in trailing
