@@ -173,3 +173,24 @@ fn a_frame_the_neighbours_decide_lands_in_yaml() {
         "services:\n  cron:\n    ports:\n      - \"81:81\"\n      - \"80:80\"\n"
     );
 }
+
+/// A shell `then` opens its body like `{` does: a run after `if …; then` that the model wrote in
+/// old's frame (one changed line left at old's indentation, one added beside it) is written in that
+/// frame, both lines in the body. It was read at the file's columns for the added line only (the
+/// `then` line seemed to open nothing), which is neither reading: one line in the `if`, one out.
+#[test]
+fn a_shell_then_opens_its_body() {
+    let before = "main() {\n    if [ -f timeout.txt ]; then\n        rm -f count.tmp\n    fi\n}\n";
+    let old = "if [ -f timeout.txt ]; then\n    rm -f count.tmp\nfi";
+    let new = "if [ -f timeout.txt ]; then\n    rm -idx count.tmp\n    rm -f name.tmp\nfi";
+    let (resp, after, _d) = run(
+        &[("scripts/setup.sh", before)],
+        "apply_edits",
+        |root| json!(["scripts/setup.sh", [[old, new]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(
+        after[0],
+        "main() {\n    if [ -f timeout.txt ]; then\n        rm -idx count.tmp\n        rm -f name.tmp\n    fi\n}\n"
+    );
+}

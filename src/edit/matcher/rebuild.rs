@@ -76,13 +76,19 @@ fn split_trailing(line: &str) -> (&str, &str) {
 
 /// Whether a line opens a block or bracket (the next line is expected one level deeper). A comment
 /// ending with `:` (`// Steps:`, `# Returns:`) opens nothing: the lines after it stay at its column.
+/// A shell line ending with the keyword `then` or `do` after a command (`if [ -f x ]; then`,
+/// `for f in *; do`) opens its body.
 fn opens(line: &str) -> bool {
     let t = line.trim();
+    const COMMENTS: [&str; 8] = ["//", "#", "--", "/*", "*", ";", "%", "\""];
     if t.ends_with(':') {
-        const COMMENTS: [&str; 8] = ["//", "#", "--", "/*", "*", ";", "%", "\""];
         return !COMMENTS.iter().any(|c| t.starts_with(c));
     }
-    t.ends_with(['{', '(', '['])
+    let keyword = ["then", "do"].iter().any(|k| {
+        t.strip_suffix(k)
+            .is_some_and(|head| head.trim_end().ends_with(';') && !t.starts_with('#'))
+    });
+    keyword || t.ends_with(['{', '(', '['])
 }
 
 /// The columns of the lines that enclose the line after `above` (each shallower than every line
