@@ -11,6 +11,9 @@
 
 use super::Haystack;
 
+/// [`Layout::Significant`]'s place for a Makefile.
+pub(super) const MAKEFILE: &str = "a Makefile";
+
 /// How indentation reads in the edited text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Layout {
@@ -27,7 +30,7 @@ impl Layout {
     pub fn of_path(path: &str) -> Layout {
         let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
         if matches!(name, "Makefile" | "makefile" | "GNUmakefile") {
-            return Layout::Significant("a Makefile");
+            return Layout::Significant(MAKEFILE);
         }
         let Some((stem, ext)) = name.rsplit_once('.') else {
             return Layout::Free;
@@ -38,7 +41,7 @@ impl Layout {
         match ext.to_ascii_lowercase().as_str() {
             "py" | "pyi" | "pyw" => Layout::Significant("a Python file"),
             "yaml" | "yml" => Layout::Significant("a YAML file"),
-            "mk" | "mak" => Layout::Significant("a Makefile"),
+            "mk" | "mak" => Layout::Significant(MAKEFILE),
             _ => Layout::Free,
         }
     }

@@ -91,6 +91,19 @@ fn opens(line: &str) -> bool {
     keyword || t.ends_with(['{', '(', '['])
 }
 
+/// Whether a Makefile line is a rule (`build: main.o`, `%.o: %.c`): at column 0, a `:` that is no
+/// assignment (`:=`, `::=`) with no `=` before it.
+fn makefile_rule(line: &str) -> bool {
+    if line.starts_with([' ', '\t', '#']) {
+        return false;
+    }
+    let Some(at) = line.find(':') else {
+        return false;
+    };
+    let (head, rest) = (&line[..at], &line[at + 1..]);
+    !head.trim().is_empty() && !head.contains('=') && !rest.starts_with([':', '='])
+}
+
 /// The columns of the lines that enclose the line after `above` (each shallower than every line
 /// between it and that line), the deepest first: the levels a line there may dedent to.
 fn enclosing_columns(above: &str, tab: usize) -> Vec<usize> {
@@ -370,6 +383,7 @@ pub(super) fn rebuild(
             next,
             replaced,
             reindent,
+            make: h.layout == Layout::Significant(layout::MAKEFILE),
         };
         let pair_of = |x: usize| -> Option<(&str, &str)> {
             partner[x]
@@ -722,6 +736,8 @@ struct Run<'t> {
     /// Indentation of the file lines the run rewrites, by width.
     replaced: HashMap<usize, &'t str>,
     reindent: Option<Drift>,
+    /// The file is a Makefile: a rule line opens its recipe.
+    make: bool,
 }
 
 /// What tells a run's frame: the file lines around it (`None`: both frames fit them alike), and its
@@ -747,6 +763,12 @@ enum Frame {
 }
 
 impl Run<'_> {
+    /// [`opens`], and in a Makefile a rule line (`target: prerequisites` at column 0), which its
+    /// tab-indented recipe follows.
+    fn opens(&self, line: &str) -> bool {
+        opens(line) || (self.make && makefile_rule(line))
+    }
+
     /// Whether the run of new lines `[a, b)` is already at the file's columns rather than in the
     /// frame of the model's `old` (which the drift shifts). The neighbouring file lines decide first
     /// (after an opening line the run sits one level deeper; else at its neighbour's column or
@@ -784,14 +806,14 @@ impl Run<'_> {
             let l = cols(new[last]) + shift;
             let before = match self.prev {
                 // After an opening line, one level deeper.
-                Some(p) if opens(p) => (f - cols(p) - u).abs(),
+                Some(p) if self.opens(p) => (f - cols(p) - u).abs(),
                 // Else at its column or dedented.
                 Some(p) => (f - cols(p)).max(0),
                 None => 0,
             };
             let after = match self.next {
                 // After an opening line, one level deeper; else at its column or dedented.
-                Some(nx) if opens(new[last]) => (cols(nx) - l - u).abs(),
+                Some(nx) if self.opens(new[last]) => (cols(nx) - l - u).abs(),
                 Some(nx) => (cols(nx) - l).max(0),
                 None => 0,
             };
@@ -1280,4 +1302,37 @@ fn neighbourhood_uses_tabs(h: &Haystack, i: usize) -> bool {
         }
     }
     tabs > spaces
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+
+    #[test]
+    fn lines_that_open_a_block() {
+        for l in [
+            "if a:",
+            "f(",
+            "    if [ -f x ]; then",
+            "for f in *; do",
+            "x = {",
+        ] {
+            assert!(opens(l), "{l}");
+        }
+        for l in ["# Returns:", "echo done", "then", "# a; then", "undo"] {
+            assert!(!opens(l), "{l}");
+        }
+        for l in ["build: main.o", "%.o: %.c", ".PHONY: all"] {
+            assert!(makefile_rule(l), "{l}");
+        }
+        for l in [
+            "\tgcc -o app main.o",
+            "CC := gcc",
+            "X = a:b",
+            "# all: x",
+            "  a: b",
+        ] {
+            assert!(!makefile_rule(l), "{l}");
+        }
+    }
 }
