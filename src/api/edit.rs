@@ -89,11 +89,12 @@ pub fn edit_file(
         None => None,
     };
     // A later edit whose old only an earlier edit's new holds: the list is applied in turn.
-    let mut applied = apply::plan_batch(
+    let mut applied = apply::plan_batch_in(
         scoped.as_deref().unwrap_or(&text),
         edits,
         opts.tolerance,
         Dialect::EditsInTurn,
+        crate::edit::matcher::Layout::of_path(&display),
     )
     .map_err(with_path)?;
     drop(scoped);

@@ -689,8 +689,9 @@ fn hunks_checked(
     text: &str,
     hunks: &[crate::edit::ir::Hunk],
     tol: crate::edit::matcher::Tolerance,
+    layout: crate::edit::matcher::Layout,
 ) -> Result<apply_hunks::AppliedHunks> {
-    let a = match apply_hunks::apply_hunks(text, hunks, tol) {
+    let a = match apply_hunks::apply_hunks_in(text, hunks, tol, layout) {
         Ok(a) => a,
         Err(f)
             if matches!(
@@ -872,14 +873,17 @@ fn plan(
                 (before, 0, Matches::None, String::new(), None)
             } else {
                 let decoded = codec::decode(before)?;
+                // Indentation is syntax in some kinds of file (by the path the content is read from).
+                let layout = crate::edit::matcher::Layout::of_path(display);
                 let (new_text, n, matches, changes) = match change {
                     Change::Edits(edits) => {
                         // A block whose SEARCH only an earlier block's output holds: in turn.
-                        let a = apply::apply_batch(
+                        let a = apply::apply_batch_in(
                             &decoded.text,
                             edits,
                             opts.edit.tolerance,
                             Dialect::BlocksInTurn,
+                            layout,
                         )?;
                         for d in &a.dialect {
                             note(dialect, *d);
@@ -887,7 +891,7 @@ fn plan(
                         (a.text, edits.len(), Matches::Edits(a.matches), a.changes)
                     }
                     Change::Hunks(hunks) => {
-                        let a = hunks_checked(&decoded.text, hunks, opts.edit.tolerance)?;
+                        let a = hunks_checked(&decoded.text, hunks, opts.edit.tolerance, layout)?;
                         for d in a.dialect {
                             note(dialect, d);
                         }

@@ -16,7 +16,8 @@ use crate::edit::formats::unescape_once;
 use crate::edit::ir::{Dialect, Edit};
 use crate::edit::matcher::smartened;
 use crate::edit::matcher::{
-    candidates, invisible_twins, locate, locate_in, Haystack, Miss, Tier, Tolerance, MAX_LISTED,
+    candidates, invisible_twins, locate, locate_in, Haystack, Layout, Miss, Tier, Tolerance,
+    MAX_LISTED,
 };
 use crate::error::{Code, Failure};
 
@@ -119,12 +120,32 @@ impl<'e> ExactIndex<'e> {
 
 /// Applies `edits` to `text` all or nothing.
 pub fn apply_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Applied, Failure> {
-    plan_edits(text, edits, tol).map(|p| p.into_applied(text))
+    apply_edits_in(text, edits, tol, Layout::Free)
+}
+
+/// [`apply_edits`] on a text whose indentation reads as `layout` says (the file's kind).
+pub fn apply_edits_in(
+    text: &str,
+    edits: &[Edit],
+    tol: Tolerance,
+    layout: Layout,
+) -> Result<Applied, Failure> {
+    plan_edits_in(text, edits, tol, layout).map(|p| p.into_applied(text))
 }
 
 /// Locates every edit and checks the batch (all or nothing) without building the new text: a caller
 /// that writes the result can send the unchanged parts of the original straight to disk.
 pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned, Failure> {
+    plan_edits_in(text, edits, tol, Layout::Free)
+}
+
+/// [`plan_edits`] on a text whose indentation reads as `layout` says (the file's kind).
+pub fn plan_edits_in(
+    text: &str,
+    edits: &[Edit],
+    tol: Tolerance,
+    layout: Layout,
+) -> Result<Planned, Failure> {
     if edits.is_empty() {
         return Err(Failure::new(
             Code::InvalidInput,
@@ -140,7 +161,7 @@ pub fn plan_edits(text: &str, edits: &[Edit], tol: Tolerance) -> Result<Planned,
             ),
         ));
     }
-    let h = Haystack::new(text);
+    let h = Haystack::new(text).with_layout(layout);
     let index = ExactIndex::new(text, edits);
     let mut spans: Vec<Span> = Vec::new();
     let mut dialect = Vec::new();
@@ -415,10 +436,21 @@ pub fn plan_batch(
     tol: Tolerance,
     turn: Dialect,
 ) -> Result<Planned, Failure> {
-    match plan_edits(text, edits, tol) {
+    plan_batch_in(text, edits, tol, turn, Layout::Free)
+}
+
+/// [`plan_batch`] on a text whose indentation reads as `layout` says (the file's kind).
+pub fn plan_batch_in(
+    text: &str,
+    edits: &[Edit],
+    tol: Tolerance,
+    turn: Dialect,
+    layout: Layout,
+) -> Result<Planned, Failure> {
+    match plan_edits_in(text, edits, tol, layout) {
         Err(f) if f.code == Code::SearchBlockNotFound => {
             if edits.len() > 1 {
-                match apply_edits_in_turn(text, edits, tol, turn) {
+                match edits_in_turn(text, edits, tol, turn, layout) {
                     Ok(a) => return Ok(Planned::from_applied(a)),
                     Err(Some(g)) => return Err(g),
                     Err(None) => {}
@@ -474,7 +506,18 @@ pub fn apply_batch(
     tol: Tolerance,
     turn: Dialect,
 ) -> Result<Applied, Failure> {
-    plan_batch(text, edits, tol, turn).map(|p| p.into_applied(text))
+    apply_batch_in(text, edits, tol, turn, Layout::Free)
+}
+
+/// [`apply_batch`] on a text whose indentation reads as `layout` says (the file's kind).
+pub fn apply_batch_in(
+    text: &str,
+    edits: &[Edit],
+    tol: Tolerance,
+    turn: Dialect,
+    layout: Layout,
+) -> Result<Applied, Failure> {
+    plan_batch_in(text, edits, tol, turn, layout).map(|p| p.into_applied(text))
 }
 
 /// Edits (or SEARCH/REPLACE blocks) applied in turn (as Aider applies blocks, and as Claude Code's
@@ -493,10 +536,21 @@ pub fn apply_edits_in_turn(
     tol: Tolerance,
     turn: Dialect,
 ) -> Result<Applied, Option<Failure>> {
-    let a = in_turn(text, edits, tol, turn).ok_or(None)?;
-    let rerun = |t0: &str| match apply_edits(t0, edits, tol) {
+    edits_in_turn(text, edits, tol, turn, Layout::Free)
+}
+
+/// [`apply_edits_in_turn`] on a text whose indentation reads as `layout` says.
+fn edits_in_turn(
+    text: &str,
+    edits: &[Edit],
+    tol: Tolerance,
+    turn: Dialect,
+    layout: Layout,
+) -> Result<Applied, Option<Failure>> {
+    let a = in_turn(text, edits, tol, turn, layout).ok_or(None)?;
+    let rerun = |t0: &str| match apply_edits_in(t0, edits, tol, layout) {
         Ok(b) => Some(b.text),
-        Err(_) => in_turn(t0, edits, tol, turn).map(|b| b.text),
+        Err(_) => in_turn(t0, edits, tol, turn, layout).map(|b| b.text),
     };
     if crate::edit::already::repeats_itself(text, &a.text, rerun) {
         return Err(Some(Failure::new(
@@ -509,18 +563,27 @@ pub fn apply_edits_in_turn(
     Ok(a)
 }
 
-fn in_turn(text: &str, edits: &[Edit], tol: Tolerance, turn: Dialect) -> Option<Applied> {
+fn in_turn(
+    text: &str,
+    edits: &[Edit],
+    tol: Tolerance,
+    turn: Dialect,
+    layout: Layout,
+) -> Option<Applied> {
     let mut cur = text.to_string();
     let (mut matches, mut tier, mut dialect) = (Vec::new(), Tier::Exact, Vec::new());
     let mut from = 0;
     for _ in 0..MAX_TURNS {
         // The rest applies as one batch, or the edits before the first one not found do.
-        let (a, upto) = match apply_edits(&cur, &edits[from..], tol) {
+        let (a, upto) = match apply_edits_in(&cur, &edits[from..], tol, layout) {
             Ok(a) => (a, edits.len()),
             Err(f) if f.code == Code::SearchBlockNotFound => {
                 let at = f.detail("edit_index")?.as_u64()? as usize;
                 let upto = (at > 0).then_some(from + at)?;
-                (apply_edits(&cur, &edits[from..upto], tol).ok()?, upto)
+                (
+                    apply_edits_in(&cur, &edits[from..upto], tol, layout).ok()?,
+                    upto,
+                )
             }
             Err(_) => return None,
         };

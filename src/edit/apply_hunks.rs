@@ -477,10 +477,20 @@ fn find_anchor(
 
 /// Applies `hunks` (of one file) to `text`, all or nothing.
 pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<AppliedHunks, Failure> {
+    apply_hunks_in(text, hunks, tol, matcher::Layout::Free)
+}
+
+/// [`apply_hunks`] on a text whose indentation reads as `layout` says (the file's kind).
+pub fn apply_hunks_in(
+    text: &str,
+    hunks: &[Hunk],
+    tol: Tolerance,
+    layout: matcher::Layout,
+) -> Result<AppliedHunks, Failure> {
     let pd = Padded::new(text);
-    let hp = Haystack::new(&pd.padded);
+    let hp = Haystack::new(&pd.padded).with_layout(layout);
     let ix = ExactIndex::new(&pd.padded, hunks);
-    let h = Haystack::new(text);
+    let h = Haystack::new(text).with_layout(layout);
     let n_lines = h.lines().len();
     let mut regions: Vec<Region> = Vec::with_capacity(hunks.len());
     let mut matches = Vec::with_capacity(hunks.len());
@@ -625,8 +635,17 @@ pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<Applied
             };
             let mut found = locate(&old, &new);
             let mut other_reading = false;
-            if let (Err(LineMiss::NotFound | LineMiss::Uneven { .. }), Some(alt)) =
-                (&found, &hk.alt_lines)
+            // Not after a frame nothing decides: the body was found as it reads, and the other
+            // reading is only another guess at its columns.
+            let undecided = matches!(
+                found,
+                Err(LineMiss::Uneven {
+                    why: matcher::IndentMiss::FrameUndecided { .. },
+                    ..
+                })
+            );
+            if let (Err(LineMiss::NotFound | LineMiss::Uneven { .. }), Some(alt), false) =
+                (&found, &hk.alt_lines, undecided)
             {
                 // The other reading of a body whose context lines lost their prefix.
                 let alt = Hunk {

@@ -26,6 +26,7 @@
 
 mod blank_edges;
 pub mod candidates;
+mod layout;
 pub mod normalize;
 mod prefix;
 mod rebuild;
@@ -34,6 +35,7 @@ mod shared;
 pub mod smartened;
 pub mod words;
 
+pub use layout::Layout;
 pub use search::{
     bounded_diff, bounded_distance_steps, exact_occurrences, exact_occurrences_budget, Distance,
     LINE_DIFF_STEPS,
@@ -120,6 +122,8 @@ pub struct Haystack<'a> {
     hashes: RefCell<Vec<(Tier, Arc<[u64]>)>>,
     /// [`Haystack::has_unseen_bytes`], computed on first use.
     unseen: OnceCell<bool>,
+    /// Whether indentation is syntax in this text (by its path; see `layout.rs`).
+    layout: Layout,
 }
 
 impl<'a> Haystack<'a> {
@@ -130,7 +134,14 @@ impl<'a> Haystack<'a> {
             counter: Default::default(),
             hashes: Default::default(),
             unseen: OnceCell::new(),
+            layout: Layout::Free,
         }
+    }
+
+    /// The same text, whose indentation reads as `layout` says (the file's kind, from its path).
+    pub fn with_layout(mut self, layout: Layout) -> Self {
+        self.layout = layout;
+        self
     }
 
     /// Whether the text holds a carriage return or a line with trailing whitespace: only then can
@@ -244,6 +255,15 @@ pub enum IndentMiss {
     /// A one-line `old` copied without its line's indentation, and a longer `new` whose later lines
     /// read well-formed both moved with the first line and at the file's columns, at different depths.
     MoveAmbiguous,
+    /// Where indentation is syntax (`place`: a Python, YAML or Makefile, an embedded block), nothing
+    /// decides whether `new` is written in old's frame or at the file's columns, and the readings put
+    /// `new`'s 1-based `line` at different columns (`shifted` like old, or as `written`).
+    FrameUndecided {
+        line: usize,
+        shifted: usize,
+        written: usize,
+        place: &'static str,
+    },
 }
 
 /// Most spans a refusal lists.

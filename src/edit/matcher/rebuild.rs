@@ -21,7 +21,13 @@
 //!   else at its neighbour's column or dedented; the line after the run likewise. On a tie, the lines
 //!   paired with old lines decide when they all sit at their file lines' columns and no added line
 //!   encloses them; otherwise the model's frame. So `new` written at the file's columns is not shifted
-//!   twice, and a block the model re-indents on purpose still is. A line as wide as its own file line
+//!   twice, and a block the model re-indents on purpose still is. Where indentation is syntax (a
+//!   Python, YAML or Makefile by its path, a heredoc or raw string by the file's content: `layout.rs`)
+//!   a frame is a line's block, taken only when the evidence decides it and agrees: the neighbours of
+//!   every run and its paired lines name one frame (paired lines at their file columns beside copies
+//!   at old's read at the file's columns when the neighbours say so), else the match is refused —
+//!   `FramesDisagree` when they contradict each other, `FrameUndecided` (naming a line and its column
+//!   in each reading) when nothing decides and the readings write different columns. A line as wide as its own file line
 //!   takes that line's leading whitespace, else that of an equally wide neighbour (the line written
 //!   before it, the file lines the run rewrites, the file lines around it), else tabs for the levels and
 //!   spaces for the rest (in a tab-indented region) or spaces. Tab-indented regions are measured with a
@@ -39,7 +45,7 @@ use std::collections::HashMap;
 use unicode_normalization::{is_nfc, UnicodeNormalization};
 
 use super::normalize::{self, columns, indent_of, is_blank, norm, render_indent};
-use super::{file_terminator, Haystack, IndentMiss, Tier};
+use super::{file_terminator, layout, Haystack, IndentMiss, Layout, Tier};
 use crate::edit::text;
 
 /// Longest line part (in characters, after the common prefix and suffix) diffed character by
@@ -70,13 +76,32 @@ fn split_trailing(line: &str) -> (&str, &str) {
 
 /// Whether a line opens a block or bracket (the next line is expected one level deeper). A comment
 /// ending with `:` (`// Steps:`, `# Returns:`) opens nothing: the lines after it stay at its column.
+/// A shell line ending with the keyword `then` or `do` after a command (`if [ -f x ]; then`,
+/// `for f in *; do`) opens its body.
 fn opens(line: &str) -> bool {
     let t = line.trim();
+    const COMMENTS: [&str; 8] = ["//", "#", "--", "/*", "*", ";", "%", "\""];
     if t.ends_with(':') {
-        const COMMENTS: [&str; 8] = ["//", "#", "--", "/*", "*", ";", "%", "\""];
         return !COMMENTS.iter().any(|c| t.starts_with(c));
     }
-    t.ends_with(['{', '(', '['])
+    let keyword = ["then", "do"].iter().any(|k| {
+        t.strip_suffix(k)
+            .is_some_and(|head| head.trim_end().ends_with(';') && !t.starts_with('#'))
+    });
+    keyword || t.ends_with(['{', '(', '['])
+}
+
+/// Whether a Makefile line is a rule (`build: main.o`, `%.o: %.c`): at column 0, a `:` that is no
+/// assignment (`:=`, `::=`) with no `=` before it.
+fn makefile_rule(line: &str) -> bool {
+    if line.starts_with([' ', '\t', '#']) {
+        return false;
+    }
+    let Some(at) = line.find(':') else {
+        return false;
+    };
+    let (head, rest) = (&line[..at], &line[at + 1..]);
+    !head.trim().is_empty() && !head.contains('=') && !rest.starts_with([':', '='])
 }
 
 /// The columns of the lines that enclose the line after `above` (each shallower than every line
@@ -302,8 +327,8 @@ pub(super) fn rebuild(
             .filter(|t| !t.is_empty())
     };
     // The runs of changed lines [a, b), each with the file lines around it and the frame it reads in
-    // (and whether the neighbouring lines decided it, rather than a tie-break).
-    let mut runs: Vec<(usize, usize, Run, Frame, bool)> = Vec::new();
+    // (and what tells its frame).
+    let mut runs: Vec<(usize, usize, Run, Evidence)> = Vec::new();
     let mut jn = 0;
     while jn < new.len() {
         if unchanged(jn) {
@@ -358,6 +383,7 @@ pub(super) fn rebuild(
             next,
             replaced,
             reindent,
+            make: h.layout == Layout::Significant(layout::MAKEFILE),
         };
         let pair_of = |x: usize| -> Option<(&str, &str)> {
             partner[x]
@@ -365,20 +391,55 @@ pub(super) fn rebuild(
                 .filter(|&j| full_old(j) && !is_blank(old[j]))
                 .map(|j| (old[j], seg(j)))
         };
-        let (frame, by_cost) = ctx.frame(new, a, b, &full_new, &pair_of, repeats_old);
-        runs.push((a, b, ctx, frame, by_cost));
+        let ev = ctx.frame(new, a, b, &full_new, &pair_of, repeats_old);
+        runs.push((a, b, ctx, ev));
         jn = b;
     }
     // One frame per match: a run the neighbouring lines place in one frame places every run whose
     // own evidence is only a tie-break, a conflicting one included (`new` is written in one frame,
     // not a different one per run); runs placed in different frames by their neighbours are
     // refused.
-    let decided: Vec<Frame> = runs.iter().filter(|r| r.4).map(|r| r.3).collect();
-    let one = match decided.first() {
+    let decided: Vec<Frame> = runs.iter().filter_map(|r| r.3.neighbours).collect();
+    let mut one = match decided.first() {
         Some(&f) if decided.iter().all(|&g| g == f) => Some(f),
         Some(_) => return Err(IndentMiss::FramesDisagree),
         None => None,
     };
+    // Where indentation is syntax (the file's kind, or a block embedded in it), a frame is a line's
+    // block: taken only when every piece of evidence of every run agrees on it. Neighbours and
+    // paired lines that disagree are refused; with no evidence at all, the readings are refused
+    // when they write a line at different columns (issue #25 §1: no block membership by a guess).
+    let strict = reindent
+        .filter(|r| r.delta != 0)
+        .and_then(|_| match h.layout {
+            Layout::Significant(place) => Some(place),
+            Layout::Free => (i..=i + k).find_map(|l| layout::embedded_at(h, l)),
+        });
+    if let Some(place) = strict {
+        // Changed lines at their file lines' columns beside copies at old's (`Conflict`) read at
+        // the file's columns when the neighbouring lines place them there too.
+        let all: Vec<Frame> = runs
+            .iter()
+            .flat_map(|r| [r.3.neighbours, r.3.pairs])
+            .flatten()
+            .map(|f| match f {
+                Frame::Conflict if one.is_some() => Frame::File,
+                f => f,
+            })
+            .collect();
+        match all.first() {
+            Some(&f) if f != Frame::Conflict && all.iter().all(|&g| g == f) => one = Some(f),
+            Some(_) => return Err(IndentMiss::FramesDisagree),
+            None => {
+                let r = reindent.expect("a drift");
+                if let Some(miss) = runs.iter().find_map(|&(a, b, _, _)| {
+                    readings_differ(new, a, b, &full_new, &partner, old, r, place)
+                }) {
+                    return Err(miss);
+                }
+            }
+        }
+    }
     let mut jn = 0;
     let mut runs = runs.into_iter();
     while jn < new.len() {
@@ -388,8 +449,8 @@ pub(super) fn rebuild(
             jn += 1;
             continue;
         }
-        let (a, b, ctx, frame, _) = runs.next().expect("a run per changed stretch");
-        let frame = one.unwrap_or(frame);
+        let (a, b, ctx, ev) = runs.next().expect("a run per changed stretch");
+        let frame = one.unwrap_or(ev.pairs.unwrap_or(Frame::Model));
         let file_frame = match frame {
             Frame::Model => false,
             Frame::File => true,
@@ -430,6 +491,40 @@ pub(super) fn rebuild(
         out.push_str(p);
     }
     Ok(out)
+}
+
+/// When the two frames of the run of new lines `[a, b)` write one of its lines at different columns:
+/// the refusal naming that line and both readings (`place`: where indentation is syntax). A line
+/// paired with an old line whose indentation the model left alone keeps its file line's in either
+/// frame.
+#[allow(clippy::too_many_arguments)]
+fn readings_differ(
+    new: &[&str],
+    a: usize,
+    b: usize,
+    full_new: &dyn Fn(usize) -> bool,
+    partner: &[Option<usize>],
+    old: &[&str],
+    r: Drift,
+    place: &'static str,
+) -> Option<IndentMiss> {
+    (a..b).find_map(|x| {
+        let n = new[x];
+        if !full_new(x) || is_blank(n) {
+            return None;
+        }
+        if partner[x].is_some_and(|j| !is_blank(old[j]) && indent_of(old[j]) == indent_of(n)) {
+            return None;
+        }
+        let written = columns(indent_of(n), r.tab);
+        let shifted = (written as isize + r.delta).max(0) as usize;
+        (shifted != written).then_some(IndentMiss::FrameUndecided {
+            line: x + 1,
+            shifted,
+            written,
+            place,
+        })
+    })
 }
 
 /// The line diff of `old` → `new`: lines equal as the model wrote them (but for trailing whitespace)
@@ -641,6 +736,17 @@ struct Run<'t> {
     /// Indentation of the file lines the run rewrites, by width.
     replaced: HashMap<usize, &'t str>,
     reindent: Option<Drift>,
+    /// The file is a Makefile: a rule line opens its recipe.
+    make: bool,
+}
+
+/// What tells a run's frame: the file lines around it (`None`: both frames fit them alike), and its
+/// lines paired with old lines (`None`: none sits at either frame's columns; `Conflict`: they sit at
+/// their file lines' columns while `new` repeats old's lines at old's columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Evidence {
+    neighbours: Option<Frame>,
+    pairs: Option<Frame>,
 }
 
 /// Which columns a run of changed lines is written in.
@@ -657,6 +763,12 @@ enum Frame {
 }
 
 impl Run<'_> {
+    /// [`opens`], and in a Makefile a rule line (`target: prerequisites` at column 0), which its
+    /// tab-indented recipe follows.
+    fn opens(&self, line: &str) -> bool {
+        opens(line) || (self.make && makefile_rule(line))
+    }
+
     /// Whether the run of new lines `[a, b)` is already at the file's columns rather than in the
     /// frame of the model's `old` (which the drift shifts). The neighbouring file lines decide first
     /// (after an opening line the run sits one level deeper; else at its neighbour's column or
@@ -672,16 +784,20 @@ impl Run<'_> {
         full: &dyn Fn(usize) -> bool,
         pairs: &dyn Fn(usize) -> Option<(&'s str, &'s str)>,
         repeats_old: bool,
-    ) -> (Frame, bool) {
+    ) -> Evidence {
+        let none = Evidence {
+            neighbours: None,
+            pairs: None,
+        };
         let Some(r) = self.reindent else {
-            return (Frame::Model, false);
+            return none;
         };
         if r.delta == 0 {
-            return (Frame::Model, false);
+            return none;
         }
         let body: Vec<usize> = (a..b).filter(|&x| full(x) && !is_blank(new[x])).collect();
         let (Some(&first), Some(&last)) = (body.first(), body.last()) else {
-            return (Frame::Model, false);
+            return none;
         };
         let cols = |l: &str| columns(indent_of(l), r.tab) as isize;
         let u = r.unit as isize;
@@ -690,31 +806,28 @@ impl Run<'_> {
             let l = cols(new[last]) + shift;
             let before = match self.prev {
                 // After an opening line, one level deeper.
-                Some(p) if opens(p) => (f - cols(p) - u).abs(),
+                Some(p) if self.opens(p) => (f - cols(p) - u).abs(),
                 // Else at its column or dedented.
                 Some(p) => (f - cols(p)).max(0),
                 None => 0,
             };
             let after = match self.next {
                 // After an opening line, one level deeper; else at its column or dedented.
-                Some(nx) if opens(new[last]) => (cols(nx) - l - u).abs(),
+                Some(nx) if self.opens(new[last]) => (cols(nx) - l - u).abs(),
                 Some(nx) => (cols(nx) - l).max(0),
                 None => 0,
             };
             before + after
         };
         let (file, model) = (cost(0), cost(r.delta));
-        if file != model {
-            let f = if file < model {
-                Frame::File
-            } else {
-                Frame::Model
-            };
-            return (f, true);
-        }
-        // A tie: the lines paired with old lines tell, when they all sit at their file lines' columns
-        // (not at their old lines') and no added line encloses them (`if c:` above lines re-indented
-        // into it reads as the model's own frame).
+        let neighbours = match file.cmp(&model) {
+            std::cmp::Ordering::Less => Some(Frame::File),
+            std::cmp::Ordering::Greater => Some(Frame::Model),
+            std::cmp::Ordering::Equal => None,
+        };
+        // The lines paired with old lines tell, when they all sit at their file lines' columns (not
+        // at their old lines') and no added line encloses them (`if c:` above lines re-indented into
+        // it reads as the model's own frame); lines at their old lines' columns tell the model's.
         let (mut at_file, mut at_old, mut least) = (0, 0, isize::MAX);
         for &x in &body {
             if let Some((o, f)) = pairs(x) {
@@ -727,12 +840,14 @@ impl Run<'_> {
         let encloses = body
             .iter()
             .any(|&x| pairs(x).is_none() && cols(new[x]) < least);
-        let f = match at_file > 0 && at_old == 0 && !encloses {
-            true if repeats_old => Frame::Conflict,
-            true => Frame::File,
-            false => Frame::Model,
+        let pairs = match at_file > 0 && at_old == 0 && !encloses {
+            true if repeats_old => Some(Frame::Conflict),
+            true => Some(Frame::File),
+            // No line paired with an old line sits at either frame's columns: no evidence.
+            false if at_file + at_old == 0 => None,
+            false => Some(Frame::Model),
         };
-        (f, false)
+        Evidence { neighbours, pairs }
     }
 
     /// The leading whitespace for a line of `cols` columns: `own` (its file line's) when as wide,
@@ -1187,4 +1302,37 @@ fn neighbourhood_uses_tabs(h: &Haystack, i: usize) -> bool {
         }
     }
     tabs > spaces
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+
+    #[test]
+    fn lines_that_open_a_block() {
+        for l in [
+            "if a:",
+            "f(",
+            "    if [ -f x ]; then",
+            "for f in *; do",
+            "x = {",
+        ] {
+            assert!(opens(l), "{l}");
+        }
+        for l in ["# Returns:", "echo done", "then", "# a; then", "undo"] {
+            assert!(!opens(l), "{l}");
+        }
+        for l in ["build: main.o", "%.o: %.c", ".PHONY: all"] {
+            assert!(makefile_rule(l), "{l}");
+        }
+        for l in [
+            "\tgcc -o app main.o",
+            "CC := gcc",
+            "X = a:b",
+            "# all: x",
+            "  a: b",
+        ] {
+            assert!(!makefile_rule(l), "{l}");
+        }
+    }
 }

@@ -1,0 +1,196 @@
+//! Issue #25 §1, "indentation frames: no silent tie-break" (FINDINGS.md G12): where indentation is
+//! syntax — Python, YAML and Makefiles by their path, a block embedded in another file (a heredoc, a
+//! raw string) by its content — a `new` whose `old` drifted from the file's columns is re-indented
+//! only when the evidence decides its frame (the file lines around each changed run, the changed
+//! lines paired with old lines) and every piece of it agrees. A frame nothing decides, or one the
+//! pieces disagree on, would choose a line's block by a guess: refused with
+//! `SEARCH_BLOCK_NOT_FOUND`, the matched lines as the candidate, the file unchanged. In other files
+//! the same edits land (a brace language reads either frame as the same program).
+
+use serde_json::{json, Value};
+
+fn call(op: &str, args: Value) -> Value {
+    serde_json::from_str(&surepatch::api::call(op, &args.to_string())).unwrap()
+}
+
+/// Writes `files` into a fresh workspace, runs `op` with `args(root)`, and returns the response and
+/// the files' contents afterwards.
+fn run(
+    files: &[(&str, &str)],
+    op: &str,
+    args: impl Fn(&str) -> Value,
+) -> (Value, Vec<String>, tempfile::TempDir) {
+    let d = tempfile::tempdir().unwrap();
+    for (p, t) in files {
+        let path = d.path().join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, t).unwrap();
+    }
+    let resp = call(op, args(d.path().to_str().unwrap()));
+    let after = files
+        .iter()
+        .map(|(p, _)| std::fs::read_to_string(d.path().join(p)).unwrap())
+        .collect();
+    (resp, after, d)
+}
+
+fn refused_unchanged(resp: &Value, after: &[String], before: &str) {
+    assert_eq!(resp["ok"], json!(false), "{resp}");
+    assert_eq!(resp["code"], json!("SEARCH_BLOCK_NOT_FOUND"), "{resp}");
+    assert_eq!(after[0], before, "the file changed");
+}
+
+const YAML: &str =
+    "services:\n  cron:\n    image: app:1.7\n    ports: # cafe\n      - \"8060:80\"\n";
+const YAML_OLD: &str = "cron:\n  image: app:1.7\n  ports: # cafe\n    - \"8060:80\"";
+const YAML_NEW: &str =
+    "cron:\n  image: app:1.7\n  ports: # cafe\n    result: ok\n    - \"8060:80\"";
+
+/// `old` copied two columns left of the file; the added `result: ok` sits between a line at 4 and a
+/// line at 6, which fit both readings alike (6 in old's frame, 4 as written): a guess at its
+/// block. Refused in a YAML file, naming both readings; in a file of unknown kind, old's frame.
+#[test]
+fn a_yaml_insertion_whose_frame_nothing_decides_is_refused() {
+    let (resp, after, _d) = run(
+        &[("deploy/values.yml", YAML)],
+        "apply_edits",
+        |root| json!(["deploy/values.yml", [[YAML_OLD, YAML_NEW]], {"workspace_root": root}]),
+    );
+    refused_unchanged(&resp, &after, YAML);
+    let msg = resp["message"].as_str().unwrap();
+    assert!(
+        msg.contains("a YAML file") && msg.contains("column 6") && msg.contains("column 4"),
+        "{msg}"
+    );
+    let c = &resp["candidates"][0];
+    assert_eq!(
+        (c["start_line"].clone(), c["end_line"].clone()),
+        (json!(2), json!(5)),
+        "{resp}"
+    );
+
+    let (resp, after, _d) = run(
+        &[("notes/values.txt", YAML)],
+        "apply_edits",
+        |root| json!(["notes/values.txt", [[YAML_OLD, YAML_NEW]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(
+        after[0],
+        "services:\n  cron:\n    image: app:1.7\n    ports: # cafe\n      result: ok\n      - \"8060:80\"\n"
+    );
+}
+
+/// A changed list item written at its file line's column (2) beside a copied line at old's columns:
+/// the line after it (`size: 2`, deeper) places it in old's frame (4), the paired line at the
+/// file's. The evidence disagrees about its block: refused in YAML (it was written at 4).
+#[test]
+fn yaml_neighbours_and_paired_lines_that_disagree_are_refused() {
+    let before = "services:\n  worker:\n    size: 64\n  - name: fin\n    size: 2\n";
+    let (resp, after, _d) = run(
+        &[("config/app.yaml", before)],
+        "patch_file",
+        |root| json!([{"file_path": "config/app.yaml", "search_block": "  size: 64\n- name: fin", "replace_block": "  size: 64\n  - name: fin5"}, {"workspace_root": root}]),
+    );
+    refused_unchanged(&resp, &after, before);
+}
+
+/// Python through `apply_patch`: `z()` added after the `if` body, between a line at 8 and one at 4:
+/// inside the `if` in old's frame, after it at the file's columns. Refused in a `.py` file.
+#[test]
+fn a_python_hunk_whose_frame_nothing_decides_is_refused() {
+    let before = "def f(a):\n    if a:\n        x()\n    y()\n";
+    let patch = |p: &str| {
+        format!("*** Begin Patch\n*** Update File: {p}\n@@\n if a:\n     x()\n+    z()\n y()\n*** End Patch\n")
+    };
+    let (resp, after, _d) = run(
+        &[("src/app.py", before)],
+        "apply_patch",
+        |root| json!([patch("src/app.py"), {"workspace_root": root}]),
+    );
+    refused_unchanged(&resp, &after, before);
+    assert!(
+        resp["message"].as_str().unwrap().contains("a Python file"),
+        "{resp}"
+    );
+    // The same hunk in a file of unknown kind: old's frame (inside the `if`).
+    let (resp, after, _d) = run(
+        &[("src/app.txt", before)],
+        "apply_patch",
+        |root| json!([patch("src/app.txt"), {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(
+        after[0],
+        "def f(a):\n    if a:\n        x()\n        z()\n    y()\n"
+    );
+}
+
+/// YAML inside a shell heredoc follows YAML's rules, whatever the host file is: the same tie is
+/// refused inside the heredoc of a `.sh` file, and lands where no heredoc holds the lines.
+#[test]
+fn a_tie_inside_an_embedded_heredoc_is_refused() {
+    let body = "items:\n  - name: a\n    size: 1\n";
+    let sh = format!("setup() {{\n    cat <<EOF > app.yaml\n{body}EOF\n}}\n");
+    let old = "    - name: a\n      size: 1";
+    let new = "    - name: a\n    v: 1\n      size: 1";
+    let (resp, after, _d) = run(
+        &[("scripts/setup.sh", &sh)],
+        "apply_edits",
+        |root| json!(["scripts/setup.sh", [[old, new]], {"workspace_root": root}]),
+    );
+    refused_unchanged(&resp, &after, &sh);
+    assert!(
+        resp["message"].as_str().unwrap().contains("a heredoc"),
+        "{resp}"
+    );
+    let plain = format!("setup() {{\n    echo hi\n{body}}}\n");
+    let (resp, after, _d) = run(
+        &[("scripts/setup.sh", &plain)],
+        "apply_edits",
+        |root| json!(["scripts/setup.sh", [[old, new]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(
+        after[0],
+        "setup() {\n    echo hi\nitems:\n  - name: a\n  v: 1\n    size: 1\n}\n"
+    );
+}
+
+/// A frame the neighbouring lines decide still lands in a significant file: after `ports:` (which
+/// opens a block) the added line belongs one level deeper, which only old's frame gives.
+#[test]
+fn a_frame_the_neighbours_decide_lands_in_yaml() {
+    let before = "services:\n  cron:\n    ports:\n      - \"80:80\"\n";
+    let (resp, after, _d) = run(
+        &[("deploy/values.yml", before)],
+        "apply_edits",
+        |root| json!(["deploy/values.yml", [["cron:\n  ports:", "cron:\n  ports:\n    - \"81:81\""]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(
+        after[0],
+        "services:\n  cron:\n    ports:\n      - \"81:81\"\n      - \"80:80\"\n"
+    );
+}
+
+/// A shell `then` opens its body like `{` does: a run after `if …; then` that the model wrote in
+/// old's frame (one changed line left at old's indentation, one added beside it) is written in that
+/// frame, both lines in the body. It was read at the file's columns for the added line only (the
+/// `then` line seemed to open nothing), which is neither reading: one line in the `if`, one out.
+#[test]
+fn a_shell_then_opens_its_body() {
+    let before = "main() {\n    if [ -f timeout.txt ]; then\n        rm -f count.tmp\n    fi\n}\n";
+    let old = "if [ -f timeout.txt ]; then\n    rm -f count.tmp\nfi";
+    let new = "if [ -f timeout.txt ]; then\n    rm -idx count.tmp\n    rm -f name.tmp\nfi";
+    let (resp, after, _d) = run(
+        &[("scripts/setup.sh", before)],
+        "apply_edits",
+        |root| json!(["scripts/setup.sh", [[old, new]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(
+        after[0],
+        "main() {\n    if [ -f timeout.txt ]; then\n        rm -idx count.tmp\n        rm -f name.tmp\n    fi\n}\n"
+    );
+}
