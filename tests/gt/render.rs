@@ -1145,12 +1145,21 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
         let p = &mut plans[0];
         let keys = p.doc.keys();
         let k = r.below(p.hunks.len());
+        // What the other edits write: a stale text one of them writes is no longer stale once
+        // the edits are read in turn (issue #25 §3), so it is not used.
+        let others: Vec<String> = p
+            .hunks
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .flat_map(|(_, o)| o.new.iter().map(|n| o.new_text(&p.doc, n)))
+            .collect();
         let h = &mut p.hunks[k];
         if let Some((line, x, y)) = h.sub {
             let shown = &p.doc.lines[line].text[x..y];
             let stale = change_token(r, shown);
             let (ex, vis) = sub_count(&p.doc, &stale);
-            if ex + vis > 0 || stale == shown {
+            if ex + vis > 0 || stale == shown || others.iter().any(|o| o.contains(&stale)) {
                 return None;
             }
             h.stale = Some((line, stale));
@@ -1177,6 +1186,7 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             let stale = change_token(r, &copy);
             if key(&stale) == key(&p.doc.lines[i].text)
                 || key_windows(&keys, h.a, h.b, Some((i, &stale))) != 0
+                || others.iter().any(|o| key(o) == key(&stale))
             {
                 return None;
             }
