@@ -1477,3 +1477,76 @@ fn a_lone_shared_space_is_not_a_kept_stretch() {
     assert_eq!(tier, Tier::InlineWhitespace);
     assert_eq!(out, "\trm -f item.o\nCFLAGS  = -O3 -Wall\n");
 }
+
+/// Inline whitespace runs are settled whole (issue #25 G14): a run the model kept as its copy had it
+/// takes the file's alignment when the words on both sides are kept or the line has one word
+/// changed; a run it wrote otherwise, or one a rewritten line shares, is the model's spacing. Lines
+/// pair with the old line they edit even when short or moved.
+#[test]
+fn inline_runs_are_the_files_only_where_the_model_kept_them() {
+    let t = |file: &str, old: &str, new: &str| {
+        let (out, tier) = apply(file, old, new).unwrap();
+        assert_eq!(tier, Tier::InlineWhitespace);
+        out
+    };
+    // One word changed: the line keeps the column of `=`.
+    assert_eq!(
+        t("x       = 39\nz = 1\n", "x = 39\nz = 1", "y = 39\nz = 1"),
+        "y       = 39\nz = 1\n"
+    );
+    // Both neighbours kept: the file's run, whatever else changed.
+    assert_eq!(
+        t(
+            "x       = 39\nz = 1\n",
+            "x = 39\nz = 1",
+            "x = 39 + y\nz = 1"
+        ),
+        "x       = 39 + y\nz = 1\n"
+    );
+    // The model wrote the run wider than its copy: its own run, not the file's added to it.
+    assert_eq!(
+        t(
+            "x       = 39\nz = 1\n",
+            "x = 39\nz = 1",
+            "y       = 8\nz = 1"
+        ),
+        "y       = 8\nz = 1\n"
+    );
+    // Rewritten in two words: ` = ` is shared, not kept.
+    assert_eq!(
+        t(
+            "limit   = 88\nz = 1\n",
+            "limit = 88\nz = 1",
+            "value = {\"ready\": 18}\nz = 1"
+        ),
+        "value = {\"ready\": 18}\nz = 1\n"
+    );
+    // A short line with one word changed pairs with its old line (few shared bigrams).
+    assert_eq!(
+        t(
+            "CC      = gcc\nCFLAGS  = -O0\nDEST    = /usr\n",
+            "CC = gcc\nCFLAGS = -O0",
+            "CC = timeout"
+        ),
+        "CC      = timeout\nDEST    = /usr\n"
+    );
+    // Equal counts that plainly moved pair by similarity, not position.
+    assert_eq!(
+        t(
+            "if (a) {\n    total    = 71;\n    }\n}\n",
+            "if (a) {\n    total = 71;\n    }\n}",
+            "if (a) {\n    return x;\n    total3 = 71;\n}"
+        ),
+        "if (a) {\n    return x;\n    total3    = 71;\n}\n"
+    );
+    // An added line with one word changed from the one line the match deletes (an equal line
+    // between them in the line diff) keeps that line's run; with two such lines, neither.
+    assert_eq!(
+        t(
+            "{\n    return size;\n    idx      = 2;\n}\n",
+            "    return size;\n    idx = 2;\n}",
+            "    return limit;\n    total = 2;\n    return size;\n}"
+        ),
+        "{\n    return limit;\n    total      = 2;\n    return size;\n}\n"
+    );
+}
