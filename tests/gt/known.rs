@@ -34,6 +34,5 @@ pub const KNOWN_CLASSES: &[Known] = &[
     k("* smart_quotes *", &[], "whitespace", "G11 trailing whitespace moved to or from another line"),
     k("* indent_* *", &[], "whitespace", "G12 indentation frames and re-indentation"),
     k("* tabs_spaces *", &[], "whitespace", "G12 indentation frames and re-indentation"),
-    k("* * stale", &["shown:substring", "tier:trailing_whitespace"], "wrote", "G18 trailing whitespace of a substring old forgiven inside a line"),
     k("apply_blocks * *", &["lang:makefile", "fenced"], "content", "G19 a block under a bare file name and a fence goes to the previous block's file"),
 ];
