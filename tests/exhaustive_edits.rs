@@ -10,7 +10,8 @@
 //!   converted; and a multi-line `old` that ends before its last line's trailing whitespace, with `new`
 //!   not ending in that line, takes the whitespace with it, as one that starts with a line break after
 //!   a whitespace-only line does with that line's: it matches whole lines), or is refused as `NO_CHANGES`, or as ambiguous at the trailing-whitespace tier
-//!   (an `old` with a line break) or the typography tier (a non-ASCII `old`): another place differs
+//!   (an `old` with a line break) or the typography tier (a non-ASCII `old`), or as ambiguous with the
+//!   file's end when `old` ends with a line break the file's last line lacks: another place differs
 //!   from it only in bytes a view does not show;
 //! - an `old` found twice or more, overlaps included, is refused.
 //!
@@ -91,6 +92,14 @@ fn check(file: &str, old: &str, new: &str) -> bool {
                         old.contains(['\n', '\r']) || old.ends_with([' ', '\t'])
                     }
                     "typography" => !old.is_ascii(),
+                    // The file's last line without the final break `old` ends with: a view
+                    // shows it alike.
+                    "blank_edges" => {
+                        let core = old.trim_end_matches(['\n', '\r']);
+                        old.ends_with(['\n', '\r'])
+                            && !file.ends_with(['\n', '\r'])
+                            && file.ends_with(core)
+                    }
                     _ => false,
                 };
                 assert!(

@@ -32,9 +32,7 @@ pub const KNOWN_CLASSES: &[Known] = &[
     k("* * *", &["tier:blank_edges"], "content", "G9 blank_edges drops or duplicates a blank line that is in the file"),
     k("* trailing_ws *", &[], "whitespace", "G11 trailing whitespace moved to or from another line"),
     k("* smart_quotes *", &[], "whitespace", "G11 trailing whitespace moved to or from another line"),
-    k("* inline_ws *", &[], "whitespace", "G14 inline_whitespace rebuild: tabs become spaces, runs transplanted"),
     k("* indent_* *", &[], "whitespace", "G12 indentation frames and re-indentation"),
     k("* tabs_spaces *", &[], "whitespace", "G12 indentation frames and re-indentation"),
-    k("* * stale", &["shown:substring", "tier:trailing_whitespace"], "wrote", "G18 trailing whitespace of a substring old forgiven inside a line"),
     k("apply_blocks * *", &["lang:makefile", "fenced"], "content", "G19 a block under a bare file name and a fence goes to the previous block's file"),
 ];

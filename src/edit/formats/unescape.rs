@@ -14,13 +14,21 @@
 /// literals (`"…"`, `'…'`, `` `…` ``), when every literal closes; else every `\n` escape. Every other
 /// escape is kept as written.
 pub fn line_breaks_unescaped(s: &str) -> String {
-    outside_literals(s).unwrap_or_else(|| s.replace("\\r\\n", "\r\n").replace("\\n", "\n"))
+    outside_literals(s, true)
+        .or_else(|| outside_literals(s, false))
+        .unwrap_or_else(|| s.replace("\\r\\n", "\r\n").replace("\\n", "\n"))
 }
 
 /// Whether `s` reads as escaped as a whole: outside every quoted literal (the quotes of an escaped
 /// text are escaped too, so it has none) it holds a `\"`, `\'`, `\\` or `\t` escape, which a program
 /// with only its line breaks escaped does not have there.
 pub fn escaped_as_a_whole(s: &str) -> bool {
+    // Every double quote escaped (`\"` and no bare `"`): the text has no literal of its own to
+    // hold them, its quotes were escaped with it (a Go raw string's backquote opens no literal
+    // here, issue #25 G5).
+    if s.contains("\\\"") && !s.replace("\\\\", "").replace("\\\"", "").contains('"') {
+        return true;
+    }
     let mut open: Option<char> = None;
     let mut chars = s.chars();
     while let Some(c) = chars.next() {
@@ -44,7 +52,9 @@ pub fn escaped_as_a_whole(s: &str) -> bool {
     false
 }
 
-fn outside_literals(s: &str) -> Option<String> {
+/// `backquotes`: whether a backquote opens a literal (a Go raw string or a JS template opened on
+/// one line and closed on a later one does not close on its line: read again without them).
+fn outside_literals(s: &str, backquotes: bool) -> Option<String> {
     let mut out = String::with_capacity(s.len());
     let mut open: Option<char> = None;
     let mut chars = s.chars().peekable();
@@ -70,7 +80,7 @@ fn outside_literals(s: &str) -> Option<String> {
                 }
                 (_, None) => out.push('\\'),
             },
-            '"' | '\'' | '`' => {
+            '"' | '\'' | '`' if backquotes || c != '`' => {
                 open = match open {
                     None => Some(c),
                     Some(q) if q == c => None,
@@ -150,5 +160,21 @@ mod tests {
             out.text,
             "function f() {\n  let s = \"x\\n\";\n  let t = \"z\";\n}\n"
         );
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25, G5): a Go raw string's backquote, opened on one
+    /// line and closed on a later one, read as a literal that never closes, so a side escaped as a
+    /// whole kept its `\"` and one with only its line breaks escaped lost its own `"\n"`.
+    #[test]
+    fn a_backquote_that_does_not_close_on_its_line_opens_no_literal() {
+        assert!(escaped_as_a_whole(
+            "` idx\\n}\\nidx = append(idx, \\\"error\\\")"
+        ));
+        assert_eq!(
+            line_breaks_unescaped("\treturn `\\n\tfmt.Printf(\"a: %d\\n\", x)\\nretries: 7"),
+            "\treturn `\n\tfmt.Printf(\"a: %d\\n\", x)\nretries: 7"
+        );
+        // A backquote literal that closes on its line is still one.
+        assert_eq!(line_breaks_unescaped("x = `a\\nb`\\ny"), "x = `a\\nb`\ny");
     }
 }

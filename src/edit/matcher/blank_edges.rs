@@ -23,13 +23,24 @@ pub(super) fn partial_trims(old: &str) -> Vec<(usize, usize)> {
         return Vec::new();
     }
     let trail = o.iter().rev().take_while(|l| is_blank(l)).count();
-    let (lead, trail) = (lead, trail.min(MAX_EACH));
-    // Leading blank lines are always all trimmed: a kept one could be the previous line's own
-    // line break (a text that starts with one starts inside a line), not a blank line.
-    (0..trail)
-        .map(|b| (lead, b))
-        .filter(|&(a, b)| a + b > 0)
-        .collect()
+    // Leading blank lines kept (fewer than all trimmed) are the file's blank lines: such a form
+    // matches only at a line start (a text that starts with a line break otherwise starts inside a
+    // line, at the previous line's break). Past MAX_EACH, all are trimmed.
+    let leads: Vec<usize> = match lead {
+        0 => vec![0],
+        l if l > MAX_EACH => vec![l],
+        l => (0..=l).collect(),
+    };
+    // The all-trimmed form (every leading and trailing one) is tried after these.
+    let cap = trail.min(MAX_EACH);
+    let mut out: Vec<(usize, usize)> = leads
+        .iter()
+        .flat_map(|&a| (0..=cap).map(move |b| (a, b)))
+        .filter(|&(a, b)| a + b > 0 && (a < lead || b < cap))
+        .collect();
+    // The fewest blank lines trimmed first.
+    out.sort_by_key(|&(a, b)| (a + b, a));
+    out
 }
 
 /// `old` without `a` leading and `b` trailing blank lines, and `new` without as many (at most the
@@ -63,7 +74,11 @@ mod tests {
 
     #[test]
     fn the_fewest_blank_lines_are_trimmed_first() {
-        assert_eq!(partial_trims("\nA\nB\n\n\n"), vec![(1, 0), (1, 1)]);
+        // Leading ones kept are tried too (matched at a line start), fewest trimmed first.
+        assert_eq!(
+            partial_trims("\nA\nB\n\n\n"),
+            vec![(0, 1), (1, 0), (0, 2), (1, 1)]
+        );
         assert_eq!(partial_trims("A\n\n"), vec![]);
         assert_eq!(
             trimmed("\nA\nB\n\n\n", "\nA\n\n", 1, 1),
@@ -91,5 +106,26 @@ mod tests {
         let es = [Edit::new("\nDEST = /usr\n\n", "\nDEST = /opt\n\n")];
         let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
         assert_eq!(out.text, "CFLAGS = -O2\nDEST = /opt\n\nbuild:\n");
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25, class G9): a SEARCH that starts with a blank
+    /// line the file holds (the model added a blank line at its end only) and a REPLACE without it:
+    /// trimming every leading blank line kept the blank line the edit deletes. A kept leading blank
+    /// line is the file's and matches only at a line start, never at the previous line's break.
+    #[test]
+    fn a_leading_blank_line_the_file_holds_is_part_of_the_match() {
+        use crate::edit::apply::apply_edits;
+        use crate::edit::ir::Edit;
+        use crate::edit::matcher::Tolerance;
+        let text = "'use strict';\n\nclass Alpha {\n  beta() {}\n}\n";
+        let es = [Edit::new("\nclass Alpha {\n\n", "result Alpha {\n\n")];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert_eq!(out.text, "'use strict';\nresult Alpha {\n  beta() {}\n}\n");
+        // No blank line in the file there: the leading line break is not read as the previous
+        // line's (which would join `'use strict';` and `result`); all blank edges trimmed.
+        let text = "'use strict';\nclass Alpha {\n  beta() {}\n}\n";
+        let es = [Edit::new("\nclass Alpha {\n\n", "result Alpha {\n\n")];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert_eq!(out.text, "'use strict';\nresult Alpha {\n  beta() {}\n}\n");
     }
 }

@@ -2,15 +2,21 @@
 //! keeps the file's bytes.
 //!
 //! `old` and `new` are paired line by line: a diff of their lines compared without leading and trailing
-//! whitespace; inside a run of replaced lines, by position when the counts agree, else each new line
-//! with its most similar old line (character-bigram Dice, at least 0.5, monotone).
+//! whitespace; inside a run of replaced lines, by position when the counts agree (unless the pairing
+//! by similarity scores more: the lines moved), else each new line with its most similar old line
+//! (character-bigram Dice, at least 0.5, monotone; a line with one word changed scores by its share
+//! of kept words, so short lines pair too).
 //!
 //! - A line of `new` identical to its `old` line is the file's line, byte for byte.
 //! - A changed line keeps the file's bytes wherever the model left its old line alone: a character diff
 //!   of old line → new line (past their common prefix and suffix, bounded per line and per edit)
 //!   decides which stretches the model wrote, and every other stretch is copied from the file's line
 //!   through the tier's normalization map, so the file's inline whitespace, quotes, dashes, NBSP and
-//!   NFC/NFD form survive. Its trailing whitespace is the file's unless the model changed it. The result
+//!   NFC/NFD form survive. A run of inline whitespace is settled whole: the file's run where the model
+//!   kept its old run as it was and the words on both sides of it (or the line has one word changed),
+//!   else the model's spacing. An added line with one word changed from the one line the match
+//!   deletes settles its runs against that line (inline-whitespace tier only). Its trailing
+//!   whitespace is the file's unless the model changed it. The result
 //!   must equal the model's line under the tier's normalization, else the model's line is written as
 //!   sent. A blank old line carries nothing: what replaces it is written like an added line.
 //! - Indentation: a line whose indentation the model did not change keeps the file's leading whitespace
@@ -310,6 +316,10 @@ pub(super) fn rebuild(
         }
     }
     let unchanged = |jn: usize| partner[jn].is_some_and(|j| new[jn] == old[j]);
+    let mut paired = vec![false; old.len()];
+    for j in partner.iter().flatten() {
+        paired[*j] = true;
+    }
     // Lines of `new` that repeat a whole line of `old` as it is (at old's columns): `new` is written
     // in the model's own frame there, whatever its changed lines do.
     let repeats_old = (0..new.len()).any(|jn| {
@@ -476,7 +486,24 @@ pub(super) fn rebuild(
                     let line = Line { o, f, n, full };
                     render_pair(line, tier, (shift, tm), &ctx, &pieces, &fix, &budget)
                 }
-                None => render_added(n, full, (shift, tm), &ctx, &pieces, &fix),
+                None => {
+                    // An added line with one word changed from exactly one line the match deletes
+                    // is that line edited (a diff that kept an equal line between them): its
+                    // inline runs are settled against that line's (G14).
+                    let mut donors = (0..old.len()).filter(|&j| {
+                        tier == Tier::InlineWhitespace
+                            && !paired[j]
+                            && full_old(j)
+                            && !is_blank(old[j])
+                            && one_word_changed(ko[j], kn[jn])
+                    });
+                    let donor = match (donors.next(), donors.next()) {
+                        (Some(j), None) => Some((ko[j], key(seg(j)))),
+                        _ => None,
+                    };
+                    let runs = (donor, tier, &budget);
+                    render_added(n, full, (shift, tm), &ctx, &pieces, &fix, runs)
+                }
             };
             pieces.push(piece.into());
             breaks.push(partner[jn].and_then(own_break));
@@ -957,7 +984,16 @@ fn render_added(
     ctx: &Run,
     written: &[Cow<str>],
     fix: &Fixer,
+    (donor, tier, budget): (Option<(&str, &str)>, Tier, &Cell<usize>),
 ) -> String {
+    // The content, its inline runs settled against the line it edits when there is one.
+    let content = |body: &str| -> String {
+        let (nc, nt) = split_trailing(body);
+        donor
+            .and_then(|(oc, fc)| transplant(oc, fc, nc, tier, fix, budget))
+            .map(|c| c + nt)
+            .unwrap_or_else(|| fix.fix(body).into_owned())
+    };
     match ctx.reindent {
         Some(r) if full => {
             if is_blank(n) {
@@ -971,7 +1007,7 @@ fn render_added(
                     ctx.indent_for(cols, None, written)
                 }
             };
-            s.push_str(&fix.fix(&n[ind.len()..]));
+            s.push_str(&content(&n[ind.len()..]));
             s
         }
         _ => fix.fix(n).into_owned(),
@@ -1028,23 +1064,88 @@ fn transplant(
         }
     };
     let stretches = char_diff(oc, nc, budget);
-    for (x, (kind, o, n)) in stretches.iter().enumerate() {
-        // A run of whitespace kept with no kept text on either side (a space two unrelated lines
-        // share) is no stretch the model left alone: the model's spacing, not the file's run
-        // (issue #25 G14: `CC      = gcc` rewritten as a recipe line got `rm      -f`).
-        let kept = |y: Option<usize>| {
-            y.and_then(|y| stretches.get(y))
-                .is_some_and(|s| s.0 == Stretch::Kept)
-        };
-        let lone_space = oc[o.clone()].chars().all(|c| c == ' ' || c == '\t')
-            && !kept(x.checked_sub(1))
-            && !kept(Some(x + 1));
-        match kind {
-            Stretch::Kept if !lone_space => copy(&mut out, o.start, o.end),
-            _ => out.push_str(&fix.fix(&nc[n.clone()])),
+    // Runs of inline whitespace are settled whole (issue #25 G14): a run of `new` that is its old
+    // line's run kept as it was takes the file's run (the alignment the model's copy collapsed)
+    // when the words on both sides of it are kept, or when the line is its old line with one word
+    // changed (`x = 39` -> `y = 39` over `x       = 39` keeps the column of `=`). Any other run is
+    // the model's spacing: a run it wrote wider or narrower than its old one, or a space a
+    // rewritten line happens to share with the line it replaces (`CC = gcc` -> `rm -f x`).
+    let nruns = ws_runs(nc);
+    let oruns = ws_runs(oc);
+    let one_word = one_word_changed(oc, nc);
+    let file_run = |r: &std::ops::Range<usize>| -> Option<std::ops::Range<usize>> {
+        let (_, o, n) = stretches
+            .iter()
+            .find(|(k, _, n)| *k == Stretch::Kept && n.start <= r.start && r.end <= n.end)?;
+        let ro = o.start + (r.start - n.start)..o.start + (r.end - n.start);
+        if !oruns.contains(&ro) {
+            return None;
+        }
+        let both = word_before(oc, ro.start) == word_before(nc, r.start)
+            && word_after(oc, ro.end) == word_after(nc, r.end);
+        (both || one_word).then_some(ro)
+    };
+    for (kind, o, n) in &stretches {
+        let mut p = n.start;
+        while p < n.end {
+            if let Some(r) = nruns.iter().find(|r| r.contains(&p)) {
+                if p == r.start {
+                    match file_run(r) {
+                        Some(ro) => copy(&mut out, ro.start, ro.end),
+                        None => out.push_str(&nc[r.clone()]),
+                    }
+                }
+                p = r.end.min(n.end);
+                continue;
+            }
+            let q = nruns
+                .iter()
+                .map(|r| r.start)
+                .find(|&s| s > p)
+                .unwrap_or(n.end)
+                .min(n.end);
+            match kind {
+                Stretch::Kept => copy(&mut out, o.start + (p - n.start), o.start + (q - n.start)),
+                Stretch::Written => out.push_str(&fix.fix(&nc[p..q])),
+            }
+            p = q;
         }
     }
     (norm(&out, t).text == norm(nc, t).text).then_some(out)
+}
+
+/// The maximal runs of spaces and tabs inside `s`, as byte ranges.
+fn ws_runs(s: &str) -> Vec<std::ops::Range<usize>> {
+    let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+    for (x, c) in s.char_indices() {
+        if is_indent(c) {
+            match out.last_mut() {
+                Some(r) if r.end == x => r.end = x + 1,
+                _ => out.push(x..x + 1),
+            }
+        }
+    }
+    out
+}
+
+/// The word (text between spaces and tabs) that ends at byte `at` of `s`.
+fn word_before(s: &str, at: usize) -> &str {
+    let head = &s[..at];
+    &head[head.rfind(is_indent).map_or(0, |x| x + 1)..]
+}
+
+/// The word that starts at byte `at` of `s`.
+fn word_after(s: &str, at: usize) -> &str {
+    let tail = &s[at..];
+    &tail[..tail.find(is_indent).unwrap_or(tail.len())]
+}
+
+/// Whether `b` is `a` with exactly one of its words (split at spaces and tabs) changed: the same
+/// line edited, not a line written anew.
+fn one_word_changed(a: &str, b: &str) -> bool {
+    let wa: Vec<&str> = a.split(is_indent).filter(|w| !w.is_empty()).collect();
+    let wb: Vec<&str> = b.split(is_indent).filter(|w| !w.is_empty()).collect();
+    wa.len() == wb.len() && wa.len() >= 2 && wa.iter().zip(&wb).filter(|(x, y)| x != y).count() == 1
 }
 
 /// Length of the leading run of characters that fold to a space or a tab (what the indentation
@@ -1136,11 +1237,9 @@ fn char_diff(
 /// half similar).
 fn pair_lines(ko: &[&str], kn: &[&str]) -> Vec<(usize, usize)> {
     let (m, n) = (ko.len(), kn.len());
-    if m == n {
-        return (0..m).map(|x| (x, x)).collect();
-    }
+    let by_position = || (0..m).map(|x| (x, x)).collect::<Vec<_>>();
     if m == 0 || n == 0 || m * n > MAX_PAIR_SCORES {
-        return Vec::new();
+        return if m == n { by_position() } else { Vec::new() };
     }
     let grams = |s: &str| -> Vec<(char, char)> {
         let c: Vec<char> = s.chars().take(400).collect();
@@ -1172,8 +1271,23 @@ fn pair_lines(ko: &[&str], kn: &[&str]) -> Vec<(usize, usize)> {
     };
     // best[x][y]: most similarity pairing ko[..x] with kn[..y].
     let mut best = vec![vec![0f32; n + 1]; m + 1];
+    // A line with one word changed is its old line edited, however short (`CC = gcc` ->
+    // `CC = cc` shares few bigrams): it scores by the share of words kept.
     let score: Vec<Vec<f32>> = (0..m)
-        .map(|x| (0..n).map(|y| sim(x, y)).collect())
+        .map(|x| {
+            (0..n)
+                .map(|y| {
+                    let s = sim(x, y);
+                    match one_word_changed(ko[x], kn[y]) {
+                        true => {
+                            let w = ko[x].split(is_indent).filter(|w| !w.is_empty()).count();
+                            s.max(1.0 - 0.5 / w as f32)
+                        }
+                        false => s,
+                    }
+                })
+                .collect()
+        })
         .collect();
     for x in 1..=m {
         for y in 1..=n {
@@ -1200,6 +1314,14 @@ fn pair_lines(ko: &[&str], kn: &[&str]) -> Vec<(usize, usize)> {
         }
     }
     out.reverse();
+    // Equal counts pair by position unless the lines plainly moved: the similarity pairing scores
+    // more than the positional one (a run that deletes its first line and adds one at its end).
+    if m == n {
+        let positional: f32 = (0..m).map(|x| score[x][x]).filter(|&s| s >= 0.5).sum();
+        if best[m][n] <= positional {
+            return by_position();
+        }
+    }
     out
 }
 
