@@ -180,7 +180,8 @@ pub fn closer_elsewhere(
     }
     let clear = |(s, e): (usize, usize)| !((at.0 <= s && e <= at.1) || (s <= at.0 && at.1 <= e));
     let counts = |l: u8| {
-        let l_seen = l & !unseen;
+        // `new` needing indentation still counts against it.
+        let l_seen = l & !EOL;
         (l_seen & !seen == 0 && l_seen != seen)
             || (kept && l & !(EOL | TRAILING | (old & TYPOGRAPHY)) == 0)
     };
@@ -246,6 +247,19 @@ mod tests {
             closer_elsewhere(text, &lt, &["a()", "b()"], old, (4, 5), false),
             None
         );
+        // ... while a `new` that needs indentation where it stands still counts against it (ground
+        // truth seed 25 case 41613: old read through trailing whitespace, a like line at another
+        // depth).
+        let text = "    return y;\n      return offset; \n";
+        let lt = LineTable::new(text);
+        let old = at_match(&["      return offset;"], "      return offset; ").unwrap();
+        assert_eq!(old, TRAILING);
+        assert_eq!(
+            closer_elsewhere(text, &lt, &["      return y;"], old, (2, 2), false),
+            None
+        );
+        let text = "a()\nb()\n\n    a()\n    c()\n";
+        let lt = LineTable::new(text);
         // Nothing is closer than an exact match.
         assert_eq!(
             closer_elsewhere(text, &lt, &["a()", "b()"], 0, (4, 5), true),
