@@ -148,6 +148,65 @@ pub fn retried_at_a_twin(
     new: &str,
     found: &[Match],
 ) -> Option<(usize, usize)> {
+    substituted_at_a_twin(h, old, new, found)
+        .or_else(|| lines_retried_at_a_twin(h, old, new, found))
+}
+
+/// [`retried_at_a_twin`] for an edit whose `old` matched whole lines: its `new` stands elsewhere as
+/// the result of a first application, read line by line ([`liberties::closer_elsewhere`]: with
+/// strictly fewer liberties than `old` needed where it matched, or, when the edit copies lines it
+/// keeps beside those it changes, as a view shows what it would make of its match). The same
+/// conditions on what it writes as [`retried_at_a_twin`]'s.
+fn lines_retried_at_a_twin(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    found: &[Match],
+) -> Option<(usize, usize)> {
+    let [m] = found else {
+        return None;
+    };
+    let lt = h.lines();
+    // Matched exactly, the model's text is the file's there (a match widened to its line's
+    // indentation, for a `new` written at the file's columns, included).
+    if m.tier == Tier::Exact || lt.is_empty() || m.end <= m.start || m.replacement.trim().is_empty()
+    {
+        return None;
+    }
+    let (first, last) = (lt.index_of(m.start), lt.index_of(m.end - 1));
+    if h.text[m.start..m.end].contains(m.replacement.trim()) {
+        return None;
+    }
+    let split = |t: &str| -> Vec<String> {
+        let t = t.strip_suffix('\n').unwrap_or(t);
+        t.split('\n').map(str::to_string).collect()
+    };
+    let (o, n) = (split(old), split(new));
+    let (o, n): (Vec<&str>, Vec<&str>) = (
+        o.iter().map(String::as_str).collect(),
+        n.iter().map(String::as_str).collect(),
+    );
+    let kept_block =
+        n.iter().filter(|l| !l.trim().is_empty()).count() >= 2 && !old.contains(new.trim());
+    if !(has_own_line(old.lines(), new.lines()) || kept_block) {
+        return None;
+    }
+    let trimmed: Vec<&str> = o.iter().map(|l| l.trim()).collect();
+    let kept = n
+        .iter()
+        .any(|l| !l.trim().is_empty() && trimmed.contains(&l.trim()));
+    let at = (first + 1, last + 1);
+    let needed = liberties::at_match(&o, &h.text[m.start..m.end])?;
+    liberties::closer_elsewhere(h.text, lt, &n, needed, at, kept)
+}
+
+/// [`retried_at_a_twin`]'s first reading: `new` as sent, byte for byte, elsewhere.
+fn substituted_at_a_twin(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    found: &[Match],
+) -> Option<(usize, usize)> {
     let [m] = found else {
         return None;
     };
@@ -601,9 +660,31 @@ fn hunk_applied_at(
             // A pure insertion: its lines right above or right below the point it inserts at.
             return adjacent(text, lt, &new, at.0);
         }
-        let (s, e) = new_side_around(text, lt, &hk, at, tol)?;
-        (s <= at.0 && at.1 <= e).then_some((s, e))
+        new_side_around(text, lt, &hk, at, tol)
+            .filter(|&(s, e)| s <= at.0 && at.1 <= e)
+            .or_else(|| new_side_read_around(text, lt, &hk, at))
     })
+}
+
+/// Where the hunk's new side stands around lines `at` read line by line through the liberties its
+/// old side needed there ([`liberties::reads_as`]): for a hunk whose added lines were written in
+/// another indentation frame than its context (the file's columns beside a shifted context), which
+/// no tier reads as one block.
+fn new_side_read_around(
+    text: &str,
+    lt: &LineTable,
+    hk: &Hunk,
+    at: (usize, usize),
+) -> Option<(usize, usize)> {
+    let (old, new) = (hk.old_lines(), hk.new_lines());
+    let region = &text[lt.start(at.0.checked_sub(1)?)..lt.end(at.1.checked_sub(1)?)];
+    let needed = liberties::at_match(&old, region)?;
+    (0..=new.len() - old.len())
+        .filter(|&k| new[k..k + old.len()] == old[..])
+        .find_map(|k| {
+            let s = at.0.checked_sub(k).filter(|&s| s >= 1)?;
+            liberties::reads_as(text, lt, &new, s, needed).then_some((s, s + new.len() - 1))
+        })
 }
 
 /// Where the hunk's `new` side stands around lines `at` (where its `old` side matched): for each
@@ -705,6 +786,54 @@ fn without_blank_edges(hk: &Hunk) -> Option<Hunk> {
     })
 }
 
+/// A hunk retried at a near-twin of the place it was applied to ([`retried_at_a_twin`] for hunks):
+/// its new side (context and `+` lines) stands elsewhere read with strictly fewer liberties than
+/// its old side (context and `-` lines) needed at the lines `at` where it matched
+/// ([`liberties::closer_elsewhere`]): after a first application that place holds the new side, and
+/// the old side is found only where a twin that differs in whitespace, typography or indentation
+/// still holds it. The new side must be the hunk's own: a line no line of its old side is, or (a
+/// deletion) a block of two non-blank lines at least that is no run of the old side's lines (lines
+/// taken out of its middle). The 1-based lines where it stands.
+fn hunk_retried_at_a_twin(
+    text: &str,
+    lt: &LineTable,
+    hk: &Hunk,
+    at: (usize, usize),
+    tier: &str,
+) -> Option<(usize, usize)> {
+    if tier == Tier::Exact.as_str() {
+        return None;
+    }
+    // Only the readings that read the match with the fewest liberties: the one the matcher took (a
+    // hunk matched exactly is not judged by its other reading's indentation).
+    let region = &text[lt.start(at.0.checked_sub(1)?)..lt.end(at.1.checked_sub(1)?)];
+    let read: Vec<(Hunk, u8)> = readings(hk)
+        .into_iter()
+        .filter_map(|r| {
+            let needed = liberties::at_match(&r.old_lines(), region)?;
+            Some((r, needed))
+        })
+        .collect();
+    let fewest = read.iter().map(|(_, n)| n.count_ones()).min()?;
+    read.into_iter()
+        .filter(|(_, n)| n.count_ones() == fewest)
+        .find_map(|(hk, needed)| {
+            let (old, new) = (hk.old_lines(), hk.new_lines());
+            let solid = new.iter().filter(|l| !l.trim().is_empty()).count();
+            let kept_block = solid >= 2 && !old.windows(new.len()).any(|w| w == new.as_slice());
+            let own = has_own_line(old.iter().copied(), new.iter().copied()) || kept_block;
+            if old.is_empty() || old == new || !own {
+                return None;
+            }
+            // Context: a line the hunk keeps, not blank.
+            let kept = hk
+                .lines
+                .iter()
+                .any(|l| matches!(l, HunkLine::Context(t) if !t.trim().is_empty()));
+            liberties::closer_elsewhere(text, lt, &new, needed, at, kept)
+        })
+}
+
 /// After every hunk of one file landed at `matches` (one per hunk, in hunk order): `ALREADY_APPLIED`
 /// when one at least is a second application of itself (see the module doc).
 pub fn check_hunks(
@@ -717,7 +846,10 @@ pub fn check_hunks(
     let mut any = false;
     let lt = LineTable::new(text);
     for (hk, m) in hunks.iter().zip(matches) {
-        match hunk_applied_at(text, &lt, hk, (m.start_line, m.end_line), tol) {
+        let at = (m.start_line, m.end_line);
+        match hunk_applied_at(text, &lt, hk, at, tol)
+            .or_else(|| hunk_retried_at_a_twin(text, &lt, hk, at, m.tier))
+        {
             Some(at) => {
                 any = true;
                 states.push(State::Applied(at, true));
@@ -760,7 +892,10 @@ fn hunk_state(text: &str, lt: &LineTable, hk: &Hunk, tol: Tolerance) -> State {
             let Some(m) = a.matches.first() else {
                 return State::Missing;
             };
-            match hunk_applied_at(text, lt, hk, (m.start_line, m.end_line), tol) {
+            let at = (m.start_line, m.end_line);
+            match hunk_applied_at(text, lt, hk, at, tol)
+                .or_else(|| hunk_retried_at_a_twin(text, lt, hk, at, m.tier))
+            {
                 Some(at) => State::Applied(at, true),
                 None => State::Pending,
             }
@@ -857,6 +992,8 @@ fn failure(kind: &str, states: &[State], name: impl Fn(usize) -> String) -> Opti
             .with("pending", &pending),
     )
 }
+
+mod liberties;
 
 #[cfg(test)]
 mod tests;

@@ -776,3 +776,107 @@ fn a_substitution_retried_inside_a_longer_word_is_already_applied() {
     .expect("lands");
     assert_eq!(out.text, "\trm -f y.o8\n");
 }
+
+/// G2: a hunk retried at a near-twin of the place it landed (ground truth seed 25, `apply_patch`
+/// and unified-diff retries, shrunk). The first application matched the intended place; the retry
+/// matches only its twin, at a tolerance tier, while the hunk's new side stands where it was
+/// written, read with strictly fewer liberties.
+#[test]
+fn a_hunk_retried_at_a_near_twin_is_already_applied() {
+    // An indented twin (the indentation tier).
+    let text = "impl A {\n    fn save() {\n        if x > 8 {\n            return x;\n        }\n    }\n}\nfn save() {\n    if x > 8 {\n        return x;\n    }\n}\n";
+    let h = patch_hunks("*** Begin Patch\n*** Update File: a.rs\n@@\n fn save() {\n     if x > 8 {\n-        return x;\n+        config x;\n     }\n }\n*** End Patch\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert!(
+        once.ends_with("fn save() {\n    if x > 8 {\n        config x;\n    }\n}\n"),
+        "{once}"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert!(f.message.contains("lines 8-12"), "{}", f.message);
+    // A twin with trailing whitespace (the trailing-whitespace tier), a unified diff.
+    let text = "a:\n  x: 1 \n  y: 2\nb:\n  x: 1\n  y: 2\n";
+    let h =
+        diff_hunks("--- a/c.yaml\n+++ b/c.yaml\n@@ -4,3 +4,4 @@\n b:\n   x: 1\n+  z: 3\n   y: 2\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert_eq!(once, "a:\n  x: 1 \n  y: 2\nb:\n  x: 1\n  z: 3\n  y: 2\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // Smartened quotes (typography) at an indented twin: the new side stands read through the
+    // typography liberty alone, the twin needs indentation too.
+    let text = "    log(\"a\")\n    run()\nlog(\"a\")\nrun()\n";
+    let h = patch_hunks("*** Begin Patch\n*** Update File: a.py\n@@\n log(\u{201c}a\u{201d})\n-run()\n+run(1)\n*** End Patch\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert_eq!(once, "    log(\"a\")\n    run()\nlog(\"a\")\nrun(1)\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// G2: an insertion whose added lines were written at the file's columns beside a context copied
+/// without its indentation (noise `indent_abs`): no tier reads the new side as one block, so it is
+/// read line by line through the liberty the context needed (ground truth seed 25, shrunk).
+#[test]
+fn an_insertion_written_in_two_frames_is_not_applied_twice() {
+    let text = "dist: a.o\n\trm -f y.o\nclean:\n";
+    let h = patch_hunks("*** Begin Patch\n*** Update File: Makefile\n@@\n rm -f y.o\n+\t$(CC) -o app y.o\n*** End Patch\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert_eq!(once, "dist: a.o\n\trm -f y.o\n\t$(CC) -o app y.o\nclean:\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    let text = "func f() {\n\ta()\n\tb()\n}\n";
+    let h = diff_hunks("--- a/m.go\n+++ b/m.go\n@@ -2,2 +2,3 @@\n a()\n b()\n+\treturn r\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert_eq!(once, "func f() {\n\ta()\n\tb()\n\treturn r\n}\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// G2: `{old, new}` edits retried at a near-twin whose `new` is not found as sent: it stands read
+/// through the liberty the model's text needs everywhere (smartened quotes, tabs for spaces, a
+/// blank line added at an edge), while `old` needs that one and the twin's difference too.
+#[test]
+fn edits_retried_at_a_twin_are_recognised_through_the_readings_old_was_read_through() {
+    // Smartened quotes; the twin is indented.
+    let once = "    say(\"hi\")\n    x = 1\nsay(\"hi\")\nx = 2\n";
+    let es = edits(&[(
+        "say(\u{201c}hi\u{201d})\nx = 1",
+        "say(\u{201c}hi\u{201d})\nx = 2",
+    )]);
+    let f = plan_edits(once, &es, SAFE).expect_err("applied to the twin");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert!(f.message.contains("lines 3-4"), "{}", f.message);
+    // The first application lands at the place it was written.
+    let first = once.replace("x = 2", "x = 1");
+    let out = crate::edit::apply::apply_edits(&first, &es, SAFE).expect("lands");
+    assert_eq!(out.text, once);
+    // Tabs sent for spaces; the twin has a trailing space too.
+    let once = "def f():\n    a = 1\n    b = 3\n\ndef f():\n    a = 1 \n    b = 2\n";
+    let es = edits(&[("def f():\n\ta = 1\n\tb = 2", "def f():\n\ta = 1\n\tb = 3")]);
+    let f = plan_edits(once, &es, SAFE).expect_err("applied to the twin");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // A blank line added before both sides (the blank_edges tier); the twin is indented.
+    let once = "x = 0\n\nfn a() {\n    go(2);\n}\n  fn a() {\n      go(1);\n  }\n";
+    let es = edits(&[("\nfn a() {\n    go(1);\n}", "\nfn a() {\n    go(2);\n}")]);
+    let f = plan_edits(once, &es, SAFE).expect_err("applied to the twin");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// What the twin rules must leave alone: an edit that makes a block like another one, read through
+/// the same liberty on both sides (the same lines at another depth, `robust-dev` tabs_spaces-007's
+/// shape over several lines), or matched exactly, lands.
+#[test]
+fn edits_that_make_a_block_like_another_still_land() {
+    // Spaces sent for the file's tabs; the block it makes stands elsewhere, in tabs.
+    let text = "f() {\n\tif a {\n\t\treturn 1;\n\t}\n}\ng() {\n\tif a {\n\t\treturn 2;\n\t}\n}\n";
+    let es = edits(&[(
+        "    if a {\n        return 1;",
+        "    if a {\n        return 2;",
+    )]);
+    let out = crate::edit::apply::apply_edits(text, &es, SAFE).expect("lands");
+    assert_eq!(out.text, text.replacen("return 1", "return 2", 1));
+    // Matched exactly, its result standing elsewhere exactly: a copy made on purpose.
+    let text = "if a:\n    x = 1\nif a:\n    x = 2\n";
+    let es = edits(&[("if a:\n    x = 1", "if a:\n    x = 2")]);
+    let out = crate::edit::apply::apply_edits(text, &es, SAFE).expect("lands");
+    assert_eq!(out.text, "if a:\n    x = 2\nif a:\n    x = 2\n");
+    // A hunk that deletes a line, read with an indentation shift, making a block like a deeper one.
+    let text = "    }\n}\n\nimpl D {\n        fn r() {\n            a();\n\n    fn p() {\n        b();\n    }\n}\n\nfn r() {\n    a();\n";
+    let h = patch_hunks("*** Begin Patch\n*** Update File: a.rs\n@@\n         }\n     }\n \n-    impl D {\n             fn r() {\n                 a();\n*** End Patch\n");
+    let a = apply_hunks(text, &h, SAFE).expect("lands");
+    check_hunks(text, &h, &a.matches, SAFE).expect("not a retry");
+}

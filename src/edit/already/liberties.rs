@@ -1,0 +1,290 @@
+//! Which liberties a model's lines need to read as lines of the file, one by one: the evidence that
+//! tells a retry at a near-twin from an edit that only makes a place like another.
+//!
+//! A retry of an edit whose first application landed at place B finds its old side only at a twin A
+//! of B, and reads it there through the transcription noise the model's text has (N) and the
+//! bytes in which the twin differs (D); its new side stands at B read through N alone. An edit
+//! that makes A like an existing B reads its old side at A through N, and its new side at B through
+//! N and whatever B's own spelling adds. So a new side that stands elsewhere read with *strictly
+//! fewer* liberties than the old side needed where it matched is closer to the model's text than
+//! the place it matched: that place is the twin, and the edit is already applied. Equal liberties
+//! tell nothing (`robust-dev` tabs_spaces-007: an edit written with spaces makes a line like one
+//! the file writes with tabs, and both sides read through the same indentation liberty).
+//!
+//! Line endings never count (a view shows none: which of two twins holds the CRLF line decides
+//! nothing). An edit that copies context beside what it changes is judged more strictly: its whole
+//! result standing elsewhere as a view shows it is already applied (see [`closer_elsewhere`]).
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::edit::matcher::normalize::fold_char;
+use crate::edit::text::LineTable;
+
+/// A line break other than the model's (CRLF for LF, or the reverse).
+const EOL: u8 = 32;
+/// Trailing whitespace.
+const TRAILING: u8 = 1;
+/// Curly quotes, dashes, Unicode spaces, NFC/NFD.
+const TYPOGRAPHY: u8 = 2;
+/// Leading spaces and tabs.
+const INDENT: u8 = 4;
+/// Runs of spaces and tabs inside a line.
+const INLINE: u8 = 8;
+/// Blank lines at the edges, left out.
+pub const BLANK_EDGES: u8 = 16;
+
+const LINE: [u8; 4] = [TRAILING, TYPOGRAPHY, INDENT, INLINE];
+
+fn normal(line: &str, with: u8) -> String {
+    let mut s: String = line.trim_end_matches('\r').to_string();
+    if with & TYPOGRAPHY != 0 && !s.is_ascii() {
+        s = s.nfc().map(fold_char).collect();
+    }
+    if with & INLINE != 0 {
+        let lead = s.len() - s.trim_start_matches([' ', '\t']).len();
+        let mut out = s[..lead].to_string();
+        let mut run = false;
+        for c in s[lead..].chars() {
+            let blank = c == ' ' || c == '\t';
+            if !(blank && run) {
+                out.push(if blank { ' ' } else { c });
+            }
+            run = blank;
+        }
+        s = out;
+    }
+    if with & TRAILING != 0 {
+        s.truncate(s.trim_end().len());
+    }
+    if with & INDENT != 0 {
+        s = s.trim_start_matches([' ', '\t']).to_string();
+    }
+    s
+}
+
+/// The liberties a model's line (a CR at its end: sent with a CRLF break) needs to read as a
+/// file's line (`cr`: its break is CRLF), `None` when it reads as another line.
+fn line_liberties(model: &str, file: &str, cr: bool) -> Option<u8> {
+    let (m, f) = (model.trim_end_matches('\r'), file.trim_end_matches('\r'));
+    let eol = match (model.len() != m.len()) != cr {
+        true => EOL,
+        false => 0,
+    };
+    if m == f {
+        return Some(eol);
+    }
+    let all = LINE.iter().fold(0, |a, b| a | b);
+    if normal(m, all) != normal(f, all) {
+        return None;
+    }
+    // A liberty is needed when the lines differ with every other one taken.
+    Some(
+        LINE.iter()
+            .filter(|&&l| normal(m, all & !l) != normal(f, all & !l))
+            .fold(eol, |a, b| a | b),
+    )
+}
+
+/// The liberties `lines` need to read as the file's lines from 0-based line `from` on, one for one.
+fn run_liberties(text: &str, lt: &LineTable, lines: &[&str], from: usize) -> Option<u8> {
+    if lines.is_empty() || from + lines.len() > lt.len() {
+        return None;
+    }
+    lines.iter().enumerate().try_fold(0, |a, (j, l)| {
+        let i = from + j;
+        let cr = lt.terminator(i, text).starts_with('\r');
+        Some(a | line_liberties(l, lt.content(i, text), cr)?)
+    })
+}
+
+/// The liberties `lines` need to read as the lines of `region` (its first and last may be parts
+/// of lines: where a match starts or ends inside one), one for one.
+fn region_liberties(lines: &[&str], region: &[&str]) -> Option<u8> {
+    if lines.is_empty() || lines.len() != region.len() {
+        return None;
+    }
+    lines.iter().zip(region).try_fold(0, |a, (l, f)| {
+        let t = f.trim_end_matches('\r');
+        Some(a | line_liberties(l, t, t.len() != f.len())?)
+    })
+}
+
+/// `lines` without their blank lines at the edges, when they have some (and something is left).
+fn without_blank_edges<'a>(lines: &'a [&'a str]) -> Option<&'a [&'a str]> {
+    let blank = |l: &&&str| l.trim().is_empty();
+    let lead = lines.iter().take_while(blank).count();
+    let trail = lines[lead..].iter().rev().take_while(blank).count();
+    (lead + trail > 0 && lead + trail < lines.len()).then(|| &lines[lead..lines.len() - trail])
+}
+
+/// The liberties the old side's `lines` need to read as `region`, the text it matched (its lines
+/// split at `\n`, a final line break left out), without its blank edge lines ([`BLANK_EDGES`])
+/// when only so they are as many.
+pub fn at_match(lines: &[&str], region: &str) -> Option<u8> {
+    let region = region.strip_suffix('\n').unwrap_or(region);
+    let region: Vec<&str> = region.split('\n').collect();
+    if lines.len() == region.len() {
+        return region_liberties(lines, &region);
+    }
+    let inner = without_blank_edges(lines).filter(|l| l.len() == region.len())?;
+    Some(region_liberties(inner, &region)? | BLANK_EDGES)
+}
+
+/// Whether `lines` read as the file's lines from 1-based line `from` on with no liberty but those
+/// in `allowed` (and line endings): the same reading the old side was read through.
+pub fn reads_as(text: &str, lt: &LineTable, lines: &[&str], from: usize, allowed: u8) -> bool {
+    from >= 1 && run_liberties(text, lt, lines, from - 1).is_some_and(|l| l & !(allowed | EOL) == 0)
+}
+
+/// Where the new side's `lines` stand elsewhere (neither inside the lines `at` of the match nor
+/// holding them) as the result of a first application: the 1-based lines of the first such place.
+/// `old` is what the old side needed where it matched ([`at_match`]). A place counts when
+///
+/// - the new side reads there with strictly fewer liberties than `old` (line endings aside, and
+///   indentation when the edit copies no context: a model that copied `old` without its
+///   indentation may write `new` at the file's columns): it is closer to the model's text than the
+///   place the old side matched; or
+/// - `kept` (the edit copies lines it keeps beside the lines it changes, its context) and the new
+///   side reads there as sent, but for bytes a view does not show (line endings, trailing
+///   whitespace) and the typography the old side too was read through (quotes the model
+///   smartened): the whole result, context included, already stands at a place a view shows as what
+///   the edit would make of its match. Applying it would leave two such places, and no view tells
+///   which one the edit made: a first application that meant to make a second copy widens its
+///   context. Indentation is no such liberty: the same lines at another depth are another block
+///   (code repeated at two nesting levels), and an edit may well make one like the other.
+///
+/// Without its blank edge lines when the old side too was read so.
+pub fn closer_elsewhere(
+    text: &str,
+    lt: &LineTable,
+    lines: &[&str],
+    old: u8,
+    at: (usize, usize),
+    kept: bool,
+) -> Option<(usize, usize)> {
+    // Without context, the indentation of `new` is no evidence: a model that copied `old` without
+    // its indentation may write `new` at the file's columns (the absolute-columns reading).
+    let unseen = match kept {
+        true => EOL,
+        false => EOL | INDENT,
+    };
+    let seen = old & !unseen;
+    if seen == 0 {
+        return None;
+    }
+    let mut forms: Vec<(&[&str], u8)> = vec![(lines, 0)];
+    if old & BLANK_EDGES != 0 {
+        if let Some(inner) = without_blank_edges(lines) {
+            forms.push((inner, BLANK_EDGES));
+        }
+    }
+    let clear = |(s, e): (usize, usize)| !((at.0 <= s && e <= at.1) || (s <= at.0 && at.1 <= e));
+    let counts = |l: u8| {
+        // `new` needing indentation still counts against it.
+        let l_seen = l & !EOL;
+        (l_seen & !seen == 0 && l_seen != seen)
+            || (kept && l & !(EOL | TRAILING | (old & TYPOGRAPHY)) == 0)
+    };
+    forms.into_iter().find_map(|(form, extra)| {
+        let k = form.len();
+        // Cheap first test: the first line read with every liberty.
+        let all = LINE.iter().fold(0, |a, b| a | b);
+        let first = normal(form.first()?, all);
+        (0..(lt.len() + 1).saturating_sub(k))
+            .filter(|&i| normal(lt.content(i, text), all) == first)
+            .filter(|&i| clear((i + 1, i + k)))
+            .find(|&i| run_liberties(text, lt, form, i).is_some_and(|l| counts(l | extra)))
+            .map(|i| (i + 1, i + k))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_needs_only_the_liberties_it_differs_by() {
+        assert_eq!(line_liberties("  x = 1", "  x = 1", false), Some(0));
+        assert_eq!(line_liberties("  x = 1\r", "  x = 1", true), Some(0));
+        assert_eq!(line_liberties("  x = 1", "  x = 1", true), Some(EOL));
+        assert_eq!(
+            line_liberties("  x = 1", "  x = 1 \t", false),
+            Some(TRAILING)
+        );
+        assert_eq!(line_liberties("x = 1", "    x = 1", false), Some(INDENT));
+        assert_eq!(
+            line_liberties("s = \u{201c}a\u{201d}", "\ts = \"a\" ", false),
+            Some(TYPOGRAPHY | INDENT | TRAILING)
+        );
+        assert_eq!(line_liberties("x = 1", "x     = 1", false), Some(INLINE));
+        assert_eq!(line_liberties("x = 1", "x = 2", false), None);
+        assert_eq!(line_liberties("x = 1", "x=1", false), None);
+    }
+
+    #[test]
+    fn a_new_side_counts_only_where_it_reads_with_strictly_fewer_liberties() {
+        // Old side read at lines 4-5 through an indentation liberty; its new side stands exactly
+        // at lines 1-2 (a retry at an indented twin) ...
+        let text = "a()\nb()\n\n    a()\n    c()\n";
+        let lt = LineTable::new(text);
+        let old = at_match(&["a()", "c()"], "    a()\n    c()\n").unwrap();
+        assert_eq!(old, INDENT);
+        assert_eq!(
+            closer_elsewhere(text, &lt, &["a()", "b()"], old, (4, 5), true),
+            Some((1, 2))
+        );
+        // ... but not where it needs the same liberty (an edit making a line like another).
+        let text = "    a()\n    b()\n\n    a()\n    c()\n";
+        let lt = LineTable::new(text);
+        assert_eq!(
+            closer_elsewhere(text, &lt, &["a()", "b()"], old, (4, 5), true),
+            None
+        );
+        // Without context, the indentation of `new` is no evidence (written at the file's columns).
+        let text = "a()\nb()\n\n    a()\n    c()\n";
+        let lt = LineTable::new(text);
+        assert_eq!(
+            closer_elsewhere(text, &lt, &["a()", "b()"], old, (4, 5), false),
+            None
+        );
+        // ... while a `new` that needs indentation where it stands still counts against it (ground
+        // truth seed 25 case 41613: old read through trailing whitespace, a like line at another
+        // depth).
+        let text = "    return y;\n      return offset; \n";
+        let lt = LineTable::new(text);
+        let old = at_match(&["      return offset;"], "      return offset; ").unwrap();
+        assert_eq!(old, TRAILING);
+        assert_eq!(
+            closer_elsewhere(text, &lt, &["      return y;"], old, (2, 2), false),
+            None
+        );
+        let text = "a()\nb()\n\n    a()\n    c()\n";
+        let lt = LineTable::new(text);
+        // Nothing is closer than an exact match.
+        assert_eq!(
+            closer_elsewhere(text, &lt, &["a()", "b()"], 0, (4, 5), true),
+            None
+        );
+    }
+
+    #[test]
+    fn blank_edges_count_on_both_sides() {
+        let text = "a()\nb()\nx\n\na()\nc()\n";
+        let lt = LineTable::new(text);
+        let old = at_match(&["", "a()", "c()"], "a()\nc()\n").unwrap();
+        assert_eq!(old, BLANK_EDGES);
+        // The new side needs the same liberty: no evidence.
+        assert_eq!(
+            closer_elsewhere(text, &lt, &["", "a()", "b()"], old, (5, 6), true),
+            None
+        );
+        let text = "a()\nb()\nx\n\n  a()\n  c()\n";
+        let lt = LineTable::new(text);
+        let old = at_match(&["", "a()", "c()"], "  a()\n  c()\n").unwrap();
+        assert_eq!(old, BLANK_EDGES | INDENT);
+        assert_eq!(
+            closer_elsewhere(text, &lt, &["", "a()", "b()"], old, (5, 6), true),
+            Some((1, 2))
+        );
+    }
+}
