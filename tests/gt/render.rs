@@ -18,7 +18,7 @@
 //! |---|---|---|
 //! | `none` | the edit as intended, with context widened until the old side is unique by what a view shows | may apply |
 //! | `stale` | one token of a line the edit copies (context, removed or replaced) is not what the file holds, and the stale text is found nowhere in the file by what a view shows | must refuse |
-//! | `retry` | the same rendering sent again to the file it already produced | must refuse (or no-op): applying twice is not applying |
+//! | `retry` | the same rendering sent again to the file it already produced (not when the first sending is itself ambiguous by what a view shows, `view_ambiguous`: the engine refuses it, so no file it produced exists) | must refuse (or no-op): applying twice is not applying |
 //! | `elided` | `new` keeps the first and last line of a 3+ line region and puts `... existing code ...` between | must refuse: no placeholder over real code |
 //! | `scope_at_twin` | `apply_patch`: the `@@` scope names another block (its twin when it has one); a chunk of added lines only, or one whose content a view shows identically elsewhere, keeps its own scope (the scope is then what locates it: another block's is another well-formed edit) | may apply when the content lies inside a block of a line the scope chain resolves to, below such a line (see below), or the chain names no line; must refuse when every line it names is below the content: a scope that names a real line is a constraint |
 //! | `lines_at_twin` | line numbers (unified-diff headers, `apply_patch` unified headers, view prefixes) point at the twin of the region (or elsewhere) while the content is right | may apply (content decides; the numbers may also make it refuse); a write at the twin is wrong |
@@ -1285,6 +1285,14 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                 }
             }
         }
+    }
+
+    // A retry of an edit whose first sending is itself ambiguous by what a view shows: the engine
+    // refuses that first sending (two places a view shows alike), so there is no file it produced
+    // to retry against; and what the retry finds, a place equal to `old` but for bytes a view does
+    // not show, is what an edit making a block like its twin finds too. Not generated.
+    if adv == Adv::Retry && tags.contains("view_ambiguous") {
+        return None;
     }
 
     // Render.
