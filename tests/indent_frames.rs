@@ -213,3 +213,36 @@ fn a_placeholder_is_named_before_disagreeing_frames() {
     assert_eq!(resp["placeholder_lines"][0]["line"], json!(3), "{resp}");
     assert_eq!(after[0], YAML, "the file changed");
 }
+
+/// `old` copied without its line's indentation and through the line's end, `new` starting with an
+/// empty line (or empty): the line's indentation goes with it. Left in place it indented the next
+/// line (`return 2` moved to 8, into another block) or stayed as a line of only a tab.
+#[test]
+fn a_line_emptied_or_deleted_takes_its_indentation() {
+    let py = "def f():\n    x = 1\n    return 2\n";
+    let (resp, after, _d) = run(
+        &[("src/app.py", py)],
+        "apply_edits",
+        |root| json!(["src/app.py", [["x = 1\n", ""]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(after[0], "def f():\n    return 2\n");
+
+    let mk = "build: main.o util.o\n\tcp item.conf $(DEST)/size.über\n\n";
+    let (resp, after, _d) = run(
+        &[("Makefile", mk)],
+        "apply_edits",
+        |root| json!(["Makefile", [["cp item.conf $(DEST)/size.über\n\n", "\n"]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(after[0], "build: main.o util.o\n\n");
+
+    // An `old` that starts with the line break keeps the line's text and its indentation.
+    let (resp, after, _d) = run(
+        &[("src/app.py", py)],
+        "apply_edits",
+        |root| json!(["src/app.py", [["\n    return 2\n", "\n    return 3\n"]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(after[0], "def f():\n    x = 1\n    return 3\n");
+}
