@@ -194,3 +194,55 @@ fn a_shell_then_opens_its_body() {
         "main() {\n    if [ -f timeout.txt ]; then\n        rm -idx count.tmp\n        rm -f name.tmp\n    fi\n}\n"
     );
 }
+
+/// An elision placeholder put over code in a file whose frames disagree: the placeholder is
+/// named first (`ELIDED_CONTENT`, its line listed), not the columns (`SEARCH_BLOCK_NOT_FOUND`),
+/// since re-copying the indentation would not make the edit writable. The file is unchanged.
+#[test]
+fn a_placeholder_is_named_before_disagreeing_frames() {
+    // The placeholder at 4 over `image` and `ports` (old's frame puts it at 6, the file's column is
+    // 4): the frames disagree about it.
+    let new = "cron:\n    # ... existing code ...\n    - \"8060:80\"";
+    let (resp, after, _d) = run(
+        &[("deploy/values.yml", YAML)],
+        "apply_edits",
+        |root| json!(["deploy/values.yml", [[YAML_OLD, new]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(false), "{resp}");
+    assert_eq!(resp["code"], json!("ELIDED_CONTENT"), "{resp}");
+    assert_eq!(resp["placeholder_lines"][0]["line"], json!(3), "{resp}");
+    assert_eq!(after[0], YAML, "the file changed");
+}
+
+/// `old` copied without its line's indentation and through the line's end, `new` starting with an
+/// empty line (or empty): the line's indentation goes with it. Left in place it indented the next
+/// line (`return 2` moved to 8, into another block) or stayed as a line of only a tab.
+#[test]
+fn a_line_emptied_or_deleted_takes_its_indentation() {
+    let py = "def f():\n    x = 1\n    return 2\n";
+    let (resp, after, _d) = run(
+        &[("src/app.py", py)],
+        "apply_edits",
+        |root| json!(["src/app.py", [["x = 1\n", ""]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(after[0], "def f():\n    return 2\n");
+
+    let mk = "build: main.o util.o\n\tcp item.conf $(DEST)/size.über\n\n";
+    let (resp, after, _d) = run(
+        &[("Makefile", mk)],
+        "apply_edits",
+        |root| json!(["Makefile", [["cp item.conf $(DEST)/size.über\n\n", "\n"]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(after[0], "build: main.o util.o\n\n");
+
+    // An `old` that starts with the line break keeps the line's text and its indentation.
+    let (resp, after, _d) = run(
+        &[("src/app.py", py)],
+        "apply_edits",
+        |root| json!(["src/app.py", [["\n    return 2\n", "\n    return 3\n"]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(after[0], "def f():\n    x = 1\n    return 3\n");
+}

@@ -235,7 +235,18 @@ pub fn plan_edits_in(
             }
             other => other,
         }
-        .map_err(|m| miss_failure(&h, m, i, edits.len()))?;
+        .map_err(|m| match m {
+            // A region found but for its indentation, and a `new` that puts an elision placeholder
+            // over its code: the placeholder is the refusal's cause to name, not the columns.
+            Miss::InconsistentIndent { span: (s, end), .. } => {
+                let elided = crate::edit::placeholder::elided_in_change(text, s, end, &e.new);
+                match elided.is_empty() {
+                    true => miss_failure(&h, m, i, edits.len()),
+                    false => elided_failure(&h, s, &elided, Some(("edits", i))),
+                }
+            }
+            m => miss_failure(&h, m, i, edits.len()),
+        })?;
         let (old, new) = unescaped
             .as_ref()
             .map_or((e.old.as_str(), e.new.as_str()), |(o, n)| {

@@ -204,6 +204,14 @@ pub(super) fn absorb_indent(
         }
         return Ok(Some((ls, format!("{prefix}{old}"), shifted, true)));
     }
+    // `old` runs from after its line's indentation over the line's text and past its end, and `new`
+    // starts with an empty line: the line becomes that empty line, so its indentation goes with
+    // `old` (left, it would stay as a whitespace-only line, or indent the line after it when `new`
+    // is empty). An `old` that starts with a line break leaves the line's text alone: not taken.
+    let old_first = old.split(['\n', '\r']).next().unwrap_or("");
+    if first.is_empty() && old.contains(['\n', '\r']) && !is_blank(old_first) {
+        return Ok(Some((ls, format!("{prefix}{old}"), new.to_string(), false)));
+    }
     if old.starts_with(is_indent) || ind.is_empty() || is_blank(first) {
         return Ok(None);
     }
