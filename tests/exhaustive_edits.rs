@@ -9,7 +9,9 @@
 //!   a replacement of that place would (unless `new` brings line breaks into a file with CR ones: those are
 //!   converted; and a multi-line `old` that ends before its last line's trailing whitespace, with `new`
 //!   not ending in that line, takes the whitespace with it, as one that starts with a line break after
-//!   a whitespace-only line does with that line's: it matches whole lines), or is refused as `NO_CHANGES`, or as ambiguous at the trailing-whitespace tier
+//!   a whitespace-only line does with that line's, and one begun after its line's indentation and
+//!   running past the line's end, replaced by a `new` opening with an empty line, with that
+//!   indentation: it matches whole lines), or is refused as `NO_CHANGES`, or as ambiguous at the trailing-whitespace tier
 //!   (an `old` with a line break) or the typography tier (a non-ASCII `old`), or as ambiguous with the
 //!   file's end when `old` ends with a line break the file's last line lacks: another place differs
 //!   from it only in bytes a view does not show;
@@ -128,7 +130,18 @@ fn check(file: &str, old: &str, new: &str) -> bool {
                     && bol < at
                     && file[bol..at].trim().is_empty()
                     && first(new) != first(old);
+                // `old` begun after its line's indentation, running over the line's text and past
+                // its end, replaced by a `new` that starts with an empty line (or is empty): the
+                // line's indentation goes with it (left, it would indent the next line).
+                let indent = bol < at
+                    && file[bol..at].chars().all(|c| c == ' ' || c == '\t')
+                    && old.contains(['\n', '\r'])
+                    && !first(old).trim().is_empty()
+                    && first(new).is_empty();
                 let mut ok = vec![want.clone()];
+                if indent {
+                    ok.push(format!("{}{new}{}", &file[..bol], &file[e..]));
+                }
                 for (h, t) in [(true, false), (false, true), (true, true)] {
                     if (!h || head) && (!t || tail) {
                         let (a, z) = (if h { bol } else { at }, if t { eol } else { e });
