@@ -134,13 +134,23 @@ fuzz_target!(|data: &[u8]| {
                     let pre = &span[..span.len() - old.len()];
                     assert!(span.ends_with(old.as_str()), "an exact match ends with old");
                     assert!(!pre.is_empty() && pre.chars().all(|c| c == ' ' || c == '\t'));
-                    let ind = new.len() - new.trim_start_matches([' ', '\t']).len();
-                    assert!(ind > 0, "absorbed only for an indented new");
-                    assert_eq!(
-                        rep_lines,
-                        split_lines(&format!("{pre}{}", &new[ind..])),
-                        "absorbed replacement is new at the line's own indentation"
-                    );
+                    let first_new = new.split(['\n', '\r']).next().unwrap_or("");
+                    if first_new.is_empty() && old.contains(['\n', '\r']) {
+                        // A line emptied or deleted takes its indentation with it.
+                        assert_eq!(
+                            rep_lines,
+                            split_lines(&new),
+                            "a line emptied or deleted is replaced by new as it is"
+                        );
+                    } else {
+                        let ind = new.len() - new.trim_start_matches([' ', '\t']).len();
+                        assert!(ind > 0, "absorbed only for an indented new");
+                        assert_eq!(
+                            rep_lines,
+                            split_lines(&format!("{pre}{}", &new[ind..])),
+                            "absorbed replacement is new at the line's own indentation"
+                        );
+                    }
                 }
             } else if !m.tolerances.contains(&Tier::LinePrefix) {
                 let old_lines = split_lines(&old);
