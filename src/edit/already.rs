@@ -177,15 +177,7 @@ fn lines_retried_at_a_twin(
     if h.text[m.start..m.end].contains(m.replacement.trim()) {
         return None;
     }
-    let split = |t: &str| -> Vec<String> {
-        let t = t.strip_suffix('\n').unwrap_or(t);
-        t.split('\n').map(str::to_string).collect()
-    };
-    let (o, n) = (split(old), split(new));
-    let (o, n): (Vec<&str>, Vec<&str>) = (
-        o.iter().map(String::as_str).collect(),
-        n.iter().map(String::as_str).collect(),
-    );
+    let (o, n) = (lines_of(old), lines_of(new));
     let kept_block =
         n.iter().filter(|l| !l.trim().is_empty()).count() >= 2 && !old.contains(new.trim());
     if !(has_own_line(old.lines(), new.lines()) || kept_block) {
@@ -198,6 +190,11 @@ fn lines_retried_at_a_twin(
     let at = (first + 1, last + 1);
     let needed = liberties::at_match(&o, &h.text[m.start..m.end])?;
     liberties::closer_elsewhere(h.text, lt, &n, needed, at, kept)
+}
+
+/// `t`'s lines, split on `\n`, without the empty part after a final one.
+fn lines_of(t: &str) -> Vec<&str> {
+    t.strip_suffix('\n').unwrap_or(t).split('\n').collect()
 }
 
 /// [`retried_at_a_twin`]'s first reading: `new` as sent, byte for byte, elsewhere.
