@@ -14,7 +14,9 @@
 //! apply_unified_diff, edit_lines), `--out DIR`, `--shrink K` (shrink at most K wrong cases per
 //! reading and class, default 3), `--keep-known K` (write at most K reproductions per known class,
 //! default 100; every wrong write in no known class is written), `--new-only` (exit 0 when every
-//! wrong write is in a known class of tests/gt/known.rs; by default any wrong write exits 1).
+//! wrong write is in a known class of tests/gt/known.rs; by default any wrong write exits 1),
+//! `--outcomes FILE` (write each case's index and verdict, one per line: `applied`, `noop`, `wrong`
+//! or the refusal's code, to compare two runs case by case), `--help` (this text).
 
 #[path = "../tests/gt/mod.rs"]
 mod gt;
@@ -40,6 +42,15 @@ fn main() {
             }
         })
     };
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        let doc: String = include_str!("ground_truth.rs")
+            .lines()
+            .take_while(|l| l.starts_with("//!"))
+            .map(|l| format!("{}\n", l.trim_start_matches("//!").trim_start_matches(' ')))
+            .collect();
+        print!("{doc}");
+        return;
+    }
     let seed = num("--seed", 1);
     if let Some(path) = get("--replay") {
         let w = gt::run::Worker::new("replay");
@@ -74,6 +85,7 @@ fn main() {
         threads: num("--threads", 2) as usize,
         only,
         shrink_per_reading: num("--shrink", 3) as usize,
+        outcomes: get("--outcomes").is_some(),
     };
     let out = std::path::PathBuf::from(get("--out").unwrap_or_else(|| "ground-truth-wrong".into()));
     let new_only = args.iter().any(|a| a == "--new-only");
@@ -135,6 +147,12 @@ fn main() {
         cfg.cases as f64 / secs
     );
     let _ = writeln!(so, "{}", stats.markdown());
+    if let Some(path) = get("--outcomes") {
+        let mut rows = stats.outcomes.clone();
+        rows.sort();
+        let text: String = rows.iter().map(|(i, v)| format!("{i}\t{v}\n")).collect();
+        std::fs::write(&path, text).expect("write --outcomes");
+    }
     let bad = if new_only {
         new_wrong.load(Ordering::Relaxed)
     } else {

@@ -37,6 +37,7 @@ fn every_reading_writes_the_intended_file_or_refuses() {
             threads: 2,
             only: None,
             shrink_per_reading: 1,
+            outcomes: false,
         };
         let stats = gt::drive(&cfg, gt::known::KNOWN_CLASSES, &|w: &gt::WrongCase| {
             if w.class.is_none() {
@@ -92,8 +93,9 @@ fn every_reading_writes_the_intended_file_or_refuses() {
 
 /// The hand-shrunk reproduction of every class in FINDINGS.md (tests/fixtures/ground_truth): once
 /// its class is no longer in tests/gt/known.rs, each must write one of its intended files or be
-/// refused with the file unchanged (`intended: null`: refused, or a no-op). While the class is still
-/// known, the test only reports whether it still reproduces.
+/// refused with the file unchanged (`intended: null`: refused, or a no-op); one marked `"lands": true`
+/// must write an intended file (a refusal is a failure: the reading it proves must still land). While
+/// the class is still known, the test only reports whether it still reproduces.
 #[test]
 fn findings_reproductions_write_the_intended_file_or_refuse() {
     let (tx, rx) = std::sync::mpsc::channel();
@@ -118,6 +120,7 @@ fn findings_reproductions_write_the_intended_file_or_refuse() {
                 .any(|k| k.class.split(' ').next() == Some(class));
             let (resp, after) = gt::run::replay(&w, &r);
             let ok = resp["ok"] == serde_json::Value::Bool(true);
+            let lands = r["lands"].as_bool().unwrap_or(false);
             let right = r["files"]
                 .as_array()
                 .unwrap()
@@ -127,7 +130,7 @@ fn findings_reproductions_write_the_intended_file_or_refuse() {
                     let before = f["before"].as_str().unwrap();
                     let a = a.as_deref();
                     match f["intended"].as_array() {
-                        _ if a == Some(before) => true,
+                        _ if a == Some(before) && !lands => true,
                         None => false,
                         Some(i) => ok && i.iter().any(|x| x.as_str() == a),
                     }

@@ -35,6 +35,8 @@ pub struct Config {
     pub only: Option<Format>,
     /// Shrink at most this many wrong cases per reading and class (0: none).
     pub shrink_per_reading: usize,
+    /// Keep every case's verdict in `Stats::outcomes` (to compare two runs case by case).
+    pub outcomes: bool,
 }
 
 /// A wrong write: the case, its shrunk form, and the reproduction JSON of the shrunk form.
@@ -99,6 +101,9 @@ pub fn drive(cfg: &Config, known: &[Known], on_wrong: &(dyn Fn(&WrongCase) + Syn
                         });
                     }
                     stats.record(&case, &o, class);
+                    if cfg.outcomes {
+                        stats.outcomes.push((i, o.verdict.short()));
+                    }
                     i += cfg.threads.max(1) as u64;
                 }
                 total.lock().unwrap().merge(&stats);

@@ -91,6 +91,18 @@ pub enum Verdict {
     Wrong(String),
 }
 
+impl Verdict {
+    /// One word for a run's case-by-case list: `applied`, `noop`, `wrong` or the refusal's code.
+    pub fn short(&self) -> String {
+        match self {
+            Verdict::Applied => "applied".into(),
+            Verdict::Refused(code) => code.clone(),
+            Verdict::Noop => "noop".into(),
+            Verdict::Wrong(_) => "wrong".into(),
+        }
+    }
+}
+
 pub struct Outcome {
     pub verdict: Verdict,
     pub response: Value,
@@ -362,6 +374,8 @@ pub struct Stats {
     pub refusal_codes: BTreeMap<String, u64>,
     /// Wrong writes per known class (`NEW` for none).
     pub by_class: BTreeMap<String, u64>,
+    /// Each case's index and verdict (`Verdict::short`), when `Config::outcomes` asks for them.
+    pub outcomes: Vec<(u64, String)>,
 }
 
 impl Stats {
@@ -406,6 +420,7 @@ impl Stats {
 
     pub fn merge(&mut self, o: &Stats) {
         self.total.add(&o.total);
+        self.outcomes.extend(o.outcomes.iter().cloned());
         for (k, v) in &o.by_reading {
             self.by_reading.entry(k.clone()).or_default().add(v);
         }
