@@ -8,7 +8,8 @@
 //! - an `old` found exactly once (and not overlapping itself) lands exactly there, as
 //!   a replacement of that place would (unless `new` brings line breaks into a file with CR ones: those are
 //!   converted; and a multi-line `old` that ends before its last line's trailing whitespace, with `new`
-//!   not ending in that line, takes the whitespace with it, as one that starts with a line break after
+//!   not ending in that line, takes the whitespace with it (so does an `old` ending with a line break
+//!   before a whitespace-only line, replaced by a `new` that does not end with one), as one that starts with a line break after
 //!   a whitespace-only line does with that line's, and one begun after its line's indentation and
 //!   running past the line's end, replaced by a `new` opening with an empty line, with that
 //!   indentation: it matches whole lines), or is refused as `NO_CHANGES`, or as ambiguous at the trailing-whitespace tier
@@ -123,8 +124,13 @@ fn check(file: &str, old: &str, new: &str) -> bool {
                 let bol = file[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
                 let last = |t: &str| t.rsplit(['\n', '\r']).next().unwrap_or("").to_string();
                 let first = |t: &str| t.split(['\n', '\r']).next().unwrap_or("").to_string();
-                let tail =
-                    multi && eol > e && file[e..eol].trim().is_empty() && last(new) != last(old);
+                // So does an `old` that ends with a line break before a whitespace-only line, when
+                // `new` does not end with one: the whitespace would be glued to `new`'s last line.
+                let brk = |t: &str| t.ends_with(['\n', '\r']);
+                let tail = (multi || (brk(old) && !brk(new)))
+                    && eol > e
+                    && file[e..eol].trim().is_empty()
+                    && last(new) != last(old);
                 let head = multi
                     && old.starts_with(['\n', '\r'])
                     && bol < at

@@ -707,9 +707,13 @@ fn decide(
             let last = po[po.len() - 1];
             pn[..pn.len() - 1].contains(&last) || (po.len() > 1 && pn[pn.len() - 1] != last)
         };
+        // An `old` that ends with a line break, before a line holding only whitespace, reads that
+        // line as its last (empty) one: when `new` does not end with a line break, the whitespace
+        // would be glued to `new`'s last line.
+        let breaks = |s: &str| s.ends_with(['\n', '\r']);
         let tail_ws = rest > end
             && h.text[end..rest].trim().is_empty()
-            && !old.ends_with(['\n', '\r'])
+            && (!breaks(old) || !breaks(new))
             && (tier != Tier::Exact || moves_at_exact());
         // The same at the start: an `old` that starts with a line break, matched after a line that
         // holds only whitespace, takes that line's whitespace with it; left before the span, it

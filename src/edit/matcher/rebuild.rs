@@ -566,7 +566,25 @@ fn readings_differ(
 /// first, then, between those, lines equal but for their indentation (`ko`, `kn`). Both sides are in
 /// the model's frame, so a line it kept at its columns pairs with itself and not with a line of
 /// another depth that reads the same (`}` closing an inner block beside the `}` of the outer one).
+///
+/// When both end with a line break, their empty last segments are the span's end, not a line: they
+/// pair with each other, never a blank line of `old` with the end of `new` (the blank line's
+/// whitespace would be glued to the line after the span).
 fn line_ops(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<similar::DiffOp> {
+    let (lo, ln) = (old.len(), new.len());
+    if lo > 1 && ln > 1 && old[lo - 1].is_empty() && new[ln - 1].is_empty() {
+        let mut out = line_ops_of(&old[..lo - 1], &new[..ln - 1], &ko[..lo - 1], &kn[..ln - 1]);
+        out.push(similar::DiffOp::Equal {
+            old_index: lo - 1,
+            new_index: ln - 1,
+            len: 1,
+        });
+        return out;
+    }
+    line_ops_of(old, new, ko, kn)
+}
+
+fn line_ops_of(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<similar::DiffOp> {
     use similar::DiffOp::*;
     let mut budget = super::search::LINE_DIFF_STEPS;
     let wo: Vec<&str> = old.iter().map(|l| l.trim_end()).collect();

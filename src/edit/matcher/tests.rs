@@ -1513,6 +1513,41 @@ fn an_old_opening_with_a_line_break_takes_a_whitespace_only_line() {
     assert_eq!(out, "x = 1\n    \ndef gamma(r):\n    pass\n");
 }
 
+/// The same at the end: an `old` ending with a line break, before a whitespace-only line, reads that
+/// line as its last (empty) one. A `new` that does not end with a line break keeps the line (its
+/// whitespace was glued to `new`'s last line) or drops it.
+#[test]
+fn an_old_ending_with_a_line_break_reads_a_whitespace_only_line_after_it() {
+    let file = "    log(v)\n    \n    def stop(self):\n";
+    let (out, tier) = apply(file, "    log(v)\n", "    log(v)\n\n    item = 70").unwrap();
+    assert_eq!(
+        out,
+        "    log(v)\n    \n    item = 70\n    def stop(self):\n"
+    );
+    assert_eq!(tier, Tier::Exact);
+    let (out, _) = apply(file, "    log(v)\n", "    log(w)").unwrap();
+    assert_eq!(out, "    log(w)\n    def stop(self):\n");
+    // A `new` ending with a line break leaves the line where it is.
+    let (out, _) = apply(file, "    log(v)\n", "    log(w)\n").unwrap();
+    assert_eq!(out, "    log(w)\n    \n    def stop(self):\n");
+}
+
+/// `old` and `new` ending with a line break: their empty last segments are the span's end and pair
+/// with each other, never a blank line `old` deletes with `new`'s end (its whitespace indented the
+/// line after the span).
+#[test]
+fn the_ends_after_a_final_line_break_pair_with_each_other() {
+    let file = "        return r\n    \n    def gamma(self):\n        \"\"\"Load.\"\"\"\n";
+    let (out, tier) = apply(
+        file,
+        "        return r\n\n    def gamma(self):\n",
+        "        return r\n",
+    )
+    .unwrap();
+    assert_eq!(out, "        return r\n        \"\"\"Load.\"\"\"\n");
+    assert_eq!(tier, Tier::TrailingWhitespace);
+}
+
 /// What the model could not see cannot decide: a block ending with a line break (every SEARCH
 /// block does) found once in the middle is also the file's last lines but for the final line
 /// break (or blank line) the file lacks there: two places, at every tier.
