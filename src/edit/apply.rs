@@ -320,6 +320,23 @@ pub fn plan_edits_in(
         }
     }
     spans.sort_by_key(|s| (s.start, s.end));
+    // Whole lines deleted at the end of a file without a final line break take the break before
+    // them (see `matcher::lines_deleted_at_eof`); when that break ends the previous edit's
+    // replacement, the replacement loses it instead.
+    for i in 1..spans.len() {
+        let (a, b) = spans.split_at_mut(i);
+        let (a, b) = (&mut a[i - 1], &mut b[0]);
+        let shared = &text[b.start.min(a.end)..a.end];
+        if b.replacement.is_empty()
+            && b.end == text.len()
+            && b.start < a.end
+            && matches!(shared, "\n" | "\r\n" | "\r")
+            && a.replacement.ends_with(shared)
+        {
+            a.replacement.truncate(a.replacement.len() - shared.len());
+            b.start = a.end;
+        }
+    }
     for w in spans.windows(2) {
         if w[1].start < w[0].end {
             let (a, b) = (w[0].edit.min(w[1].edit), w[0].edit.max(w[1].edit));

@@ -278,6 +278,9 @@ struct Form {
     line: Option<usize>,
     /// The form dropped a final line break the file lacks: it matches only at the end of the file.
     eof: bool,
+    /// An `eof` form whose `new` was empty: it deletes the file's last lines, and the line break
+    /// before them with them (`lines_deleted_at_eof`).
+    deletes: bool,
     /// The form keeps blank lines `old` starts with (the model's added ones trimmed): they are the
     /// file's blank lines, so it matches only at a line start (G9).
     bol: bool,
@@ -401,7 +404,7 @@ pub fn locate_in(
             if spans.len() == expected
                 && invisible_twins(h, &o, Tier::Exact, expected, expected, within.clone()).is_none()
             {
-                return decide(
+                let found = decide(
                     h,
                     &o,
                     &n,
@@ -412,6 +415,7 @@ pub fn locate_in(
                     expected,
                     true,
                 );
+                return lines_deleted_at_eof(h, new.is_empty(), found);
             }
             // The same at the tiers that forgive only what a view does not show (line endings,
             // trailing whitespace, typography): the file's last lines before an indented twin (G17).
@@ -425,7 +429,7 @@ pub fn locate_in(
                 if spans.len() == expected
                     && invisible_twins(h, &o, tier, expected, expected, within.clone()).is_none()
                 {
-                    return decide(
+                    let found = decide(
                         h,
                         &o,
                         &n,
@@ -436,6 +440,7 @@ pub fn locate_in(
                         expected,
                         true,
                     );
+                    return lines_deleted_at_eof(h, new.is_empty(), found);
                 }
             }
         }
@@ -446,6 +451,7 @@ pub fn locate_in(
         via: vec![],
         line: None,
         eof: false,
+        deletes: false,
         bol: false,
     }];
     // Prefixes are a view's numbering only when they read as one (see `prefix`): a prefix of that
@@ -463,6 +469,7 @@ pub fn locate_in(
                 via: vec![Tier::LinePrefix],
                 line: usize::try_from(st.first_line).ok(),
                 eof: false,
+                deletes: false,
                 bol: false,
             });
         }
@@ -490,6 +497,7 @@ pub fn locate_in(
                         via,
                         line,
                         eof: false,
+                        deletes: false,
                         bol,
                     });
                 }
@@ -513,6 +521,7 @@ pub fn locate_in(
                 via,
                 line,
                 eof: drop,
+                deletes: drop && forms[i].new.is_empty(),
                 bol: false,
             });
         }
@@ -556,7 +565,7 @@ pub fn locate_in(
                 }
             }
             if count > 0 {
-                return decide(
+                let found = decide(
                     h,
                     &form.old,
                     &form.new,
@@ -567,6 +576,7 @@ pub fn locate_in(
                     expected,
                     true,
                 );
+                return lines_deleted_at_eof(h, form.deletes, found);
             }
         }
         let parts = split_lines(&form.old);
@@ -610,11 +620,45 @@ pub fn locate_in(
                     });
                 }
             }
+            // A form that kept some of `old`'s blank edge lines, found only at a looser tier,
+            // while the form without any of them is found elsewhere at a stricter one: two
+            // readings of the noise (blank lines the file holds, or added ones), two places.
+            // (`old` as sent is not questioned: a hunk's blank context lines are the file's.)
+            if spans.len() == expected && form.via.last() == Some(&Tier::BlankEdges) && !form.eof {
+                if let Some((core, _)) = trim_blank_edges(&form.old, &form.new, true, false) {
+                    let clear =
+                        |&(s, e): &(usize, usize)| spans.iter().all(|&(a, b)| e <= a || s >= b);
+                    let mut other: Vec<(usize, usize)> = on_words(&core, exact(&core))
+                        .1
+                        .into_iter()
+                        .filter(clear)
+                        .collect();
+                    let cparts = split_lines(&core);
+                    for t in LINE_TIERS.into_iter().filter(|&t| t < tier) {
+                        let found = inside(find_lines(h, &cparts, t));
+                        let found = on_words(&core, (found.len(), found));
+                        other.extend(found.1.into_iter().filter(clear));
+                    }
+                    if !other.is_empty() {
+                        let mut all: Vec<(usize, usize)> =
+                            spans.iter().copied().chain(other).collect();
+                        all.sort_unstable();
+                        all.dedup();
+                        return Err(Miss::Count {
+                            tier: tier.max(Tier::BlankEdges),
+                            count: all.len(),
+                            spans: all,
+                            expected,
+                        });
+                    }
+                }
+            }
             if !spans.is_empty() {
                 let count = spans.len();
-                return decide(
+                let found = decide(
                     h, &form.old, &form.new, tier, &form.via, count, spans, expected, true,
                 );
+                return lines_deleted_at_eof(h, form.deletes, found);
             }
         }
     }
@@ -770,6 +814,30 @@ fn decide(
         });
     }
     Ok(out)
+}
+
+/// Whole lines deleted at the end of a file that lacks a final line break (`old` ended with one,
+/// dropped to match there; `new` is empty): the break before them goes too, so the file keeps
+/// lacking a final line break (left, it would end the line before with one).
+fn lines_deleted_at_eof(
+    h: &Haystack,
+    deleted: bool,
+    found: Result<Vec<Match>, Miss>,
+) -> Result<Vec<Match>, Miss> {
+    let mut ms = found?;
+    if deleted {
+        let b = h.text.as_bytes();
+        for m in &mut ms {
+            if m.replacement.is_empty() && m.end == b.len() && m.start > 0 {
+                match b[m.start - 1] {
+                    b'\n' if m.start > 1 && b[m.start - 2] == b'\r' => m.start -= 2,
+                    b'\n' | b'\r' => m.start -= 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(ms)
 }
 
 fn file_terminator(h: &Haystack) -> &'static str {

@@ -1322,9 +1322,9 @@ fn kept_lines_keep_their_own_line_breaks() {
 #[test]
 fn blank_edges_keep_the_files_blank_lines() {
     // The SEARCH names the blank line above the last line and a final break the file lacks: both
-    // lines go (the blank line stayed).
+    // lines go (the blank line stayed), and the file keeps lacking a final line break.
     let (out, _) = apply("all:\n\n.PHONY: build", "\n.PHONY: build\n", "").unwrap();
-    assert_eq!(out, "all:\n");
+    assert_eq!(out, "all:");
     // A final break dropped away from the end of the file added a blank line.
     let r = apply(
         "package main\n\nfunc main() {}",
@@ -1546,6 +1546,43 @@ fn the_ends_after_a_final_line_break_pair_with_each_other() {
     .unwrap();
     assert_eq!(out, "        return r\n        \"\"\"Load.\"\"\"\n");
     assert_eq!(tier, Tier::TrailingWhitespace);
+}
+
+/// Issue #25 G9: a form keeping some of `old`'s blank edge lines found only at a looser tier, while
+/// the form without them is found elsewhere at a stricter one, is two readings of the noise and two
+/// places: refused, never the looser one.
+#[test]
+fn a_partial_blank_edge_form_at_a_looser_tier_does_not_outrank_an_exact_core() {
+    // The first copy holds the trailing spaces `old` copied; the second has blank lines around it
+    // (`old` as sent, with two blank lines after, is found nowhere).
+    let file = "fn a() {  \n    x();\n}\nfn b() {}\n\nfn a() {\n    x();\n}\n\nend\n";
+    let old = "\nfn a() {  \n    x();\n}\n\n\n";
+    let new = "\nfn a() {  \n    y();\n}\n\n\n";
+    match apply(file, old, new) {
+        Err(Miss::Count { count: 2, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // Only one place for either reading: it lands.
+    let file = "fn b() {}\n\nfn a() {\n    x();\n}\n\nend\n";
+    assert_eq!(
+        apply(file, old, new).unwrap().0,
+        "fn b() {}\n\nfn a() {\n    y();\n}\n\nend\n"
+    );
+}
+
+/// Issue #25 G9: whole lines deleted at the end of a file that lacks a final line break (the block's
+/// final break dropped to match there) take the break before them: the file keeps lacking one.
+#[test]
+fn lines_deleted_at_the_end_take_the_break_before_them() {
+    let file = "a = 1\nb = 2\nc = 3";
+    assert_eq!(apply(file, "b = 2\nc = 3\n", "").unwrap().0, "a = 1");
+    // A `new` that keeps a blank line is no deletion: the blank line stays (as the last line).
+    assert_eq!(
+        apply("a = 1\n\nc = 3", "\nc = 3\n", "\n").unwrap().0,
+        "a = 1\n"
+    );
+    // An `old` as sent (no final break) is replaced as it is.
+    assert_eq!(apply(file, "c = 3", "").unwrap().0, "a = 1\nb = 2\n");
 }
 
 /// What the model could not see cannot decide: a block ending with a line break (every SEARCH
