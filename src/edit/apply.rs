@@ -207,7 +207,8 @@ pub fn plan_edits_in(
                 if tol == Tolerance::Safe
                     && !e.old.contains(['\n', '\r'])
                     && !e.new.contains(['\n', '\r'])
-                    && e.old.contains("\\n") =>
+                    && e.old.contains("\\n")
+                    && !crate::edit::formats::unescape::escapes_disagree(&e.old, &e.new) =>
             {
                 // `old` and `new` escaped once too often (literal `\n`, no real line break on either
                 // side): the escaped form matched nowhere, so the unescaped one may, when it is

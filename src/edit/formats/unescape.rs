@@ -52,6 +52,35 @@ pub fn escaped_as_a_whole(s: &str) -> bool {
     false
 }
 
+/// Whether one side escapes the program's backslashes (`\\n` in `old`: escaped as a whole) while the
+/// other holds a single backslash escape inside a literal delimited by curly quotes (`“café\n”`):
+/// smartened quotes are no literal to [`line_breaks_unescaped`], so that escape would be read as a
+/// line break (or a tab), although the other side shows the program writes it with one backslash
+/// more. The two sides were escaped differently and nothing says how: no reading is safe.
+pub fn escapes_disagree(old: &str, new: &str) -> bool {
+    let one_way = |a: &str, b: &str| a.contains("\\\\") && !b.contains("\\\\") && curly_escape(b);
+    one_way(old, new) || one_way(new, old)
+}
+
+/// Whether `s` holds a backslash escape inside a literal opened by `“` or `‘` on its line.
+fn curly_escape(s: &str) -> bool {
+    let mut close: Option<char> = None;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match (c, close) {
+            ('\\', Some(_)) => return true,
+            ('\\', None) => {
+                chars.next();
+            }
+            ('“', None) => close = Some('”'),
+            ('‘', None) => close = Some('’'),
+            (c, Some(q)) if c == q => close = None,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// `backquotes`: whether a backquote opens a literal (a Go raw string or a JS template opened on
 /// one line and closed on a later one does not close on its line: read again without them).
 fn outside_literals(s: &str, backquotes: bool) -> Option<String> {
@@ -160,6 +189,30 @@ mod tests {
             out.text,
             "function f() {\n  let s = \"x\\n\";\n  let t = \"z\";\n}\n"
         );
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25, G5): an `old` escaped as a whole (`\\n`) beside
+    /// a `new` written as is, whose literal is delimited by smartened quotes: the program's `\n`
+    /// (or `\t`) in `new` became a line break (or a tab). The two sides disagree: refused.
+    #[test]
+    fn sides_escaped_differently_around_curly_quotes_are_refused() {
+        use crate::edit::apply::apply_edits;
+        use crate::edit::ir::Edit;
+        use crate::edit::matcher::Tolerance;
+        assert!(escapes_disagree("echo “café\\\\n”\\n}", "echo “café\\n”"));
+        assert!(escapes_disagree("log(“e:\\t”)", "log(“e:\\\\t”)\\nx"));
+        // Straight quotes: the line-break reading keeps the literal's escape (no disagreement).
+        assert!(!escapes_disagree(
+            "let s = \\\"x\\\\n\\\";",
+            "let s = \"y\\n\";"
+        ));
+        // Both sides escaped alike, or no escape inside a curly literal.
+        assert!(!escapes_disagree("echo “a\\\\n”\\nx", "echo “b\\\\n”\\nx"));
+        assert!(!escapes_disagree("echo “a” \\\\\\nx", "echo “b”\\ny"));
+        let text = "update() {\n    echo \"café\\n\"\n}\n";
+        let es = [Edit::new("    echo “café\\\\n”\\n}", "    echo “café\\n”")];
+        let f = apply_edits(text, &es, Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, crate::error::Code::SearchBlockNotFound);
     }
 
     /// Found by the ground-truth fuzzer (issue #25, G5): a Go raw string's backquote, opened on one
