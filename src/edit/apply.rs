@@ -16,8 +16,8 @@ use crate::edit::formats::unescape_once;
 use crate::edit::ir::{Dialect, Edit};
 use crate::edit::matcher::smartened;
 use crate::edit::matcher::{
-    candidates, invisible_twins, locate, locate_in, Haystack, Layout, Miss, Tier, Tolerance,
-    MAX_LISTED,
+    candidates, invisible_twins, locate, locate_in, whole_line_twins, Haystack, Layout, Miss, Tier,
+    Tolerance, MAX_LISTED,
 };
 use crate::error::{Code, Failure};
 
@@ -194,6 +194,16 @@ pub fn plan_edits_in(
         // located in its own span.
         let found = match index.once(&e.old).filter(|_| expected == 1) {
             Some(at) => match invisible_twins(&h, &e.old, Tier::Exact, 1, 1, 0..text.len())
+                .or_else(|| {
+                    whole_line_twins(
+                        &h,
+                        &e.old,
+                        &[(at, at + e.old.len())],
+                        Tier::Exact,
+                        1,
+                        0..text.len(),
+                    )
+                })
                 .filter(|_| tol != Tolerance::Exact)
             {
                 Some(twins) => Err(twins),

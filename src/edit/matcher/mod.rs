@@ -359,6 +359,9 @@ pub fn locate_in(
         if let Some(m) = invisible_twins(h, old, Tier::Exact, count, expected, within.clone()) {
             return Err(m);
         }
+        if let Some(m) = whole_line_twins(h, old, &spans, Tier::Exact, expected, within.clone()) {
+            return Err(m);
+        }
         // A view does not show that the file's last line lacks a line break either: `old` ending
         // with one, found here and also (without it) as the file's last lines, is found twice.
         if !ends_with_break {
@@ -604,7 +607,10 @@ pub fn locate_in(
                 break;
             }
             if spans.len() == expected {
-                let twins = invisible_twins(h, &form.old, tier, expected, expected, within.clone());
+                let twins = invisible_twins(h, &form.old, tier, expected, expected, within.clone())
+                    .or_else(|| {
+                        whole_line_twins(h, &form.old, &spans, tier, expected, within.clone())
+                    });
                 if let Some(m) = twins {
                     return Err(m);
                 }
@@ -951,6 +957,58 @@ pub fn invisible_twins(
             .collect();
         if spans.len() > found {
             return refuse(Tier::Typography, spans);
+        }
+    }
+    None
+}
+
+/// An exact match of a multi-line `old` that ends inside a line (visible text follows it there)
+/// reads `old` as a fragment of the file's lines; the same text found elsewhere as whole lines at a
+/// line tier (the model's indentation noise, say) reads it as lines. Two readings, two places
+/// (issue #25 §2: a multi-line edit matches whole lines unless its text plainly ends inside one).
+pub fn whole_line_twins(
+    h: &Haystack,
+    old: &str,
+    spans: &[(usize, usize)],
+    at: Tier,
+    expected: usize,
+    within: std::ops::Range<usize>,
+) -> Option<Miss> {
+    let t = h.text;
+    let multi = old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']);
+    let line_end = |e: usize| t[e..].find(['\n', '\r']).map_or(t.len(), |i| e + i);
+    let line_start = |s: usize| t[..s].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let inside_end = |&(_, e): &(usize, usize)| {
+        !t[..e].ends_with(['\n', '\r']) && !t[e..line_end(e)].trim().is_empty()
+    };
+    if !multi || !spans.iter().any(inside_end) {
+        return None;
+    }
+    let whole = |&(s, e): &(usize, usize)| {
+        t[line_start(s)..s].trim().is_empty() && t[e..line_end(e)].trim().is_empty()
+    };
+    // Another place: one that starts on another line (the two may share the line one ends on).
+    let clear = |&(s, _): &(usize, usize)| spans.iter().all(|&(a, _)| h.line_of(a) != h.line_of(s));
+    let parts = split_lines(old);
+    for tier in LINE_TIERS
+        .into_iter()
+        .filter(|&t| t >= at && t <= Tier::Indentation)
+    {
+        let other: Vec<(usize, usize)> = find_lines(h, &parts, tier)
+            .into_iter()
+            .filter(|sp| whole(sp) && clear(sp) && sp.0 >= within.start && sp.1 <= within.end)
+            .collect();
+        if !other.is_empty() {
+            let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(other).collect();
+            all.sort_unstable();
+            let count = all.len();
+            all.truncate(MAX_LISTED);
+            return Some(Miss::Count {
+                tier,
+                count,
+                spans: all,
+                expected,
+            });
         }
     }
     None

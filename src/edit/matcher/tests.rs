@@ -1585,6 +1585,36 @@ fn lines_deleted_at_the_end_take_the_break_before_them() {
     assert_eq!(apply(file, "c = 3", "").unwrap().0, "a = 1\nb = 2\n");
 }
 
+/// Issue #25 §2, a multi-line edit matches whole lines: a match that ends inside a line (visible text
+/// follows it there) while the same text is found elsewhere as whole lines at a line tier (the
+/// model's indentation noise) is two readings and two places, at the exact tier and the line tiers.
+#[test]
+fn a_match_ending_inside_a_line_does_not_outrank_whole_lines_elsewhere() {
+    let file = "    } // end\n    fn load() {\n        x();\n    } // end\n        fn load() {\n            x();\n        }\n";
+    let old = "} // end\n    fn load() {\n        x();\n    }";
+    let new = "} // end\n    fn load() {\n        y();\n    }";
+    match apply(file, old, new) {
+        Err(Miss::Count { count: 2, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // Found at the typography tier (curly quotes) inside a line: the same.
+    let file = "    } // \u{2018}end\u{2019}\n    fn load() {\n        x();\n    } // 'end'\n        fn load() {\n            x();\n        }\n";
+    match apply(
+        file,
+        "} // 'end'\n    fn load() {\n        x();\n    }",
+        new,
+    ) {
+        Err(Miss::Count { count: 2, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // No whole-line reading elsewhere: the fragment lands.
+    let file = "    } // end\n    fn load() {\n        x();\n    } // end\n";
+    assert_eq!(
+        apply(file, old, new).unwrap().0,
+        "    } // end\n    fn load() {\n        y();\n    } // end\n"
+    );
+}
+
 /// What the model could not see cannot decide: a block ending with a line break (every SEARCH
 /// block does) found once in the middle is also the file's last lines but for the final line
 /// break (or blank line) the file lacks there: two places, at every tier.
