@@ -212,20 +212,12 @@ pub(super) fn absorb_indent(
         if !relative_only && !at_file_ill_formed {
             return Err(IndentMiss::MoveAmbiguous);
         }
-        let mut shifted = String::with_capacity(new.len() + 8 * prefix.len());
-        let mut rest = new;
-        while !rest.is_empty() {
-            let end = rest.find(['\n', '\r']).map_or(rest.len(), |i| {
-                i + if rest[i..].starts_with("\r\n") { 2 } else { 1 }
-            });
-            let line = &rest[..end];
-            if !is_blank(line) {
-                shifted.push_str(prefix);
-            }
-            shifted.push_str(line);
-            rest = &rest[end..];
-        }
-        return Ok(Some((ls, format!("{prefix}{old}"), shifted, true)));
+        return Ok(Some((
+            ls,
+            format!("{prefix}{old}"),
+            indent_lines(new, prefix),
+            true,
+        )));
     }
     // `old` runs from after its line's indentation over the line's text and past its end, and `new`
     // starts with an empty line: the line becomes that empty line, so its indentation goes with
@@ -233,6 +225,19 @@ pub(super) fn absorb_indent(
     // is empty). An `old` that starts with a line break leaves the line's text alone: not taken.
     let old_first = old.split(['\n', '\r']).next().unwrap_or("");
     if first.is_empty() && old.contains(['\n', '\r']) && !is_blank(old_first) {
+        // The lines of `new` with text, when every one sits at column 0 like `old`'s first line as
+        // sent, are in the frame that copy was written in: they take the indentation it left out
+        // (a recipe line moved below a blank line keeps its tab). Indented ones are left as sent.
+        let mut texts = new.split(['\n', '\r']).filter(|l| !is_blank(l)).peekable();
+        let relative = texts.peek().is_some() && texts.all(|l| indent_of(l).is_empty());
+        if moves && relative {
+            return Ok(Some((
+                ls,
+                format!("{prefix}{old}"),
+                indent_lines(new, prefix),
+                true,
+            )));
+        }
         return Ok(Some((ls, format!("{prefix}{old}"), new.to_string(), false)));
     }
     if old.starts_with(is_indent) || ind.is_empty() || is_blank(first) {
@@ -250,6 +255,24 @@ pub(super) fn absorb_indent(
         format!("{prefix}{}", &new[ind.len()..]),
         false,
     )))
+}
+
+/// `text` with `prefix` before each of its lines that holds more than whitespace.
+fn indent_lines(text: &str, prefix: &str) -> String {
+    let mut shifted = String::with_capacity(text.len() + 8 * prefix.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let end = rest.find(['\n', '\r']).map_or(rest.len(), |i| {
+            i + if rest[i..].starts_with("\r\n") { 2 } else { 1 }
+        });
+        let line = &rest[..end];
+        if !is_blank(line) {
+            shifted.push_str(prefix);
+        }
+        shifted.push_str(line);
+        rest = &rest[end..];
+    }
+    shifted
 }
 
 /// Builds the replacement for a line-tier match. `Err` when the match needs re-indenting and its

@@ -1699,3 +1699,28 @@ fn a_closing_line_sits_at_its_openers_column() {
         "fn f(limit: i32) -> i32 {\n    if limit > 24 {\n    } // empty\n    limit\n}\n"
     );
 }
+
+#[test]
+fn a_line_moved_below_a_blank_line_keeps_the_indentation_its_copy_left_out() {
+    // `old` copied without the recipe line's tab and through the blank line after it; `new` opens
+    // with that blank line and has the recipe line below it, at column 0 like the copy: written in
+    // the copy's frame, it takes the tab the copy left out.
+    let file = "build: main.o\n\tgcc -c main.c\n\trm -f size.o\n\ninstall: x\n";
+    let (out, _) = apply(file, "rm -f size.o\n\n", "\nrm -f size.o\n").unwrap();
+    assert_eq!(
+        out,
+        "build: main.o\n\tgcc -c main.c\n\n\trm -f size.o\ninstall: x\n"
+    );
+    // A changed line likewise.
+    let (out, _) = apply(file, "rm -f size.o\n\n", "\ncp a.conf b.conf\n").unwrap();
+    assert_eq!(
+        out,
+        "build: main.o\n\tgcc -c main.c\n\n\tcp a.conf b.conf\ninstall: x\n"
+    );
+    // A line `new` indents itself is left as sent.
+    let (out, _) = apply(file, "rm -f size.o\n\n", "\n\tcp a.conf b.conf\n").unwrap();
+    assert_eq!(
+        out,
+        "build: main.o\n\tgcc -c main.c\n\n\tcp a.conf b.conf\ninstall: x\n"
+    );
+}
