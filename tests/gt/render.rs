@@ -45,6 +45,13 @@
 //!   also accepted in brace languages; in indentation-significant ones (Python, YAML, Makefiles, and
 //!   an embedded YAML block) only the generator's frame is (a tie-break there changes block
 //!   membership: issue #25 §1);
+//! - tabs for spaces (noise `tabs_spaces`) is used on a hunk only when one of its old lines holds
+//!   indentation the model converts (a tab, or the file's unit of spaces): the copy of `old` then
+//!   shows the conversion. Where no old line does (a YAML block indented by two under a unit of
+//!   four, lines at column 0), the copy is the file's bytes and an added line written with tabs is,
+//!   as far as any text sent tells, indented as the model means it; an engine could only guess
+//!   that the tab stood for the file's spaces, and at which width. (Before, such hunks counted
+//!   the tabs written as sent as wrong writes: G12's "tabs and spaces in embedded blocks".)
 //! - a line the engine terminates itself in a file with mixed line endings may take either
 //!   (`EOL_ANY`);
 //! - twins the text cannot tell apart: when a line the edit keeps reads in a view like a line it
@@ -1037,8 +1044,17 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                 !p.doc.lines[i].text.trim().is_empty()
                     && !indent_of(&p.doc.lines[i].text).is_empty()
             });
+            // Tabs for spaces (or the reverse) shows only where an old line's indentation holds
+            // what the model converts: else its copy of `old` is the file's bytes, and a converted
+            // added line reads as the model's intent (no text sent tells a tab it meant from one
+            // it wrote for the file's spaces).
+            let converts = (h.a..h.b).any(|i| {
+                let t = &p.doc.lines[i].text;
+                !t.trim().is_empty() && h.pen.tabs(t) != *t
+            });
             let shows_indent = match noise {
                 Noise::IndentShift => nonblank,
+                Noise::TabsSpaces => converts,
                 _ => indented,
             };
             if !shows_indent && (noise.indent() || noise == Noise::TabsSpaces) {

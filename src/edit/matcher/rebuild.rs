@@ -27,7 +27,13 @@
 //!   else at its neighbour's column or dedented; the line after the run likewise. On a tie, the lines
 //!   paired with old lines decide when they all sit at their file lines' columns and no added line
 //!   encloses them; otherwise the model's frame. So `new` written at the file's columns is not shifted
-//!   twice, and a block the model re-indents on purpose still is. Where indentation is syntax (a
+//!   twice, and a block the model re-indents on purpose still is. A line that closes a bracket right
+//!   after an opening line sits at the opener's column (an empty block). A run whose every line
+//!   carries the leading text `old` drifted by, when that text indents with a character the region
+//!   does not (a tab before a space-indented file's lines, spaces before a tab-indented one's), is in
+//!   the model's frame: at the file's columns its width would be a guess. A run read at the file's
+//!   columns is written there whole: a line the model left at its old line's indentation is at its
+//!   written columns too (one line moved and its neighbour not is neither reading). Where indentation is syntax (a
 //!   Python, YAML or Makefile by its path, a heredoc or raw string by the file's content: `layout.rs`)
 //!   a frame is a line's block, taken only when the evidence decides it and agrees: the neighbours of
 //!   every run and its paired lines name one frame (paired lines at their file columns beside copies
@@ -95,6 +101,23 @@ fn opens(line: &str) -> bool {
             .is_some_and(|head| head.trim_end().ends_with(';') && !t.starts_with('#'))
     });
     keyword || t.ends_with(['{', '(', '['])
+}
+
+/// Whether a line starts by closing a bracket (`}`, `)`, `]`): right after an opening line it ends
+/// the block that line began, at that line's column.
+fn closes(line: &str) -> bool {
+    line.trim_start().starts_with(['}', ')', ']'])
+}
+
+/// Whether leading text the model put before every line is indentation of a character the region
+/// does not indent with: a tab where the region indents with spaces, a space before the tabs of a
+/// region indented with tabs.
+fn foreign(prefix: &str, tabs: bool) -> bool {
+    if tabs {
+        prefix.contains(' ')
+    } else {
+        prefix.contains('\t')
+    }
 }
 
 /// Whether a Makefile line is a rule (`build: main.o`, `%.o: %.c`): at column 0, a `:` that is no
@@ -189,20 +212,12 @@ pub(super) fn absorb_indent(
         if !relative_only && !at_file_ill_formed {
             return Err(IndentMiss::MoveAmbiguous);
         }
-        let mut shifted = String::with_capacity(new.len() + 8 * prefix.len());
-        let mut rest = new;
-        while !rest.is_empty() {
-            let end = rest.find(['\n', '\r']).map_or(rest.len(), |i| {
-                i + if rest[i..].starts_with("\r\n") { 2 } else { 1 }
-            });
-            let line = &rest[..end];
-            if !is_blank(line) {
-                shifted.push_str(prefix);
-            }
-            shifted.push_str(line);
-            rest = &rest[end..];
-        }
-        return Ok(Some((ls, format!("{prefix}{old}"), shifted, true)));
+        return Ok(Some((
+            ls,
+            format!("{prefix}{old}"),
+            indent_lines(new, prefix),
+            true,
+        )));
     }
     // `old` runs from after its line's indentation over the line's text and past its end, and `new`
     // starts with an empty line: the line becomes that empty line, so its indentation goes with
@@ -210,6 +225,19 @@ pub(super) fn absorb_indent(
     // is empty). An `old` that starts with a line break leaves the line's text alone: not taken.
     let old_first = old.split(['\n', '\r']).next().unwrap_or("");
     if first.is_empty() && old.contains(['\n', '\r']) && !is_blank(old_first) {
+        // The lines of `new` with text, when every one sits at column 0 like `old`'s first line as
+        // sent, are in the frame that copy was written in: they take the indentation it left out
+        // (a recipe line moved below a blank line keeps its tab). Indented ones are left as sent.
+        let mut texts = new.split(['\n', '\r']).filter(|l| !is_blank(l)).peekable();
+        let relative = texts.peek().is_some() && texts.all(|l| indent_of(l).is_empty());
+        if moves && relative {
+            return Ok(Some((
+                ls,
+                format!("{prefix}{old}"),
+                indent_lines(new, prefix),
+                true,
+            )));
+        }
         return Ok(Some((ls, format!("{prefix}{old}"), new.to_string(), false)));
     }
     if old.starts_with(is_indent) || ind.is_empty() || is_blank(first) {
@@ -227,6 +255,24 @@ pub(super) fn absorb_indent(
         format!("{prefix}{}", &new[ind.len()..]),
         false,
     )))
+}
+
+/// `text` with `prefix` before each of its lines that holds more than whitespace.
+fn indent_lines(text: &str, prefix: &str) -> String {
+    let mut shifted = String::with_capacity(text.len() + 8 * prefix.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        let end = rest.find(['\n', '\r']).map_or(rest.len(), |i| {
+            i + if rest[i..].starts_with("\r\n") { 2 } else { 1 }
+        });
+        let line = &rest[..end];
+        if !is_blank(line) {
+            shifted.push_str(prefix);
+        }
+        shifted.push_str(line);
+        rest = &rest[end..];
+    }
+    shifted
 }
 
 /// Builds the replacement for a line-tier match. `Err` when the match needs re-indenting and its
@@ -401,6 +447,8 @@ pub(super) fn rebuild(
             next,
             replaced,
             reindent,
+            textual: tmap.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
+            at_file: false,
             make: h.layout == Layout::Significant(layout::MAKEFILE),
         };
         let pair_of = |x: usize| -> Option<(&str, &str)> {
@@ -467,13 +515,14 @@ pub(super) fn rebuild(
             jn += 1;
             continue;
         }
-        let (a, b, ctx, ev) = runs.next().expect("a run per changed stretch");
+        let (a, b, mut ctx, ev) = runs.next().expect("a run per changed stretch");
         let frame = one.unwrap_or(ev.pairs.unwrap_or(Frame::Model));
         let file_frame = match frame {
             Frame::Model => false,
             Frame::File => true,
             Frame::Conflict => return Err(IndentMiss::FramesDisagree),
         };
+        ctx.at_file = file_frame;
         for jn in a..b {
             let n = new[jn];
             let full = full_new(jn);
@@ -789,6 +838,10 @@ struct Run<'t> {
     /// Indentation of the file lines the run rewrites, by width.
     replaced: HashMap<usize, &'t str>,
     reindent: Option<Drift>,
+    /// The drift as text (`textual_drift`): the file's leading text and the model's for it.
+    textual: Option<(&'t str, &'t str)>,
+    /// The run is written at the file's columns (its frame, once decided).
+    at_file: bool,
     /// The file is a Makefile: a rule line opens its recipe.
     make: bool,
 }
@@ -854,18 +907,23 @@ impl Run<'_> {
         };
         let cols = |l: &str| columns(indent_of(l), r.tab) as isize;
         let u = r.unit as isize;
+        // A line that starts by closing a bracket right after an opening line ends the block that
+        // line began, empty: it sits at the opener's column.
         let cost = |shift: isize| -> isize {
             let f = cols(new[first]) + shift;
             let l = cols(new[last]) + shift;
             let before = match self.prev {
-                // After an opening line, one level deeper.
+                // After an opening line, one level deeper (a closing line: at its column).
+                Some(p) if self.opens(p) && closes(new[first]) => (f - cols(p)).abs(),
                 Some(p) if self.opens(p) => (f - cols(p) - u).abs(),
                 // Else at its column or dedented.
                 Some(p) => (f - cols(p)).max(0),
                 None => 0,
             };
             let after = match self.next {
-                // After an opening line, one level deeper; else at its column or dedented.
+                // After an opening line, one level deeper (a closing line: at its column); else at
+                // its column or dedented.
+                Some(nx) if self.opens(new[last]) && closes(nx) => (cols(nx) - l).abs(),
                 Some(nx) if self.opens(new[last]) => (cols(nx) - l - u).abs(),
                 Some(nx) => (cols(nx) - l).max(0),
                 None => 0,
@@ -878,6 +936,21 @@ impl Run<'_> {
             std::cmp::Ordering::Greater => Some(Frame::Model),
             std::cmp::Ordering::Equal => None,
         };
+        // Lines indented with a character the region does not indent with (a tab in a file indented
+        // with spaces, spaces before the tabs of a tab-indented one) are not written at the file's
+        // columns (their width there is a guess): when `old` drifted by that same leading text and
+        // every line of the run carries it, the run is in the model's frame, byte for byte.
+        if let Some((_, b)) = self
+            .textual
+            .filter(|(a, b)| a.is_empty() && foreign(b, r.tabs))
+        {
+            if body.iter().all(|&x| new[x].starts_with(b)) {
+                return Evidence {
+                    neighbours: Some(Frame::Model),
+                    pairs: Some(Frame::Model),
+                };
+            }
+        }
         // The lines paired with old lines tell, when they all sit at their file lines' columns (not
         // at their old lines') and no added line encloses them (`if c:` above lines re-indented into
         // it reads as the model's own frame); lines at their old lines' columns tell the model's.
@@ -978,7 +1051,14 @@ fn render_pair(
     let (oc, ot) = split_trailing(&o[oi.len()..]);
     let (fc, ft) = split_trailing(&f[fi.len()..]);
     let (nc, nt) = split_trailing(&n[ni.len()..]);
-    let mut out = if !full || ni == oi {
+    // Read at the file's columns, a line keeps its written columns even where they are its old
+    // line's: the frame is the whole run's, so a line the model left at old's indentation moves
+    // with its neighbours (kept at its file line's, it would stay while they move).
+    let at_file = ctx.at_file && full && ni == oi && ctx.reindent.is_some_and(|r| r.delta != 0);
+    let mut out = if at_file {
+        let r = ctx.reindent.expect("a drift");
+        ctx.indent_for(columns(ni, r.tab), Some(f), written)
+    } else if !full || ni == oi {
         // The model left the indentation alone (or the line starts mid-line).
         fi.to_string()
     } else {

@@ -1730,3 +1730,99 @@ fn a_substrings_trailing_whitespace_is_not_forgiven_inside_a_line() {
     assert_eq!(tier, Tier::TrailingWhitespace);
     assert_eq!(out, "a\n    return y;\nb\n");
 }
+
+#[test]
+fn a_run_read_at_the_file_columns_moves_a_line_left_at_old_columns() {
+    // `old` copied 4 columns left of the file, the changed lines written at the file's columns (the
+    // neighbours place them there); `return value;` sits at 4, where its old line `return item;`
+    // sat in the model's copy: read at the file's columns it is at 4, like its neighbours at 8
+    // are at 8 (kept at its file line's 8 it would stay inside the block they leave).
+    let file = "int f(int size) {\n    if (size > 50) {\n        return item;\n    }\n    return count;\n}\n";
+    let (out, tier) = apply(
+        file,
+        "    return item;\n}\nreturn count;",
+        "        return fin;\n        idx = 70;\n    return value;\nreturn count;",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "int f(int size) {\n    if (size > 50) {\n        return fin;\n        idx = 70;\n    return value;\n    return count;\n}\n"
+    );
+}
+
+#[test]
+fn a_prefix_of_foreign_indentation_is_the_model_frame() {
+    // A tab-indented Go function copied with two spaces before every line: `new` carries the same
+    // two spaces; at the file's columns its width would be a guess (a tab of 8 swallows them), in
+    // the model's frame they are dropped byte for byte.
+    let file = "func update(x int) int {\n\tsize := total + 54\n\treturn result\n\tif count > 12 {\n\t\treturn name\n\t}\n\tif timeout > 90 {\n\t\tx = 1\n\t}\n}\n";
+    let (out, tier) = apply(
+        file,
+        "  func update(x int) int {\n  \tsize := total + 54\n  \treturn result\n  \tif count > 12 {\n  \t\treturn name\n  \t}\n  \tif timeout > 90 {",
+        "  func update(x int) int {\n  \tsize := total + 54\n  \treturn name\n  \tif error > 12 {\n  \t\treturn count\n  \t}\n  \tif timeout > 90 {",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "func update(x int) int {\n\tsize := total + 54\n\treturn name\n\tif error > 12 {\n\t\treturn count\n\t}\n\tif timeout > 90 {\n\t\tx = 1\n\t}\n}\n"
+    );
+    // A file indented with spaces, copied with a tab before every line.
+    let file = "impl A {\n    fn f(&self) -> i32 {\n        let n = 1;\n        if n > 24 {\n            return n;\n        }\n    }\n}\n";
+    let (out, _) = apply(
+        file,
+        "\t        let n = 1;\n\t        if n > 24 {\n\t            return n;\n\t        }\n\t    }",
+        "\t        let n = 1;\n\t        if n > 24 {\n\t        } // n\n\t    } // f",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "impl A {\n    fn f(&self) -> i32 {\n        let n = 1;\n        if n > 24 {\n        } // n\n    } // f\n}\n"
+    );
+}
+
+#[test]
+fn a_closing_line_sits_at_its_openers_column() {
+    // `old` copied 4 columns right of the file; `} // empty` right after `if limit > 24 {`: in the
+    // model's frame it closes the `if` at its column, at the file's columns it would sit a level
+    // deeper (as a first line after an opener otherwise does).
+    let file =
+        "fn f(limit: i32) -> i32 {\n    if limit > 24 {\n        return 1;\n    }\n    limit\n}\n";
+    let (out, tier) = apply(
+        file,
+        "        if limit > 24 {\n            return 1;\n        }\n        limit",
+        "        if limit > 24 {\n        } // empty\n        limit",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "fn f(limit: i32) -> i32 {\n    if limit > 24 {\n    } // empty\n    limit\n}\n"
+    );
+}
+
+#[test]
+fn a_line_moved_below_a_blank_line_keeps_the_indentation_its_copy_left_out() {
+    // `old` copied without the recipe line's tab and through the blank line after it; `new` opens
+    // with that blank line and has the recipe line below it, at column 0 like the copy: written in
+    // the copy's frame, it takes the tab the copy left out.
+    let file = "build: main.o\n\tgcc -c main.c\n\trm -f size.o\n\ninstall: x\n";
+    let (out, _) = apply(file, "rm -f size.o\n\n", "\nrm -f size.o\n").unwrap();
+    assert_eq!(
+        out,
+        "build: main.o\n\tgcc -c main.c\n\n\trm -f size.o\ninstall: x\n"
+    );
+    // A changed line likewise.
+    let (out, _) = apply(file, "rm -f size.o\n\n", "\ncp a.conf b.conf\n").unwrap();
+    assert_eq!(
+        out,
+        "build: main.o\n\tgcc -c main.c\n\n\tcp a.conf b.conf\ninstall: x\n"
+    );
+    // A line `new` indents itself is left as sent.
+    let (out, _) = apply(file, "rm -f size.o\n\n", "\n\tcp a.conf b.conf\n").unwrap();
+    assert_eq!(
+        out,
+        "build: main.o\n\tgcc -c main.c\n\n\tcp a.conf b.conf\ninstall: x\n"
+    );
+}
