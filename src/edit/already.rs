@@ -243,19 +243,37 @@ fn substituted_at_a_twin(
 /// result already stands (a retry), and writing it would join two lines or drop the file's final
 /// line break. Only for a match found through a reading (a tolerance tier, or `read`: the edit was
 /// unescaped): matched byte for byte as sent, the bytes decide (`"x\n"` → `"x"` at the end of a file
-/// removes its final line break, as asked). The 1-based lines of the match.
+/// removes its final line break, as asked) — but for a break between two lines that both show text:
+/// removing it joins them (`import os` + `class A:` → `import osclass A:`), which no edit means by
+/// a text that shows only one of the two lines. That is the blank line's deletion sent again (a
+/// retry), at every tier. The 1-based lines of the match.
 pub fn blank_line_gone(h: &Haystack, found: &[Match], read: bool) -> Option<(usize, usize)> {
     let is_break = |s: &str| matches!(s, "\n" | "\r\n" | "\r");
     let breaks = ['\n', '\r'];
+    // The line before `at` (the text from its start) and the line from `at` on show text.
+    let shows = |line: &str| !line.trim().is_empty();
+    let line_before = |at: usize| &h.text[h.text[..at].rfind(breaks).map_or(0, |i| i + 1)..at];
+    let line_from =
+        |at: usize| &h.text[at..h.text[at..].find(breaks).map_or(h.text.len(), |i| at + i)];
     found.iter().find_map(|m| {
         let (t, r) = (&h.text[m.start..m.end], m.replacement.as_str());
-        if r.trim().is_empty() || (m.tier == Tier::Exact && !read) {
+        if r.trim().is_empty() {
             return None;
         }
         let lead = t.strip_suffix(r).is_some_and(is_break) && !r.starts_with(breaks);
         let trail = t.strip_prefix(r).is_some_and(is_break) && !r.ends_with(breaks);
-        let gone = (lead && m.start > 0 && !h.text[..m.start].ends_with(breaks))
-            || (trail && !h.text[m.end..].starts_with(breaks));
+        let gone = match m.tier == Tier::Exact && !read {
+            // Matched as sent: only a join of two lines that show text.
+            true => {
+                let brk = t.len().saturating_sub(r.len());
+                (lead && shows(line_before(m.start)) && shows(line_from(m.start + brk)))
+                    || (trail && shows(line_before(m.end - brk)) && shows(line_from(m.end)))
+            }
+            false => {
+                (lead && m.start > 0 && !h.text[..m.start].ends_with(breaks))
+                    || (trail && !h.text[m.end..].starts_with(breaks))
+            }
+        };
         gone.then(|| (h.line_of(m.start), h.end_line_of(m.start, m.end)))
     })
 }

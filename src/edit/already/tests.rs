@@ -759,6 +759,53 @@ fn a_blank_line_deleted_twice_is_already_applied() {
     assert_eq!(out.text, "x = 1\n");
 }
 
+/// G2: the deletion of a blank line sent again and matched byte for byte (ground truth seed 25,
+/// cases 425591, 580321 and six more of the 1M run): the break it removes stands between two lines
+/// that show text, so no blank line is left and writing it would join them (`import osclass
+/// Delta:`). A break with a blank, whitespace-only or missing line on its other side is still
+/// removed as asked.
+#[test]
+fn a_blank_line_deleted_twice_as_sent_is_already_applied() {
+    let text = "import os\n\nclass Delta:\n    x = 1\n";
+    for (old, new) in [
+        ("\nclass Delta:", "class Delta:"),
+        ("import os\n", "import os"),
+        ("\r\nclass Delta:", "class Delta:"),
+    ] {
+        let es = edits(&[(old, new)]);
+        let text = match old.contains('\r') {
+            true => text.replace('\n', "\r\n"),
+            false => text.to_string(),
+        };
+        let once = crate::edit::apply::apply_edits(&text, &es, SAFE)
+            .expect("the blank line deleted")
+            .text;
+        assert_eq!(
+            once.replace('\r', ""),
+            "import os\nclass Delta:\n    x = 1\n"
+        );
+        let f = plan_edits(&once, &es, SAFE).expect_err("two lines joined");
+        assert_eq!(f.code, Code::AlreadyApplied, "{old:?}: {f}");
+        assert!(f.message.contains("lines 1-"), "{}", f.message);
+    }
+    // A whitespace-only line before the break is a blank line a view shows: deleted.
+    let out = crate::edit::apply::apply_edits(
+        "import os\n   \nclass Delta:\n",
+        &edits(&[("\nclass Delta:", "class Delta:")]),
+        SAFE,
+    )
+    .expect("lands");
+    assert_eq!(out.text, "import os\nclass Delta:\n");
+    // The file's final line break, asked for by bytes, is removed.
+    let out = crate::edit::apply::apply_edits(
+        "import os\nclass Delta:\n",
+        &edits(&[("class Delta:\n", "class Delta:")]),
+        SAFE,
+    )
+    .expect("lands");
+    assert_eq!(out.text, "import os\nclass Delta:");
+}
+
 /// G2: a one-line substitution retried where its `old` is found only inside a longer word (the
 /// changed line's twin `rm -f x.o8`), while `new` as sent stands as it was written: already applied.
 #[test]
