@@ -667,10 +667,17 @@ fn hunk_applied_at(
     tol: Tolerance,
 ) -> Option<(usize, usize)> {
     readings(hk).into_iter().find_map(|hk| {
-        if !grows(&hk) {
-            return None;
-        }
         let new = hk.new_lines();
+        if !grows(&hk) {
+            // Its old side a run of its new side only through the liberties it was read with (a
+            // context line repeated by an added line written in the other frame).
+            let old = hk.old_lines();
+            let solid = new.iter().any(|l| !l.trim().is_empty());
+            return match !old.is_empty() && old.len() < new.len() && solid {
+                true => new_side_read_around(text, lt, &hk, at),
+                false => None,
+            };
+        }
         if hk.old_lines().is_empty() {
             // A pure insertion: its lines right above or right below the point it inserts at.
             return adjacent(text, lt, &new, at.0);
@@ -694,8 +701,11 @@ fn new_side_read_around(
     let (old, new) = (hk.old_lines(), hk.new_lines());
     let region = &text[lt.start(at.0.checked_sub(1)?)..lt.end(at.1.checked_sub(1)?)];
     let needed = liberties::at_match(&old, region)?;
+    // The old side's lines among the new side's, but for the liberties the old side needed (a line
+    // of context copied beside an added line written in the other frame).
+    let run_at = |k: usize| (0..old.len()).all(|j| liberties::alike(new[k + j], old[j], needed));
     (0..=new.len() - old.len())
-        .filter(|&k| new[k..k + old.len()] == old[..])
+        .filter(|&k| run_at(k))
         .find_map(|k| {
             let s = at.0.checked_sub(k).filter(|&s| s >= 1)?;
             liberties::reads_as(text, lt, &new, s, needed).then_some((s, s + new.len() - 1))
@@ -782,10 +792,11 @@ fn readings(hk: &Hunk) -> Vec<Hunk> {
     out
 }
 
-/// The hunk without the blank context lines at its edges, when it has some and keeps a context or
-/// `-` line.
+/// The hunk without the blank context and `-` lines at its edges (as the `blank_edges` tier matches
+/// it: a blank `-` line it found no blank line for deletes nothing), when it has some and keeps a
+/// context or `-` line.
 fn without_blank_edges(hk: &Hunk) -> Option<Hunk> {
-    let blank = |l: &HunkLine| matches!(l, HunkLine::Context(t) if t.trim().is_empty());
+    let blank = |l: &HunkLine| matches!(l, HunkLine::Context(t) | HunkLine::Remove(t) if t.trim().is_empty());
     let lead = hk.lines.iter().take_while(|l| blank(l)).count();
     let trail = hk.lines[lead..]
         .iter()
@@ -808,7 +819,8 @@ fn without_blank_edges(hk: &Hunk) -> Option<Hunk> {
 /// the old side is found only where a twin that differs in whitespace, typography or indentation
 /// still holds it. The new side must be the hunk's own: a line no line of its old side is, or (a
 /// deletion) a block of two non-blank lines at least that is no run of the old side's lines (lines
-/// taken out of its middle). The 1-based lines where it stands.
+/// taken out of its middle), or of three at least that are its first or last lines (lines taken
+/// from one end). The 1-based lines where it stands.
 fn hunk_retried_at_a_twin(
     text: &str,
     lt: &LineTable,
@@ -835,7 +847,13 @@ fn hunk_retried_at_a_twin(
         .find_map(|(hk, needed)| {
             let (old, new) = (hk.old_lines(), hk.new_lines());
             let solid = new.iter().filter(|l| !l.trim().is_empty()).count();
-            let kept_block = solid >= 2 && !old.windows(new.len()).any(|w| w == new.as_slice());
+            // Lines deleted from one end keep a block of context too, when it is long enough to be
+            // the first application's result rather than a run of lines two places share.
+            let kept_block = solid >= 2 && {
+                let run = old.windows(new.len()).any(|w| w == new.as_slice());
+                let edge = old.starts_with(&new) || old.ends_with(&new);
+                !run || (edge && solid >= 3)
+            };
             let own = has_own_line(old.iter().copied(), new.iter().copied()) || kept_block;
             if old.is_empty() || old == new || !own {
                 return None;

@@ -130,6 +130,13 @@ pub fn at_match(lines: &[&str], region: &str) -> Option<u8> {
     Some(region_liberties(inner, &region)? | BLANK_EDGES)
 }
 
+/// Whether two of the model's lines are one line but for the liberties in `allowed` (and line
+/// endings): a context line copied in one indentation frame and the same line written in another.
+pub fn alike(a: &str, b: &str, allowed: u8) -> bool {
+    let (a, b) = (a.trim_end_matches('\r'), b.trim_end_matches('\r'));
+    line_liberties(a, b, false).is_some_and(|l| l & !(allowed | EOL) == 0)
+}
+
 /// Whether `lines` read as the file's lines from 1-based line `from` on with no liberty but those
 /// in `allowed` (and line endings): the same reading the old side was read through.
 pub fn reads_as(text: &str, lt: &LineTable, lines: &[&str], from: usize, allowed: u8) -> bool {
@@ -178,7 +185,11 @@ pub fn closer_elsewhere(
             forms.push((inner, BLANK_EDGES));
         }
     }
-    let clear = |(s, e): (usize, usize)| !((at.0 <= s && e <= at.1) || (s <= at.0 && at.1 <= e));
+    // A place holding the match counts when it has more lines (an insertion between the lines the
+    // old side copies, retried at a near-twin of a copied line that the first application wrote).
+    let clear = |(s, e): (usize, usize)| {
+        !((at.0 <= s && e <= at.1) || (s <= at.0 && at.1 <= e && e - s <= at.1 - at.0))
+    };
     let counts = |l: u8| {
         // `new` needing indentation still counts against it.
         let l_seen = l & !EOL;

@@ -927,3 +927,83 @@ fn edits_that_make_a_block_like_another_still_land() {
     let a = apply_hunks(text, &h, SAFE).expect("lands");
     check_hunks(text, &h, &a.matches, SAFE).expect("not a retry");
 }
+
+/// G2: an insertion whose `+` lines were written at the file's columns beside context copied
+/// without its indentation (ground truth seed 25, unified diffs 583017 and 590783 of the 1M run,
+/// shrunk): retried, its context matches through the indentation liberty with an added line among
+/// it, and its new side stands there read through the same liberty (the context line and the
+/// added line it repeats are one line in two frames).
+#[test]
+fn an_insertion_in_two_frames_retried_over_its_own_line_is_already_applied() {
+    let h = diff_hunks("--- a/s.sh\n+++ b/s.sh\n@@ -1,3 +1,4 @@\n rm -idx count.tmp\n echo \"fin\"\n+    rm -f retries.tmp\n rm -f retries.tmp\n");
+    let (once, f) = hunks_twice(
+        "    rm -idx count.tmp\n    echo \"fin\"\n    rm -f retries.tmp\n",
+        &h,
+    );
+    assert_eq!(
+        once,
+        "    rm -idx count.tmp\n    echo \"fin\"\n    rm -f retries.tmp\n    rm -f retries.tmp\n"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    let h = diff_hunks("--- a/s.js\n+++ b/s.js\n@@ -1,2 +1,5 @@\n }\n+    if (idx > 12) {\n+      run();\n+    }\n const offset = 53;\n");
+    let (once, f) = hunks_twice("  f() {\n    }\n    const offset = 53;\n  }\n", &h);
+    assert_eq!(
+        once,
+        "  f() {\n    }\n    if (idx > 12) {\n      run();\n    }\n    const offset = 53;\n  }\n"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// G2: an insertion between two context lines, the first with trailing whitespace, that repeats
+/// that line without it (ground truth seed 25 case 576409, shrunk): retried, the context matches
+/// the added line and the next at the trailing-whitespace tier, while the whole new side stands
+/// exactly over that match, one line wider.
+#[test]
+fn an_insertion_retried_over_the_line_it_added_is_already_applied() {
+    let h = patch_hunks("*** Begin Patch\n*** Update File: s.sh\n@@ update\n     rm -f value.tmp\t\n+    rm -f value.tmp\n     rm -f x.tmp\n*** End Patch\n");
+    let (once, f) = hunks_twice(
+        "update() {\n    rm -f value.tmp\t\n    rm -f x.tmp\n}\n",
+        &h,
+    );
+    assert_eq!(
+        once,
+        "update() {\n    rm -f value.tmp\t\n    rm -f value.tmp\n    rm -f x.tmp\n}\n"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert!(f.message.contains("lines 2-4"), "{}", f.message);
+}
+
+/// G2: a hunk replacing a blank line, retried where the blank line is gone (ground truth seed 25
+/// case 381308, shrunk): the `blank_edges` tier matches it without its blank `-` line, so it would
+/// insert its line again; read so, its new side stands there.
+#[test]
+fn a_blank_line_replaced_twice_is_already_applied() {
+    let h = diff_hunks(
+        "--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,2 @@\n-\n+\trm -f value.o\n build: main.o\n",
+    );
+    let (once, f) = hunks_twice("DEST = /usr\n\nbuild: main.o\n", &h);
+    assert_eq!(once, "DEST = /usr\n\trm -f value.o\nbuild: main.o\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// G2: a hunk deleting the last lines of a block, retried at its indented twin (ground truth seed
+/// 25 case 273980, shrunk): the block it keeps, three lines and more, stands exactly where the
+/// first application left it, closer to the hunk's text than the twin its old side matched
+/// through the indentation liberty. Two kept lines are too few to tell a result from lines two
+/// places share: that deletion still lands.
+#[test]
+fn a_hunk_deleting_a_blocks_last_lines_retried_at_a_twin_is_already_applied() {
+    let text = "impl D {\n    fn update() {\n        let a = 1;\n        log(a);\n        return a;\n        push(a);\n    }\n}\n\nfn update() {\n    let a = 1;\n    log(a);\n    return a;\n    push(a);\n}\n";
+    let h = diff_hunks("--- a/lib.rs\n+++ b/lib.rs\n@@ -10,6 +10,4 @@\n fn update() {\n     let a = 1;\n     log(a);\n     return a;\n-    push(a);\n-}\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert!(
+        once.ends_with("}\n\nfn update() {\n    let a = 1;\n    log(a);\n    return a;\n"),
+        "{once}"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert!(f.message.contains("lines 10-13"), "{}", f.message);
+    let h = diff_hunks("--- a/lib.rs\n+++ b/lib.rs\n@@ -10,3 +10,2 @@\n     let a = 1;\n     log(a);\n-    return a;\n");
+    let text = "impl D {\n    fn update() {\n        let a = 1;\n        log(a);\n        return a;\n    }\n}\n\nfn update() {\n    let a = 1;\n    log(a);\n}\n";
+    let a = apply_hunks(text, &h, SAFE).expect("lands at the indented block");
+    check_hunks(text, &h, &a.matches, SAFE).expect("two kept lines: not a retry");
+}
