@@ -849,14 +849,16 @@ fn hunk_retried_at_a_twin(
             let solid = new.iter().filter(|l| !l.trim().is_empty()).count();
             // Lines deleted from one end keep a block of context too, when it is long enough to be
             // the first application's result rather than a run of lines two places share.
-            let kept_block = solid >= 2 && {
-                let run = old.windows(new.len()).any(|w| w == new.as_slice());
-                let edge = old.starts_with(&new) || old.ends_with(&new);
-                !run || (edge && solid >= 3)
-            };
+            let run = solid >= 2 && old.windows(new.len()).any(|w| w == new.as_slice());
+            let edge = run && solid >= 3 && (old.starts_with(&new) || old.ends_with(&new));
+            let kept_block = solid >= 2 && !run;
             let own = has_own_line(old.iter().copied(), new.iter().copied()) || kept_block;
-            if old.is_empty() || old == new || !own {
+            if old.is_empty() || old == new || !(own || edge) {
                 return None;
+            }
+            if !own {
+                // Only lines taken from one end: strictly fewer liberties decide.
+                return liberties::strictly_closer_elsewhere(text, lt, &new, needed, at);
             }
             // Context: a line the hunk keeps, not blank.
             let kept = hk

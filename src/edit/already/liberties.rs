@@ -169,6 +169,32 @@ pub fn closer_elsewhere(
     at: (usize, usize),
     kept: bool,
 ) -> Option<(usize, usize)> {
+    elsewhere(text, lt, lines, old, at, kept, kept)
+}
+
+/// [`closer_elsewhere`] for an edit that copies context, by the first reading only: strictly fewer
+/// liberties. For a deletion of a block's first or last lines, whose new side is a run of lines
+/// its old side already holds: the same lines standing elsewhere as a view shows them are lines
+/// two places share (a twin block), not a result.
+pub fn strictly_closer_elsewhere(
+    text: &str,
+    lt: &LineTable,
+    lines: &[&str],
+    old: u8,
+    at: (usize, usize),
+) -> Option<(usize, usize)> {
+    elsewhere(text, lt, lines, old, at, true, false)
+}
+
+fn elsewhere(
+    text: &str,
+    lt: &LineTable,
+    lines: &[&str],
+    old: u8,
+    at: (usize, usize),
+    kept: bool,
+    as_shown: bool,
+) -> Option<(usize, usize)> {
     // Without context, the indentation of `new` is no evidence: a model that copied `old` without
     // its indentation may write `new` at the file's columns (the absolute-columns reading).
     let unseen = match kept {
@@ -194,7 +220,7 @@ pub fn closer_elsewhere(
         // `new` needing indentation still counts against it.
         let l_seen = l & !EOL;
         (l_seen & !seen == 0 && l_seen != seen)
-            || (kept && l & !(EOL | TRAILING | (old & TYPOGRAPHY)) == 0)
+            || (as_shown && l & !(EOL | TRAILING | (old & TYPOGRAPHY)) == 0)
     };
     forms.into_iter().find_map(|(form, extra)| {
         let k = form.len();

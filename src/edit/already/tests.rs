@@ -1006,4 +1006,37 @@ fn a_hunk_deleting_a_blocks_last_lines_retried_at_a_twin_is_already_applied() {
     let text = "impl D {\n    fn update() {\n        let a = 1;\n        log(a);\n        return a;\n    }\n}\n\nfn update() {\n    let a = 1;\n    log(a);\n}\n";
     let a = apply_hunks(text, &h, SAFE).expect("lands at the indented block");
     check_hunks(text, &h, &a.matches, SAFE).expect("two kept lines: not a retry");
+    // The kept lines stand in another block too, but no closer to the hunk's text than where it
+    // matched (a trailing tab there, an alignment run here; ground truth seed 25 case 27996): a
+    // deletion that lands.
+    let text = "int a() {
+    if (x) {
+        return 1;
+    }\t
+    if (y) {
+        z     = 2;
+    }
+}
+
+    if (x) {
+        return 1;
+    }
+    if (y) {
+        z     = 7;
+    }
+";
+    let h = diff_hunks("--- a/m.c
++++ b/m.c
+@@
+         return 1;
+     }
+     if (y) {
+-        z = 7;
+-    }
+");
+    let a = apply_hunks(text, &h, SAFE).expect("lands at the inline_whitespace tier");
+    assert!(a.text.ends_with("    }
+    if (y) {
+"), "{}", a.text);
+    check_hunks(text, &h, &a.matches, SAFE).expect("kept lines shared as shown: not a retry");
 }
