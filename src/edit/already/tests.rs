@@ -1009,34 +1009,9 @@ fn a_hunk_deleting_a_blocks_last_lines_retried_at_a_twin_is_already_applied() {
     // The kept lines stand in another block too, but no closer to the hunk's text than where it
     // matched (a trailing tab there, an alignment run here; ground truth seed 25 case 27996): a
     // deletion that lands.
-    let text = "int a() {
-    if (x) {
-        return 1;
-    }\t
-    if (y) {
-        z     = 2;
-    }
-}
-
-    if (x) {
-        return 1;
-    }
-    if (y) {
-        z     = 7;
-    }
-";
-    let h = diff_hunks("--- a/m.c
-+++ b/m.c
-@@
-         return 1;
-     }
-     if (y) {
--        z = 7;
--    }
-");
+    let text = "int a() {\n    if (x) {\n        return 1;\n    }\t\n    if (y) {\n        z     = 2;\n    }\n}\n\n    if (x) {\n        return 1;\n    }\n    if (y) {\n        z     = 7;\n    }\n";
+    let h = diff_hunks("--- a/m.c\n+++ b/m.c\n@@\n         return 1;\n     }\n     if (y) {\n-        z = 7;\n-    }\n");
     let a = apply_hunks(text, &h, SAFE).expect("lands at the inline_whitespace tier");
-    assert!(a.text.ends_with("    }
-    if (y) {
-"), "{}", a.text);
+    assert!(a.text.ends_with("    }\n    if (y) {\n"), "{}", a.text);
     check_hunks(text, &h, &a.matches, SAFE).expect("kept lines shared as shown: not a retry");
 }
