@@ -819,8 +819,8 @@ fn without_blank_edges(hk: &Hunk) -> Option<Hunk> {
 /// the old side is found only where a twin that differs in whitespace, typography or indentation
 /// still holds it. The new side must be the hunk's own: a line no line of its old side is, or (a
 /// deletion) a block of two non-blank lines at least that is no run of the old side's lines (lines
-/// taken out of its middle), or of three at least that are its first or last lines (lines taken
-/// from one end). The 1-based lines where it stands.
+/// taken out of its middle), or of three lines with words at least that are its first or last
+/// lines (lines taken from one end). The 1-based lines where it stands.
 fn hunk_retried_at_a_twin(
     text: &str,
     lt: &LineTable,
@@ -850,7 +850,12 @@ fn hunk_retried_at_a_twin(
             // Lines deleted from one end keep a block of context too, when it is long enough to be
             // the first application's result rather than a run of lines two places share.
             let run = solid >= 2 && old.windows(new.len()).any(|w| w == new.as_slice());
-            let edge = run && solid >= 3 && (old.starts_with(&new) || old.ends_with(&new));
+            // Three lines with words: closing braces and the like are lines every block shares.
+            let worded = new
+                .iter()
+                .filter(|l| l.chars().any(char::is_alphanumeric))
+                .count();
+            let edge = run && worded >= 3 && (old.starts_with(&new) || old.ends_with(&new));
             let kept_block = solid >= 2 && !run;
             let own = has_own_line(old.iter().copied(), new.iter().copied()) || kept_block;
             if old.is_empty() || old == new || !(own || edge) {

@@ -1014,4 +1014,15 @@ fn a_hunk_deleting_a_blocks_last_lines_retried_at_a_twin_is_already_applied() {
     let a = apply_hunks(text, &h, SAFE).expect("lands at the inline_whitespace tier");
     assert!(a.text.ends_with("    }\n    if (y) {\n"), "{}", a.text);
     check_hunks(text, &h, &a.matches, SAFE).expect("kept lines shared as shown: not a retry");
+    // Kept lines that are closing braces and one short line are lines every block shares, exact
+    // elsewhere or not (ground truth seed 11 case 21416): the deletion lands.
+    let text = "class D {\n  check() {\n    const t = 75;\n    return t;\n  }  \n}\n\nfunction g() {\n  if (x) {\n    return t;\n  }\n}\n";
+    let h = patch_hunks("*** Begin Patch\n*** Update File: s.js\n@@ class D {\n-  check() {\n-    const t = 75;\n     return t;\n   }\n }\n*** End Patch\n");
+    let a = apply_hunks(text, &h, SAFE).expect("lands at the trailing_whitespace tier");
+    assert!(
+        a.text.starts_with("class D {\n    return t;\n  }  \n}\n"),
+        "{}",
+        a.text
+    );
+    check_hunks(text, &h, &a.matches, SAFE).expect("braces and one line: not a retry");
 }
