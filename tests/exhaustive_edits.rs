@@ -12,7 +12,10 @@
 //!   before a whitespace-only line, replaced by a `new` that does not end with one), as one that starts with a line break after
 //!   a whitespace-only line does with that line's, and one begun after its line's indentation and
 //!   running past the line's end, replaced by a `new` opening with an empty line, with that
-//!   indentation: it matches whole lines), or is refused as `NO_CHANGES`, or as ambiguous at the trailing-whitespace tier
+//!   indentation: it matches whole lines), or is refused as `NO_CHANGES`, or as `ALREADY_APPLIED` when
+//!   `old` is `new` and one line break at an edge and that break stands between two lines that show
+//!   text (the deletion of a blank line sent again: removing the break would join the two lines), or
+//!   as ambiguous at the trailing-whitespace tier
 //!   (an `old` with a line break) or the typography tier (a non-ASCII `old`), or as ambiguous with the
 //!   file's end when `old` ends with a line break the file's last line lacks: another place differs
 //!   from it only in bytes a view does not show;
@@ -107,6 +110,30 @@ fn check(file: &str, old: &str, new: &str) -> bool {
                 };
                 assert!(
                     unseen && count >= 2,
+                    "{case}: a unique exact match was refused: {f:?}"
+                );
+            }
+            // An `old` that is `new` and one line break at an edge deletes a blank line; where the
+            // break stands between two lines that both show text there is none (a retry of that
+            // deletion): removing it would join the two lines, which a text showing one of them
+            // does not ask for.
+            Err(f) if f.code == Code::AlreadyApplied => {
+                let at = places[0];
+                let e = at + old.len();
+                let shows = |t: &str| !t.trim().is_empty();
+                let line_before =
+                    |x: usize| &file[file[..x].rfind(['\n', '\r']).map_or(0, |i| i + 1)..x];
+                let line_from =
+                    |x: usize| &file[x..file[x..].find(['\n', '\r']).map_or(file.len(), |i| x + i)];
+                let brk = |t: &str| matches!(t, "\n" | "\r\n" | "\r");
+                let lead = old.strip_suffix(new).is_some_and(brk)
+                    && shows(line_before(at))
+                    && shows(line_from(e - new.len()));
+                let trail = old.strip_prefix(new).is_some_and(brk)
+                    && shows(line_before(at + new.len()))
+                    && shows(line_from(e));
+                assert!(
+                    shows(new) && (lead || trail),
                     "{case}: a unique exact match was refused: {f:?}"
                 );
             }

@@ -243,19 +243,37 @@ fn substituted_at_a_twin(
 /// result already stands (a retry), and writing it would join two lines or drop the file's final
 /// line break. Only for a match found through a reading (a tolerance tier, or `read`: the edit was
 /// unescaped): matched byte for byte as sent, the bytes decide (`"x\n"` → `"x"` at the end of a file
-/// removes its final line break, as asked). The 1-based lines of the match.
+/// removes its final line break, as asked) — but for a break between two lines that both show text:
+/// removing it joins them (`import os` + `class A:` → `import osclass A:`), which no edit means by
+/// a text that shows only one of the two lines. That is the blank line's deletion sent again (a
+/// retry), at every tier. The 1-based lines of the match.
 pub fn blank_line_gone(h: &Haystack, found: &[Match], read: bool) -> Option<(usize, usize)> {
     let is_break = |s: &str| matches!(s, "\n" | "\r\n" | "\r");
     let breaks = ['\n', '\r'];
+    // The line before `at` (the text from its start) and the line from `at` on show text.
+    let shows = |line: &str| !line.trim().is_empty();
+    let line_before = |at: usize| &h.text[h.text[..at].rfind(breaks).map_or(0, |i| i + 1)..at];
+    let line_from =
+        |at: usize| &h.text[at..h.text[at..].find(breaks).map_or(h.text.len(), |i| at + i)];
     found.iter().find_map(|m| {
         let (t, r) = (&h.text[m.start..m.end], m.replacement.as_str());
-        if r.trim().is_empty() || (m.tier == Tier::Exact && !read) {
+        if r.trim().is_empty() {
             return None;
         }
         let lead = t.strip_suffix(r).is_some_and(is_break) && !r.starts_with(breaks);
         let trail = t.strip_prefix(r).is_some_and(is_break) && !r.ends_with(breaks);
-        let gone = (lead && m.start > 0 && !h.text[..m.start].ends_with(breaks))
-            || (trail && !h.text[m.end..].starts_with(breaks));
+        let gone = match m.tier == Tier::Exact && !read {
+            // Matched as sent: only a join of two lines that show text.
+            true => {
+                let brk = t.len().saturating_sub(r.len());
+                (lead && shows(line_before(m.start)) && shows(line_from(m.start + brk)))
+                    || (trail && shows(line_before(m.end - brk)) && shows(line_from(m.end)))
+            }
+            false => {
+                (lead && m.start > 0 && !h.text[..m.start].ends_with(breaks))
+                    || (trail && !h.text[m.end..].starts_with(breaks))
+            }
+        };
         gone.then(|| (h.line_of(m.start), h.end_line_of(m.start, m.end)))
     })
 }
@@ -649,10 +667,17 @@ fn hunk_applied_at(
     tol: Tolerance,
 ) -> Option<(usize, usize)> {
     readings(hk).into_iter().find_map(|hk| {
-        if !grows(&hk) {
-            return None;
-        }
         let new = hk.new_lines();
+        if !grows(&hk) {
+            // Its old side a run of its new side only through the liberties it was read with (a
+            // context line repeated by an added line written in the other frame).
+            let old = hk.old_lines();
+            let solid = new.iter().any(|l| !l.trim().is_empty());
+            return match !old.is_empty() && old.len() < new.len() && solid {
+                true => new_side_read_around(text, lt, &hk, at),
+                false => None,
+            };
+        }
         if hk.old_lines().is_empty() {
             // A pure insertion: its lines right above or right below the point it inserts at.
             return adjacent(text, lt, &new, at.0);
@@ -676,8 +701,11 @@ fn new_side_read_around(
     let (old, new) = (hk.old_lines(), hk.new_lines());
     let region = &text[lt.start(at.0.checked_sub(1)?)..lt.end(at.1.checked_sub(1)?)];
     let needed = liberties::at_match(&old, region)?;
+    // The old side's lines among the new side's, but for the liberties the old side needed (a line
+    // of context copied beside an added line written in the other frame).
+    let run_at = |k: usize| (0..old.len()).all(|j| liberties::alike(new[k + j], old[j], needed));
     (0..=new.len() - old.len())
-        .filter(|&k| new[k..k + old.len()] == old[..])
+        .filter(|&k| run_at(k))
         .find_map(|k| {
             let s = at.0.checked_sub(k).filter(|&s| s >= 1)?;
             liberties::reads_as(text, lt, &new, s, needed).then_some((s, s + new.len() - 1))
@@ -764,10 +792,11 @@ fn readings(hk: &Hunk) -> Vec<Hunk> {
     out
 }
 
-/// The hunk without the blank context lines at its edges, when it has some and keeps a context or
-/// `-` line.
+/// The hunk without the blank context and `-` lines at its edges (as the `blank_edges` tier matches
+/// it: a blank `-` line it found no blank line for deletes nothing), when it has some and keeps a
+/// context or `-` line.
 fn without_blank_edges(hk: &Hunk) -> Option<Hunk> {
-    let blank = |l: &HunkLine| matches!(l, HunkLine::Context(t) if t.trim().is_empty());
+    let blank = |l: &HunkLine| matches!(l, HunkLine::Context(t) | HunkLine::Remove(t) if t.trim().is_empty());
     let lead = hk.lines.iter().take_while(|l| blank(l)).count();
     let trail = hk.lines[lead..]
         .iter()
@@ -790,7 +819,8 @@ fn without_blank_edges(hk: &Hunk) -> Option<Hunk> {
 /// the old side is found only where a twin that differs in whitespace, typography or indentation
 /// still holds it. The new side must be the hunk's own: a line no line of its old side is, or (a
 /// deletion) a block of two non-blank lines at least that is no run of the old side's lines (lines
-/// taken out of its middle). The 1-based lines where it stands.
+/// taken out of its middle), or of three lines with words at least that are its first or last
+/// lines (lines taken from one end). The 1-based lines where it stands.
 fn hunk_retried_at_a_twin(
     text: &str,
     lt: &LineTable,
@@ -817,10 +847,23 @@ fn hunk_retried_at_a_twin(
         .find_map(|(hk, needed)| {
             let (old, new) = (hk.old_lines(), hk.new_lines());
             let solid = new.iter().filter(|l| !l.trim().is_empty()).count();
-            let kept_block = solid >= 2 && !old.windows(new.len()).any(|w| w == new.as_slice());
+            // Lines deleted from one end keep a block of context too, when it is long enough to be
+            // the first application's result rather than a run of lines two places share.
+            let run = solid >= 2 && old.windows(new.len()).any(|w| w == new.as_slice());
+            // Three lines with words: closing braces and the like are lines every block shares.
+            let worded = new
+                .iter()
+                .filter(|l| l.chars().any(char::is_alphanumeric))
+                .count();
+            let edge = run && worded >= 3 && (old.starts_with(&new) || old.ends_with(&new));
+            let kept_block = solid >= 2 && !run;
             let own = has_own_line(old.iter().copied(), new.iter().copied()) || kept_block;
-            if old.is_empty() || old == new || !own {
+            if old.is_empty() || old == new || !(own || edge) {
                 return None;
+            }
+            if !own {
+                // Only lines taken from one end: strictly fewer liberties decide.
+                return liberties::strictly_closer_elsewhere(text, lt, &new, needed, at);
             }
             // Context: a line the hunk keeps, not blank.
             let kept = hk

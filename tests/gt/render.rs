@@ -18,7 +18,7 @@
 //! |---|---|---|
 //! | `none` | the edit as intended, with context widened until the old side is unique by what a view shows | may apply |
 //! | `stale` | one token of a line the edit copies (context, removed or replaced) is not what the file holds, and the stale text is found nowhere in the file by what a view shows | must refuse |
-//! | `retry` | the same rendering sent again to the file it already produced (not when the first sending is itself ambiguous by what a view shows, `view_ambiguous`: the engine refuses it, so no file it produced exists) | must refuse (or no-op): applying twice is not applying |
+//! | `retry` | the same rendering sent again to the file it already produced (not when the first sending is itself ambiguous by what a view shows, `view_ambiguous`: the engine refuses it, so no file it produced exists; judged only when the first sending, applied to the file before it, lands on an accepted result; not generated when every hunk is a deletion whose old side the result still shows line for line: see below) | must refuse (or no-op): applying twice is not applying |
 //! | `elided` | `new` keeps the first and last line of a 3+ line region and puts `... existing code ...` between | must refuse: no placeholder over real code |
 //! | `scope_at_twin` | `apply_patch`: the `@@` scope names another block (its twin when it has one); a chunk of added lines only, or one whose content a view shows identically elsewhere, keeps its own scope (the scope is then what locates it: another block's is another well-formed edit) | may apply when the content lies inside a block of a line the scope chain resolves to, below such a line (see below), or the chain names no line; must refuse when every line it names is below the content: a scope that names a real line is a constraint |
 //! | `lines_at_twin` | line numbers (unified-diff headers, `apply_patch` unified headers, view prefixes) point at the twin of the region (or elsewhere) while the content is right | may apply (content decides; the numbers may also make it refuse); a write at the twin is wrong |
@@ -33,6 +33,21 @@
 //! unique at or below the scope line, and one found only above it is refused. So a write below
 //! the scope line is the intended file, not a wrong write; a scope every line of which lies below
 //! the content stays must-refuse.
+//!
+//! **A retry re-sends a call that landed.** A retry is the same call sent again because its answer
+//! was lost, so the file it meets is the one its first sending wrote. When the engine refuses the
+//! first sending (its `old` is also a substring of another line, or matches two places at the
+//! indentation tier: ambiguous), nothing was written, no such file exists, and sending the text
+//! again to the generator's intended result is a fresh edit of another file, which may well be
+//! unique there (`old = "EOF"` once the closing `EOF` line was replaced: only `<<EOF` is left).
+//! So the runner first applies the rendering to the file before it and judges the retry only when
+//! that sending writes an accepted result (`run::Verdict::Skipped` otherwise: counted apart, never
+//! as a refusal). This hides no wrong write the engine could avoid: the first sending is a
+//! rendering of the `none` kind (the same renderer), whose wrong writes are judged in those cases. **A deletion whose old side its result still
+//! shows** (a line deleted beside its equal: `P X X Q` → `P X Q`, the edit `P X` → `P`) is not
+//! generated as a retry when every hunk is one: the text sent again is a well-formed, unique edit of
+//! the result, and nothing it writes (a deletion writes no line of its own) marks that file as its
+//! result, so no engine could tell it from a first sending.
 //!
 //! Per noise kind, what the intended file allows:
 //!
@@ -236,6 +251,9 @@ pub struct FileCase {
     pub gone: bool,
     /// Original lines the rendering shows (the shrinker keeps them).
     pub pinned: BTreeSet<usize>,
+    /// A retry's file before its first sending: the retry is judged only when that sending lands
+    /// on an accepted result (else no file it produced exists; `run::Verdict::Skipped`).
+    pub first: Option<Vec<ExpLine>>,
 }
 
 #[derive(Clone, Debug)]
@@ -1348,6 +1366,7 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
 
     // Results.
     let mut files = Vec::new();
+    let mut deletions_still_shown = 0;
     for p in &plans {
         let trailing = |t: &str| t.trim_end_matches([' ', '\t']) != t;
         // Edits whose shown old side has trailing whitespace the model dropped: a line it writes
@@ -1435,10 +1454,27 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             // Scope lines and the blocks they head decide what is right: keep them.
             pinned.extend(p.doc.blocks.iter().map(|b| b.header));
         }
-        let before = if adv == Adv::Retry {
-            primary.clone()
+        if adv == Adv::Retry {
+            // Every hunk a deletion whose old side the result still shows, line for line (a line
+            // deleted beside its equal): sent again, the text is a well-formed edit of the file
+            // its first sending produced, and nothing it writes marks that file as its result.
+            // No engine can tell it from a first sending: not generated.
+            let shown = |t: &str| t.trim_end().nfc().collect::<String>();
+            let result: Vec<String> = primary.iter().map(|l| shown(&l.text)).collect();
+            let still = p.hunks.iter().all(|h| {
+                let old: Vec<String> = (h.a..h.b).map(|i| shown(&p.doc.lines[i].text)).collect();
+                h.b > h.a
+                    && h.new.iter().all(|n| matches!(n, NL::Kept(_)))
+                    && result.windows(old.len()).any(|w| w == old.as_slice())
+            });
+            if still {
+                deletions_still_shown += 1;
+            }
+        }
+        let (before, first) = if adv == Adv::Retry {
+            (primary.clone(), Some(unchanged(&p.doc)))
         } else {
-            unchanged(&p.doc)
+            (unchanged(&p.doc), None)
         };
         files.push(FileCase {
             path: p.doc.path.clone(),
@@ -1447,7 +1483,11 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             accept,
             pinned,
             gone: false,
+            first,
         });
+    }
+    if adv == Adv::Retry && deletions_still_shown == plans.len() {
+        return None;
     }
     Some(Case {
         seed,
@@ -1517,6 +1557,7 @@ fn delete_case(r: &mut Rng, seed: u64, doc: &Doc) -> Option<Case> {
             accept: Vec::new(),
             pinned: (0..doc.lines.len()).collect(),
             gone: true,
+            first: None,
         }],
         why: if stale {
             "must refuse: the deletion shows content the file does not hold".into()

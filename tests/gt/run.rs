@@ -35,6 +35,15 @@ impl Worker {
 
     /// Runs `case` and judges it.
     pub fn run(&self, case: &Case) -> Outcome {
+        if !self.first_sending_lands(case) {
+            return Outcome {
+                verdict: Verdict::Skipped,
+                response: Value::Null,
+                actual: Vec::new(),
+                receipt: Vec::new(),
+                shape: "",
+            };
+        }
         let before: Vec<Vec<u8>> = case
             .files
             .iter()
@@ -73,6 +82,31 @@ impl Worker {
     }
 }
 
+impl Worker {
+    /// For a retry: whether its first sending, applied to the files before it, writes an accepted
+    /// result (a retry re-sends a call that landed; a refused first sending left no file to retry
+    /// against). `true` for every other case.
+    fn first_sending_lands(&self, case: &Case) -> bool {
+        if case.files.iter().all(|f| f.first.is_none()) {
+            return true;
+        }
+        let first = Case {
+            expect: Expect::MayApply,
+            files: case
+                .files
+                .iter()
+                .map(|f| FileCase {
+                    before: f.first.clone().unwrap_or_else(|| f.before.clone()),
+                    first: None,
+                    ..f.clone()
+                })
+                .collect(),
+            ..case.clone()
+        };
+        self.run(&first).verdict == Verdict::Applied
+    }
+}
+
 impl Drop for Worker {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.root);
@@ -89,6 +123,8 @@ pub enum Verdict {
     Noop,
     /// Anything else: what went wrong.
     Wrong(String),
+    /// Not judged: a retry whose first sending does not land (no file it produced exists).
+    Skipped,
 }
 
 impl Verdict {
@@ -327,6 +363,8 @@ pub struct Counts {
     pub noop: u64,
     pub wrong: u64,
     pub known: u64,
+    /// Retries not judged: their first sending does not land.
+    pub skipped: u64,
 }
 
 impl Counts {
@@ -338,6 +376,7 @@ impl Counts {
         self.noop += o.noop;
         self.wrong += o.wrong;
         self.known += o.known;
+        self.skipped += o.skipped;
     }
 
     fn count(&mut self, case: &Case, v: &Verdict, known: bool) {
@@ -349,6 +388,7 @@ impl Counts {
             Verdict::Applied => self.applied += 1,
             Verdict::Refused(_) => self.refused += 1,
             Verdict::Noop => self.noop += 1,
+            Verdict::Skipped => self.skipped += 1,
             Verdict::Wrong(_) => {
                 self.wrong += 1;
                 if known {
@@ -446,7 +486,7 @@ impl Stats {
         let mut s = String::new();
         let t = &self.total;
         s.push_str(&format!(
-            "{} cases: {} may apply, {} must refuse; applied {}, refused {}, no-op {}, **wrong {}** ({} in known classes)\n\n",
+            "{} cases: {} may apply, {} must refuse; applied {}, refused {}, no-op {}, **wrong {}** ({} in known classes); {} retries not judged (their first sending does not land)\n\n",
             t.cases,
             t.cases - t.must_refuse,
             t.must_refuse,
@@ -454,7 +494,8 @@ impl Stats {
             t.refused,
             t.noop,
             t.wrong,
-            t.known
+            t.known,
+            t.skipped
         ));
         s.push_str("### Wrong writes per class (FINDINGS.md)\n\n| class | wrong | per 100k cases |\n|---|---:|---:|\n");
         let mut classes: Vec<(&String, &u64)> = self.by_class.iter().collect();
@@ -630,6 +671,9 @@ pub fn shrink(worker: &Worker, case: &Case) -> Case {
 fn remove_origins(f: &mut FileCase, drop: &[usize]) {
     let gone = |l: &ExpLine| l.origin.is_some_and(|o| drop.contains(&o));
     f.before.retain(|l| !gone(l));
+    if let Some(first) = f.first.as_mut() {
+        first.retain(|l| !gone(l));
+    }
     for a in f.accept.iter_mut() {
         a.retain(|l| !gone(l));
     }

@@ -130,6 +130,13 @@ pub fn at_match(lines: &[&str], region: &str) -> Option<u8> {
     Some(region_liberties(inner, &region)? | BLANK_EDGES)
 }
 
+/// Whether two of the model's lines are one line but for the liberties in `allowed` (and line
+/// endings): a context line copied in one indentation frame and the same line written in another.
+pub fn alike(a: &str, b: &str, allowed: u8) -> bool {
+    let (a, b) = (a.trim_end_matches('\r'), b.trim_end_matches('\r'));
+    line_liberties(a, b, false).is_some_and(|l| l & !(allowed | EOL) == 0)
+}
+
 /// Whether `lines` read as the file's lines from 1-based line `from` on with no liberty but those
 /// in `allowed` (and line endings): the same reading the old side was read through.
 pub fn reads_as(text: &str, lt: &LineTable, lines: &[&str], from: usize, allowed: u8) -> bool {
@@ -162,6 +169,32 @@ pub fn closer_elsewhere(
     at: (usize, usize),
     kept: bool,
 ) -> Option<(usize, usize)> {
+    elsewhere(text, lt, lines, old, at, kept, kept)
+}
+
+/// [`closer_elsewhere`] for an edit that copies context, by the first reading only: strictly fewer
+/// liberties. For a deletion of a block's first or last lines, whose new side is a run of lines
+/// its old side already holds: the same lines standing elsewhere as a view shows them are lines
+/// two places share (a twin block), not a result.
+pub fn strictly_closer_elsewhere(
+    text: &str,
+    lt: &LineTable,
+    lines: &[&str],
+    old: u8,
+    at: (usize, usize),
+) -> Option<(usize, usize)> {
+    elsewhere(text, lt, lines, old, at, true, false)
+}
+
+fn elsewhere(
+    text: &str,
+    lt: &LineTable,
+    lines: &[&str],
+    old: u8,
+    at: (usize, usize),
+    kept: bool,
+    as_shown: bool,
+) -> Option<(usize, usize)> {
     // Without context, the indentation of `new` is no evidence: a model that copied `old` without
     // its indentation may write `new` at the file's columns (the absolute-columns reading).
     let unseen = match kept {
@@ -178,12 +211,16 @@ pub fn closer_elsewhere(
             forms.push((inner, BLANK_EDGES));
         }
     }
-    let clear = |(s, e): (usize, usize)| !((at.0 <= s && e <= at.1) || (s <= at.0 && at.1 <= e));
+    // A place holding the match counts when it has more lines (an insertion between the lines the
+    // old side copies, retried at a near-twin of a copied line that the first application wrote).
+    let clear = |(s, e): (usize, usize)| {
+        !((at.0 <= s && e <= at.1) || (s <= at.0 && at.1 <= e && e - s <= at.1 - at.0))
+    };
     let counts = |l: u8| {
         // `new` needing indentation still counts against it.
         let l_seen = l & !EOL;
         (l_seen & !seen == 0 && l_seen != seen)
-            || (kept && l & !(EOL | TRAILING | (old & TYPOGRAPHY)) == 0)
+            || (as_shown && l & !(EOL | TRAILING | (old & TYPOGRAPHY)) == 0)
     };
     forms.into_iter().find_map(|(form, extra)| {
         let k = form.len();

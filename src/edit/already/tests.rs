@@ -759,6 +759,53 @@ fn a_blank_line_deleted_twice_is_already_applied() {
     assert_eq!(out.text, "x = 1\n");
 }
 
+/// G2: the deletion of a blank line sent again and matched byte for byte (ground truth seed 25,
+/// cases 425591, 580321 and six more of the 1M run): the break it removes stands between two lines
+/// that show text, so no blank line is left and writing it would join them (`import osclass
+/// Delta:`). A break with a blank, whitespace-only or missing line on its other side is still
+/// removed as asked.
+#[test]
+fn a_blank_line_deleted_twice_as_sent_is_already_applied() {
+    let text = "import os\n\nclass Delta:\n    x = 1\n";
+    for (old, new) in [
+        ("\nclass Delta:", "class Delta:"),
+        ("import os\n", "import os"),
+        ("\r\nclass Delta:", "class Delta:"),
+    ] {
+        let es = edits(&[(old, new)]);
+        let text = match old.contains('\r') {
+            true => text.replace('\n', "\r\n"),
+            false => text.to_string(),
+        };
+        let once = crate::edit::apply::apply_edits(&text, &es, SAFE)
+            .expect("the blank line deleted")
+            .text;
+        assert_eq!(
+            once.replace('\r', ""),
+            "import os\nclass Delta:\n    x = 1\n"
+        );
+        let f = plan_edits(&once, &es, SAFE).expect_err("two lines joined");
+        assert_eq!(f.code, Code::AlreadyApplied, "{old:?}: {f}");
+        assert!(f.message.contains("lines 1-"), "{}", f.message);
+    }
+    // A whitespace-only line before the break is a blank line a view shows: deleted.
+    let out = crate::edit::apply::apply_edits(
+        "import os\n   \nclass Delta:\n",
+        &edits(&[("\nclass Delta:", "class Delta:")]),
+        SAFE,
+    )
+    .expect("lands");
+    assert_eq!(out.text, "import os\nclass Delta:\n");
+    // The file's final line break, asked for by bytes, is removed.
+    let out = crate::edit::apply::apply_edits(
+        "import os\nclass Delta:\n",
+        &edits(&[("class Delta:\n", "class Delta:")]),
+        SAFE,
+    )
+    .expect("lands");
+    assert_eq!(out.text, "import os\nclass Delta:");
+}
+
 /// G2: a one-line substitution retried where its `old` is found only inside a longer word (the
 /// changed line's twin `rm -f x.o8`), while `new` as sent stands as it was written: already applied.
 #[test]
@@ -879,4 +926,103 @@ fn edits_that_make_a_block_like_another_still_land() {
     let h = patch_hunks("*** Begin Patch\n*** Update File: a.rs\n@@\n         }\n     }\n \n-    impl D {\n             fn r() {\n                 a();\n*** End Patch\n");
     let a = apply_hunks(text, &h, SAFE).expect("lands");
     check_hunks(text, &h, &a.matches, SAFE).expect("not a retry");
+}
+
+/// G2: an insertion whose `+` lines were written at the file's columns beside context copied
+/// without its indentation (ground truth seed 25, unified diffs 583017 and 590783 of the 1M run,
+/// shrunk): retried, its context matches through the indentation liberty with an added line among
+/// it, and its new side stands there read through the same liberty (the context line and the
+/// added line it repeats are one line in two frames).
+#[test]
+fn an_insertion_in_two_frames_retried_over_its_own_line_is_already_applied() {
+    let h = diff_hunks("--- a/s.sh\n+++ b/s.sh\n@@ -1,3 +1,4 @@\n rm -idx count.tmp\n echo \"fin\"\n+    rm -f retries.tmp\n rm -f retries.tmp\n");
+    let (once, f) = hunks_twice(
+        "    rm -idx count.tmp\n    echo \"fin\"\n    rm -f retries.tmp\n",
+        &h,
+    );
+    assert_eq!(
+        once,
+        "    rm -idx count.tmp\n    echo \"fin\"\n    rm -f retries.tmp\n    rm -f retries.tmp\n"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    let h = diff_hunks("--- a/s.js\n+++ b/s.js\n@@ -1,2 +1,5 @@\n }\n+    if (idx > 12) {\n+      run();\n+    }\n const offset = 53;\n");
+    let (once, f) = hunks_twice("  f() {\n    }\n    const offset = 53;\n  }\n", &h);
+    assert_eq!(
+        once,
+        "  f() {\n    }\n    if (idx > 12) {\n      run();\n    }\n    const offset = 53;\n  }\n"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// G2: an insertion between two context lines, the first with trailing whitespace, that repeats
+/// that line without it (ground truth seed 25 case 576409, shrunk): retried, the context matches
+/// the added line and the next at the trailing-whitespace tier, while the whole new side stands
+/// exactly over that match, one line wider.
+#[test]
+fn an_insertion_retried_over_the_line_it_added_is_already_applied() {
+    let h = patch_hunks("*** Begin Patch\n*** Update File: s.sh\n@@ update\n     rm -f value.tmp\t\n+    rm -f value.tmp\n     rm -f x.tmp\n*** End Patch\n");
+    let (once, f) = hunks_twice(
+        "update() {\n    rm -f value.tmp\t\n    rm -f x.tmp\n}\n",
+        &h,
+    );
+    assert_eq!(
+        once,
+        "update() {\n    rm -f value.tmp\t\n    rm -f value.tmp\n    rm -f x.tmp\n}\n"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert!(f.message.contains("lines 2-4"), "{}", f.message);
+}
+
+/// G2: a hunk replacing a blank line, retried where the blank line is gone (ground truth seed 25
+/// case 381308, shrunk): the `blank_edges` tier matches it without its blank `-` line, so it would
+/// insert its line again; read so, its new side stands there.
+#[test]
+fn a_blank_line_replaced_twice_is_already_applied() {
+    let h = diff_hunks(
+        "--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,2 @@\n-\n+\trm -f value.o\n build: main.o\n",
+    );
+    let (once, f) = hunks_twice("DEST = /usr\n\nbuild: main.o\n", &h);
+    assert_eq!(once, "DEST = /usr\n\trm -f value.o\nbuild: main.o\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+}
+
+/// G2: a hunk deleting the last lines of a block, retried at its indented twin (ground truth seed
+/// 25 case 273980, shrunk): the block it keeps, three lines and more, stands exactly where the
+/// first application left it, closer to the hunk's text than the twin its old side matched
+/// through the indentation liberty. Two kept lines are too few to tell a result from lines two
+/// places share: that deletion still lands.
+#[test]
+fn a_hunk_deleting_a_blocks_last_lines_retried_at_a_twin_is_already_applied() {
+    let text = "impl D {\n    fn update() {\n        let a = 1;\n        log(a);\n        return a;\n        push(a);\n    }\n}\n\nfn update() {\n    let a = 1;\n    log(a);\n    return a;\n    push(a);\n}\n";
+    let h = diff_hunks("--- a/lib.rs\n+++ b/lib.rs\n@@ -10,6 +10,4 @@\n fn update() {\n     let a = 1;\n     log(a);\n     return a;\n-    push(a);\n-}\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert!(
+        once.ends_with("}\n\nfn update() {\n    let a = 1;\n    log(a);\n    return a;\n"),
+        "{once}"
+    );
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert!(f.message.contains("lines 10-13"), "{}", f.message);
+    let h = diff_hunks("--- a/lib.rs\n+++ b/lib.rs\n@@ -10,3 +10,2 @@\n     let a = 1;\n     log(a);\n-    return a;\n");
+    let text = "impl D {\n    fn update() {\n        let a = 1;\n        log(a);\n        return a;\n    }\n}\n\nfn update() {\n    let a = 1;\n    log(a);\n}\n";
+    let a = apply_hunks(text, &h, SAFE).expect("lands at the indented block");
+    check_hunks(text, &h, &a.matches, SAFE).expect("two kept lines: not a retry");
+    // The kept lines stand in another block too, but no closer to the hunk's text than where it
+    // matched (a trailing tab there, an alignment run here; ground truth seed 25 case 27996): a
+    // deletion that lands.
+    let text = "int a() {\n    if (x) {\n        return 1;\n    }\t\n    if (y) {\n        z     = 2;\n    }\n}\n\n    if (x) {\n        return 1;\n    }\n    if (y) {\n        z     = 7;\n    }\n";
+    let h = diff_hunks("--- a/m.c\n+++ b/m.c\n@@\n         return 1;\n     }\n     if (y) {\n-        z = 7;\n-    }\n");
+    let a = apply_hunks(text, &h, SAFE).expect("lands at the inline_whitespace tier");
+    assert!(a.text.ends_with("    }\n    if (y) {\n"), "{}", a.text);
+    check_hunks(text, &h, &a.matches, SAFE).expect("kept lines shared as shown: not a retry");
+    // Kept lines that are closing braces and one short line are lines every block shares, exact
+    // elsewhere or not (ground truth seed 11 case 21416): the deletion lands.
+    let text = "class D {\n  check() {\n    const t = 75;\n    return t;\n  }  \n}\n\nfunction g() {\n  if (x) {\n    return t;\n  }\n}\n";
+    let h = patch_hunks("*** Begin Patch\n*** Update File: s.js\n@@ class D {\n-  check() {\n-    const t = 75;\n     return t;\n   }\n }\n*** End Patch\n");
+    let a = apply_hunks(text, &h, SAFE).expect("lands at the trailing_whitespace tier");
+    assert!(
+        a.text.starts_with("class D {\n    return t;\n  }  \n}\n"),
+        "{}",
+        a.text
+    );
+    check_hunks(text, &h, &a.matches, SAFE).expect("braces and one line: not a retry");
 }
