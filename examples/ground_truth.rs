@@ -15,8 +15,9 @@
 //! reading and class, default 3), `--keep-known K` (write at most K reproductions per known class,
 //! default 100; every wrong write in no known class is written), `--new-only` (exit 0 when every
 //! wrong write is in a known class of tests/gt/known.rs; by default any wrong write exits 1),
-//! `--outcomes FILE` (write each case's index and verdict, one per line: `applied`, `noop`, `wrong`
-//! or the refusal's code, to compare two runs case by case), `--help` (this text).
+//! `--outcomes FILE` (write each case's index and verdict, one per line: `applied`, `noop`, `wrong`,
+//! `skipped` (a retry not judged) or the refusal's code, to compare two runs case by case), `--help`
+//! (this text).
 
 #[path = "../tests/gt/mod.rs"]
 mod gt;

@@ -128,13 +128,15 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// One word for a run's case-by-case list: `applied`, `noop`, `wrong` or the refusal's code.
+    /// One word for a run's case-by-case list: `applied`, `noop`, `wrong`, `skipped` or the
+    /// refusal's code.
     pub fn short(&self) -> String {
         match self {
             Verdict::Applied => "applied".into(),
             Verdict::Refused(code) => code.clone(),
             Verdict::Noop => "noop".into(),
             Verdict::Wrong(_) => "wrong".into(),
+            Verdict::Skipped => "skipped".into(),
         }
     }
 }
