@@ -610,6 +610,9 @@ pub fn locate_in(
                 let twins = invisible_twins(h, &form.old, tier, expected, expected, within.clone())
                     .or_else(|| {
                         whole_line_twins(h, &form.old, &spans, tier, expected, within.clone())
+                    })
+                    .or_else(|| {
+                        trailing_ws_twins(h, &form.old, &spans, tier, expected, within.clone())
                     });
                 if let Some(m) = twins {
                     return Err(m);
@@ -997,6 +1000,64 @@ pub fn whole_line_twins(
         let other: Vec<(usize, usize)> = find_lines(h, &parts, tier)
             .into_iter()
             .filter(|sp| whole(sp) && clear(sp) && sp.0 >= within.start && sp.1 <= within.end)
+            .collect();
+        if !other.is_empty() {
+            let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(other).collect();
+            all.sort_unstable();
+            let count = all.len();
+            all.truncate(MAX_LISTED);
+            return Some(Miss::Count {
+                tier,
+                count,
+                spans: all,
+                expected,
+            });
+        }
+    }
+    None
+}
+
+/// A match at the trailing-whitespace tier or looser that drops trailing whitespace `old` wrote,
+/// while another place holds `old`'s trailing whitespace line for line at a looser line tier (up to
+/// `indentation`): the whitespace the model copied names that place, the tier ladder the other. Two
+/// readings, two places (issue #25 §2: every piece of evidence must agree).
+fn trailing_ws_twins(
+    h: &Haystack,
+    old: &str,
+    spans: &[(usize, usize)],
+    at: Tier,
+    expected: usize,
+    within: std::ops::Range<usize>,
+) -> Option<Miss> {
+    let parts = split_lines(old);
+    let tail = |l: &str| -> String { l[l.trim_end().len()..].to_string() };
+    let written: Vec<String> = parts.iter().map(|l| tail(l)).collect();
+    // Only lines with text and trailing whitespace are evidence (a view that shows them).
+    let evident = |i: usize| !written[i].is_empty() && !parts[i].trim().is_empty();
+    if at < Tier::TrailingWhitespace || !(0..parts.len()).any(evident) {
+        return None;
+    }
+    let agrees = |&(s, e): &(usize, usize)| {
+        let end = h.text[e..]
+            .find(['\n', '\r'])
+            .map_or(h.text.len(), |i| e + i);
+        let file: Vec<&str> = split_lines(&h.text[s..end]);
+        file.len() >= parts.len()
+            && (0..parts.len())
+                .filter(|&i| evident(i))
+                .all(|i| tail(file[i]) == written[i])
+    };
+    if spans.iter().all(agrees) {
+        return None;
+    }
+    let clear = |&(s, _): &(usize, usize)| spans.iter().all(|&(a, _)| h.line_of(a) != h.line_of(s));
+    for tier in LINE_TIERS
+        .into_iter()
+        .filter(|&t| t > at && t <= Tier::Indentation)
+    {
+        let other: Vec<(usize, usize)> = find_lines(h, &parts, tier)
+            .into_iter()
+            .filter(|sp| clear(sp) && agrees(sp) && sp.0 >= within.start && sp.1 <= within.end)
             .collect();
         if !other.is_empty() {
             let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(other).collect();

@@ -1615,6 +1615,24 @@ fn a_match_ending_inside_a_line_does_not_outrank_whole_lines_elsewhere() {
     );
 }
 
+/// Issue #25 §2, every piece of evidence must agree: an `old` whose lines carry trailing whitespace
+/// found at the trailing-whitespace tier at a place without it, while another place holds that
+/// whitespace line for line at the indentation tier (the model copied it from there, without its
+/// indentation): two places, refused.
+#[test]
+fn trailing_whitespace_old_wrote_names_its_place_too() {
+    let file = "impl A {\n    fn d() {\t\n        x();\n    }\n}\nfn d() {\n    x();\n}\n";
+    let old = "fn d() {\t\n    x();\n}\n";
+    let new = "fn d() {\t\n    y();\n}\n";
+    match apply(file, old, new) {
+        Err(Miss::Count { count: 2, .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // Without the indented copy holding it, the whitespace is noise: the twin lands.
+    let file = "fn d() {\n    x();\n}\n";
+    assert_eq!(apply(file, old, new).unwrap().0, "fn d() {\n    y();\n}\n");
+}
+
 /// What the model could not see cannot decide: a block ending with a line break (every SEARCH
 /// block does) found once in the middle is also the file's last lines but for the final line
 /// break (or blank line) the file lacks there: two places, at every tier.
