@@ -30,8 +30,10 @@
 //!   twice, and a block the model re-indents on purpose still is. A line that closes a bracket right
 //!   after an opening line sits at the opener's column (an empty block). A run whose every line
 //!   carries the leading text `old` drifted by, when that text indents with a character the region
-//!   does not (a tab before a space-indented file's lines, spaces before a tab-indented one's), is in
-//!   the model's frame: at the file's columns its width would be a guess. A run read at the file's
+//!   does not (a tab before a space-indented file's lines, spaces before a tab-indented one's; the
+//!   region is the file's around the match, or the indented file lines next to the run when they
+//!   agree: a YAML raw string in a tab-indented Go file indents with spaces), is in the model's
+//!   frame: at the file's columns its width would be a guess. A run read at the file's
 //!   columns is written there whole: a line the model left at its old line's indentation is at its
 //!   written columns too (one line moved and its neighbour not is neither reading). Where indentation is syntax (a
 //!   Python, YAML or Makefile by its path, a heredoc or raw string by the file's content: `layout.rs`)
@@ -875,6 +877,21 @@ impl Run<'_> {
         opens(line) || (self.make && makefile_rule(line))
     }
 
+    /// Whether `prefix` is foreign to the file lines around the run: the indented ones among them
+    /// all indent with the character `prefix` does not. The region's character (`Drift::tabs`) is
+    /// the whole neighbourhood's when the match's own file lines are not indented; a block embedded
+    /// in the file (a YAML raw string in a tab-indented Go file) indents with its own character,
+    /// which its lines around the run tell.
+    fn local_foreign(&self, prefix: &str) -> bool {
+        let mut indented = [self.prev, self.next]
+            .into_iter()
+            .flatten()
+            .map(indent_of)
+            .filter(|i| !i.is_empty())
+            .peekable();
+        indented.peek().is_some() && indented.all(|i| foreign(prefix, i.starts_with('\t')))
+    }
+
     /// Whether the run of new lines `[a, b)` is already at the file's columns rather than in the
     /// frame of the model's `old` (which the drift shifts). The neighbouring file lines decide first
     /// (after an opening line the run sits one level deeper; else at its neighbour's column or
@@ -942,7 +959,7 @@ impl Run<'_> {
         // every line of the run carries it, the run is in the model's frame, byte for byte.
         if let Some((_, b)) = self
             .textual
-            .filter(|(a, b)| a.is_empty() && foreign(b, r.tabs))
+            .filter(|(a, b)| a.is_empty() && (foreign(b, r.tabs) || self.local_foreign(b)))
         {
             if body.iter().all(|&x| new[x].starts_with(b)) {
                 return Evidence {

@@ -1826,3 +1826,17 @@ fn a_line_moved_below_a_blank_line_keeps_the_indentation_its_copy_left_out() {
         "build: main.o\n\tgcc -c main.c\n\n\tcp a.conf b.conf\ninstall: x\n"
     );
 }
+
+#[test]
+fn a_tab_before_a_space_indented_embedded_block_is_the_model_frame() {
+    // A YAML document in a Go raw string of a tab-indented file: `old` copied `items:` (column 0)
+    // with a tab before it, and `new` adds a line under it carrying the same tab. The region
+    // around the run indents with spaces, so the tab is the model's frame, dropped byte for byte
+    // (at the file's columns a tab of 8 read it as ten columns and wrote `\t  size: ok`).
+    let file = "package main\n\nfunc config() string {\n\treturn `\nname: app\nitems:\n  - config\n  - config\n`\n}\n\nfunc alpha(size int) int {\n\tif name > 76 {\n\t\treturn y\n\t}\n\treturn name\n}\n";
+    let (out, _) = apply(file, "\titems:", "\titems:\n\t  size: ok").unwrap();
+    assert_eq!(
+        out,
+        "package main\n\nfunc config() string {\n\treturn `\nname: app\nitems:\n  size: ok\n  - config\n  - config\n`\n}\n\nfunc alpha(size int) int {\n\tif name > 76 {\n\t\treturn y\n\t}\n\treturn name\n}\n"
+    );
+}
