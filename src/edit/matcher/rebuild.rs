@@ -179,6 +179,12 @@ pub(super) type Absorbed = (usize, String, String, bool);
 ///
 /// A move is a re-indentation, reported as the indentation tolerance, so only when `moves` (not
 /// under `tolerance: "exact"`).
+///
+/// A one-line `old` that covers its line's text from after the indentation to the end, replaced by
+/// a `new` whose first line is indented at a width other than the line's, reads both at the file's
+/// columns (its own indentation) and like `old` (moved right by the indentation `old` lacked):
+/// refused ([`IndentMiss::FrameUndecided`]) when moves are allowed (issue #25 G12: in a YAML file the
+/// substring replacement wrote `    size: ready` under `  ` where the model meant column 4).
 pub(super) fn absorb_indent(
     text: &str,
     start: usize,
@@ -249,6 +255,23 @@ pub(super) fn absorb_indent(
         .iter()
         .any(|&t| columns(ind, t) == columns(prefix, t))
     {
+        // A one-line `old` that runs from after its line's indentation to the line's end, and a
+        // `new` indented at another width: read at the file's columns, `new` stands at its own
+        // indentation; read like `old` (copied at column 0 for the line's indentation), it moves
+        // right by that indentation. Nothing sent tells which, and where indentation is syntax the
+        // two are different blocks: refused, naming both columns.
+        let rest = &text[start..];
+        let line_end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        let whole = old.trim_end_matches(['\n', '\r']).trim_end() == rest[..line_end].trim_end();
+        if moves && one_line_old && whole {
+            const TAB: usize = 4;
+            return Err(IndentMiss::FrameUndecided {
+                line: 1,
+                shifted: columns(prefix, TAB) + columns(ind, TAB),
+                written: columns(ind, TAB),
+                place: "a match begun after its line's indentation",
+            });
+        }
         return Ok(None);
     }
     Ok(Some((
