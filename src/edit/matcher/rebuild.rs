@@ -30,8 +30,10 @@
 //!   twice, and a block the model re-indents on purpose still is. A line that closes a bracket right
 //!   after an opening line sits at the opener's column (an empty block). A run whose every line
 //!   carries the leading text `old` drifted by, when that text indents with a character the region
-//!   does not (a tab before a space-indented file's lines, spaces before a tab-indented one's), is in
-//!   the model's frame: at the file's columns its width would be a guess. A run read at the file's
+//!   does not (a tab before a space-indented file's lines, spaces before a tab-indented one's; the
+//!   region is the file's around the match, or the indented file lines next to the run when they
+//!   agree: a YAML raw string in a tab-indented Go file indents with spaces), is in the model's
+//!   frame: at the file's columns its width would be a guess. A run read at the file's
 //!   columns is written there whole: a line the model left at its old line's indentation is at its
 //!   written columns too (one line moved and its neighbour not is neither reading). Where indentation is syntax (a
 //!   Python, YAML or Makefile by its path, a heredoc or raw string by the file's content: `layout.rs`)
@@ -177,6 +179,12 @@ pub(super) type Absorbed = (usize, String, String, bool);
 ///
 /// A move is a re-indentation, reported as the indentation tolerance, so only when `moves` (not
 /// under `tolerance: "exact"`).
+///
+/// A one-line `old` that covers its line's text from after the indentation to the end, replaced by
+/// a `new` whose first line is indented at a width other than the line's, reads both at the file's
+/// columns (its own indentation) and like `old` (moved right by the indentation `old` lacked):
+/// refused ([`IndentMiss::FrameUndecided`]) when moves are allowed (issue #25 G12: in a YAML file the
+/// substring replacement wrote `    size: ready` under `  ` where the model meant column 4).
 pub(super) fn absorb_indent(
     text: &str,
     start: usize,
@@ -247,6 +255,23 @@ pub(super) fn absorb_indent(
         .iter()
         .any(|&t| columns(ind, t) == columns(prefix, t))
     {
+        // A one-line `old` that runs from after its line's indentation to the line's end, and a
+        // `new` indented at another width: read at the file's columns, `new` stands at its own
+        // indentation; read like `old` (copied at column 0 for the line's indentation), it moves
+        // right by that indentation. Nothing sent tells which, and where indentation is syntax the
+        // two are different blocks: refused, naming both columns.
+        let rest = &text[start..];
+        let line_end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        let whole = old.trim_end_matches(['\n', '\r']).trim_end() == rest[..line_end].trim_end();
+        if moves && one_line_old && whole {
+            const TAB: usize = 4;
+            return Err(IndentMiss::FrameUndecided {
+                line: 1,
+                shifted: columns(prefix, TAB) + columns(ind, TAB),
+                written: columns(ind, TAB),
+                place: "a match begun after its line's indentation",
+            });
+        }
         return Ok(None);
     }
     Ok(Some((
@@ -875,6 +900,21 @@ impl Run<'_> {
         opens(line) || (self.make && makefile_rule(line))
     }
 
+    /// Whether `prefix` is foreign to the file lines around the run: the indented ones among them
+    /// all indent with the character `prefix` does not. The region's character (`Drift::tabs`) is
+    /// the whole neighbourhood's when the match's own file lines are not indented; a block embedded
+    /// in the file (a YAML raw string in a tab-indented Go file) indents with its own character,
+    /// which its lines around the run tell.
+    fn local_foreign(&self, prefix: &str) -> bool {
+        let mut indented = [self.prev, self.next]
+            .into_iter()
+            .flatten()
+            .map(indent_of)
+            .filter(|i| !i.is_empty())
+            .peekable();
+        indented.peek().is_some() && indented.all(|i| foreign(prefix, i.starts_with('\t')))
+    }
+
     /// Whether the run of new lines `[a, b)` is already at the file's columns rather than in the
     /// frame of the model's `old` (which the drift shifts). The neighbouring file lines decide first
     /// (after an opening line the run sits one level deeper; else at its neighbour's column or
@@ -942,7 +982,7 @@ impl Run<'_> {
         // every line of the run carries it, the run is in the model's frame, byte for byte.
         if let Some((_, b)) = self
             .textual
-            .filter(|(a, b)| a.is_empty() && foreign(b, r.tabs))
+            .filter(|(a, b)| a.is_empty() && (foreign(b, r.tabs) || self.local_foreign(b)))
         {
             if body.iter().all(|&x| new[x].starts_with(b)) {
                 return Evidence {

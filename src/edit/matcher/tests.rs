@@ -1844,3 +1844,58 @@ fn a_line_moved_below_a_blank_line_keeps_the_indentation_its_copy_left_out() {
         "build: main.o\n\tgcc -c main.c\n\n\tcp a.conf b.conf\ninstall: x\n"
     );
 }
+
+#[test]
+fn a_tab_before_a_space_indented_embedded_block_is_the_model_frame() {
+    // A YAML document in a Go raw string of a tab-indented file: `old` copied `items:` (column 0)
+    // with a tab before it, and `new` adds a line under it carrying the same tab. The region
+    // around the run indents with spaces, so the tab is the model's frame, dropped byte for byte
+    // (at the file's columns a tab of 8 read it as ten columns and wrote `\t  size: ok`).
+    let file = "package main\n\nfunc config() string {\n\treturn `\nname: app\nitems:\n  - config\n  - config\n`\n}\n\nfunc alpha(size int) int {\n\tif name > 76 {\n\t\treturn y\n\t}\n\treturn name\n}\n";
+    let (out, _) = apply(file, "\titems:", "\titems:\n\t  size: ok").unwrap();
+    assert_eq!(
+        out,
+        "package main\n\nfunc config() string {\n\treturn `\nname: app\nitems:\n  size: ok\n  - config\n  - config\n`\n}\n\nfunc alpha(size int) int {\n\tif name > 76 {\n\t\treturn y\n\t}\n\treturn name\n}\n"
+    );
+}
+
+#[test]
+fn a_whole_line_found_after_its_indentation_and_new_at_another_width_is_undecided() {
+    // `worker:` copied without its two spaces, `new` written with four: at the file's columns it
+    // stands at column 4, like `old` (moved right by the two spaces) at column 6. In YAML those are
+    // different mappings, and nothing sent tells which: refused, naming both columns.
+    let file = "services:\n  web:\n    env:\n      count: 1\n  worker:\n    image: app\n";
+    let r = apply(file, "worker:", "    size: ready");
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::FrameUndecided {
+                    line: 1,
+                    shifted: 6,
+                    written: 4,
+                    ..
+                },
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    // At the line's own width, `new` is at the file's columns: the whole line is replaced.
+    let (out, _) = apply(file, "worker:", "  size: ready").unwrap();
+    assert_eq!(
+        out,
+        "services:\n  web:\n    env:\n      count: 1\n  size: ready\n    image: app\n"
+    );
+    // Without indentation, a substring replaced in place; one ending inside its line likewise.
+    let (out, _) = apply(file, "worker:", "size: ready").unwrap();
+    assert_eq!(
+        out,
+        "services:\n  web:\n    env:\n      count: 1\n  size: ready\n    image: app\n"
+    );
+    let (out, _) = apply(file, "image", "  picture").unwrap();
+    assert_eq!(
+        out,
+        "services:\n  web:\n    env:\n      count: 1\n  worker:\n      picture: app\n"
+    );
+}
