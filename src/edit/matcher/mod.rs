@@ -432,6 +432,13 @@ pub fn locate_in(
                 if spans.len() == expected
                     && invisible_twins(h, &o, tier, expected, expected, within.clone()).is_none()
                 {
+                    // Trailing whitespace `old` wrote that the file's end lacks, held by another
+                    // place (the indented copy it came from): two places.
+                    if let Some(m) =
+                        trailing_ws_twins(h, &o, &spans, tier, expected, within.clone())
+                    {
+                        return Err(m);
+                    }
                     let found = decide(
                         h,
                         &o,

@@ -1628,6 +1628,12 @@ fn trailing_whitespace_old_wrote_names_its_place_too() {
         Err(Miss::Count { count: 2, .. }) => {}
         other => panic!("{other:?}"),
     }
+    // The same for the file's last lines without a final line break (a block's `old` ends with one).
+    let file = "impl A {\n    fn d() {\n        x();\n    } \n}\nfn d() {\n    x();\n}";
+    match apply(file, "fn d() {\n    x();\n} \n", "fn d() {\n    y();\n} \n") {
+        Err(Miss::Count { count: 2, .. }) => {}
+        other => panic!("{other:?}"),
+    }
     // Without the indented copy holding it, the whitespace is noise: the twin lands.
     let file = "fn d() {\n    x();\n}\n";
     assert_eq!(apply(file, old, new).unwrap().0, "fn d() {\n    y();\n}\n");
