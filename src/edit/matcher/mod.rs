@@ -997,31 +997,11 @@ pub fn whole_line_twins(
     let whole = |&(s, e): &(usize, usize)| {
         t[line_start(s)..s].trim().is_empty() && t[e..line_end(e)].trim().is_empty()
     };
-    // Another place: one that starts on another line (the two may share the line one ends on).
-    let clear = |&(s, _): &(usize, usize)| spans.iter().all(|&(a, _)| h.line_of(a) != h.line_of(s));
-    let parts = split_lines(old);
-    for tier in LINE_TIERS
+    let tiers = LINE_TIERS
         .into_iter()
-        .filter(|&t| t >= at && t <= Tier::Indentation)
-    {
-        let other: Vec<(usize, usize)> = find_lines(h, &parts, tier)
-            .into_iter()
-            .filter(|sp| whole(sp) && clear(sp) && sp.0 >= within.start && sp.1 <= within.end)
-            .collect();
-        if !other.is_empty() {
-            let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(other).collect();
-            all.sort_unstable();
-            let count = all.len();
-            all.truncate(MAX_LISTED);
-            return Some(Miss::Count {
-                tier,
-                count,
-                spans: all,
-                expected,
-            });
-        }
-    }
-    None
+        .filter(|&t| t >= at && t <= Tier::Indentation);
+    let parts = split_lines(old);
+    found_elsewhere(h, &parts, tiers, spans, whole, expected, within)
 }
 
 /// A match at the trailing-whitespace tier or looser that drops trailing whitespace `old` wrote,
@@ -1057,14 +1037,30 @@ fn trailing_ws_twins(
     if spans.iter().all(agrees) {
         return None;
     }
-    let clear = |&(s, _): &(usize, usize)| spans.iter().all(|&(a, _)| h.line_of(a) != h.line_of(s));
-    for tier in LINE_TIERS
+    let tiers = LINE_TIERS
         .into_iter()
-        .filter(|&t| t > at && t <= Tier::Indentation)
-    {
-        let other: Vec<(usize, usize)> = find_lines(h, &parts, tier)
+        .filter(|&t| t > at && t <= Tier::Indentation);
+    found_elsewhere(h, &parts, tiers, spans, agrees, expected, within)
+}
+
+/// The places `parts` is found at the line tiers `tiers` (the first tier that finds any), on
+/// another line than every one of `spans` begins on, inside `within`, and kept by `keep`: with
+/// `spans`, a refusal counting them all (`None` when there are none).
+fn found_elsewhere(
+    h: &Haystack,
+    parts: &[&str],
+    tiers: impl Iterator<Item = Tier>,
+    spans: &[(usize, usize)],
+    keep: impl Fn(&(usize, usize)) -> bool,
+    expected: usize,
+    within: std::ops::Range<usize>,
+) -> Option<Miss> {
+    // Another place: one that starts on another line (the two may share the line one ends on).
+    let clear = |&(s, _): &(usize, usize)| spans.iter().all(|&(a, _)| h.line_of(a) != h.line_of(s));
+    for tier in tiers {
+        let other: Vec<(usize, usize)> = find_lines(h, parts, tier)
             .into_iter()
-            .filter(|sp| clear(sp) && agrees(sp) && sp.0 >= within.start && sp.1 <= within.end)
+            .filter(|sp| sp.0 >= within.start && sp.1 <= within.end && clear(sp) && keep(sp))
             .collect();
         if !other.is_empty() {
             let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(other).collect();
