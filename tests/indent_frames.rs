@@ -174,6 +174,27 @@ fn a_frame_the_neighbours_decide_lands_in_yaml() {
     );
 }
 
+/// A line inserted between an opening line and the first line of its body sits at that body line's
+/// column, whatever width the file indents other blocks by: YAML lists two columns under `items:`
+/// in a file indented by four. Hunk context copied two columns right of the file and the added
+/// `- first` written beside `- hello` is old's frame (column 2), not one 4-column level under
+/// `items:` as written (column 4, which nests the item under `- hello`: issue #25 G12).
+#[test]
+fn an_insertion_before_a_body_takes_the_body_column() {
+    let before = "server:\n    port: 80\n    host: x\nitems:\n  - hello\n  - world\n";
+    let patch = "*** Begin Patch\n*** Update File: deploy/values.yml\n@@\n   items:\n+    - first\n     - hello\n*** End Patch\n";
+    let (resp, after, _d) = run(
+        &[("deploy/values.yml", before)],
+        "apply_patch",
+        |root| json!([patch, {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(
+        after[0],
+        "server:\n    port: 80\n    host: x\nitems:\n  - first\n  - hello\n  - world\n"
+    );
+}
+
 /// A shell `then` opens its body like `{` does: a run after `if …; then` that the model wrote in
 /// old's frame (one changed line left at old's indentation, one added beside it) is written in that
 /// frame, both lines in the body. It was read at the file's columns for the added line only (the

@@ -23,7 +23,8 @@
 //!   (tabs and alignment spaces as they are). At the indentation tiers, where `old` drifted from the file
 //!   by a uniform delta, each run of changed lines is read either in the model's frame (shifted by the
 //!   delta) or as already at the file's columns, whichever fits the non-blank file lines around the run
-//!   better: after an opening line (`:`, `{`, `(`, `[`) the run's first line should sit one level deeper,
+//!   better: after an opening line (`:`, `{`, `(`, `[`) the run's first line should sit one level deeper
+//!   (lines inserted before the first line of its body, none opening a block: at that line's column),
 //!   else at its neighbour's column or dedented; the line after the run likewise. On a tie, the lines
 //!   paired with old lines decide when they all sit at their file lines' columns and no added line
 //!   encloses them; otherwise the model's frame. So `new` written at the file's columns is not shifted
@@ -917,8 +918,8 @@ impl Run<'_> {
 
     /// Whether the run of new lines `[a, b)` is already at the file's columns rather than in the
     /// frame of the model's `old` (which the drift shifts). The neighbouring file lines decide first
-    /// (after an opening line the run sits one level deeper; else at its neighbour's column or
-    /// dedented). On a tie, the run's lines paired with old lines tell when they all sit at their file
+    /// (after an opening line the run sits one level deeper, or at the column of the body's first
+    /// line when inserted before it; else at its neighbour's column or dedented). On a tie, the run's lines paired with old lines tell when they all sit at their file
     /// lines' columns (not old's) and no added line encloses them: the file's frame, unless other
     /// lines of `new` repeat old's lines at old's columns (`repeats_old`), which put `new` in the
     /// model's frame: then the readings conflict and the edit is refused. Else the model's frame.
@@ -947,6 +948,14 @@ impl Run<'_> {
         };
         let cols = |l: &str| columns(indent_of(l), r.tab) as isize;
         let u = r.unit as isize;
+        // A run of lines inserted between an opening line and the first line of its body, none of
+        // them opening a block, is that line's sibling: the body's column is the line's.
+        let flat = self.replaced.is_empty() && !body.iter().any(|&x| self.opens(new[x]));
+        let body_col = match (self.prev, self.next) {
+            (Some(p), Some(nx)) if self.opens(p) && flat && cols(nx) > cols(p) => cols(nx),
+            (Some(p), _) => cols(p) + u,
+            (None, _) => 0,
+        };
         // A line that starts by closing a bracket right after an opening line ends the block that
         // line began, empty: it sits at the opener's column.
         let cost = |shift: isize| -> isize {
@@ -955,7 +964,7 @@ impl Run<'_> {
             let before = match self.prev {
                 // After an opening line, one level deeper (a closing line: at its column).
                 Some(p) if self.opens(p) && closes(new[first]) => (f - cols(p)).abs(),
-                Some(p) if self.opens(p) => (f - cols(p) - u).abs(),
+                Some(p) if self.opens(p) => (f - body_col).abs(),
                 // Else at its column or dedented.
                 Some(p) => (f - cols(p)).max(0),
                 None => 0,
