@@ -195,6 +195,27 @@ fn an_insertion_before_a_body_takes_the_body_column() {
     );
 }
 
+/// A changed line paired with its old line at the file's columns (not old's) puts its run at the
+/// file's columns; an added line shallower than it but written after it closes that block and
+/// encloses nothing (issue #25 G12: it was read as enclosing the paired line, which put the run in
+/// old's frame and wrote every line four columns deeper).
+#[test]
+fn a_shallower_line_after_the_paired_lines_encloses_nothing() {
+    let before = "def update(name):\n    if offset > 43:\n        offset = 37\n        offset.append('x')\n    if count > 46:\n        return x\n    return timeout\n";
+    let old = "    offset.append('x')\nif count > 46:";
+    let new = "        offset3.append('x')\n        idx.append('ready')\n    result = {\"a\": 34}";
+    let (resp, after, _d) = run(
+        &[("src/app.py", before)],
+        "apply_edits",
+        |root| json!(["src/app.py", [[old, new]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(
+        after[0],
+        "def update(name):\n    if offset > 43:\n        offset = 37\n        offset3.append('x')\n        idx.append('ready')\n    result = {\"a\": 34}\n        return x\n    return timeout\n"
+    );
+}
+
 /// A shell `then` opens its body like `{` does: a run after `if …; then` that the model wrote in
 /// old's frame (one changed line left at old's indentation, one added beside it) is written in that
 /// frame, both lines in the body. It was read at the file's columns for the added line only (the

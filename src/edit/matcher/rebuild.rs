@@ -920,7 +920,7 @@ impl Run<'_> {
     /// frame of the model's `old` (which the drift shifts). The neighbouring file lines decide first
     /// (after an opening line the run sits one level deeper, or at the column of the body's first
     /// line when inserted before it; else at its neighbour's column or dedented). On a tie, the run's lines paired with old lines tell when they all sit at their file
-    /// lines' columns (not old's) and no added line encloses them: the file's frame, unless other
+    /// lines' columns (not old's) and no added line above them encloses them: the file's frame, unless other
     /// lines of `new` repeat old's lines at old's columns (`repeats_old`), which put `new` in the
     /// model's frame: then the readings conflict and the edit is refused. Else the model's frame.
     fn frame<'s>(
@@ -1012,9 +1012,12 @@ impl Run<'_> {
                 least = least.min(nc);
             }
         }
-        let encloses = body
-            .iter()
-            .any(|&x| pairs(x).is_none() && cols(new[x]) < least);
+        // An added line encloses paired lines written below it at deeper columns; one shallower
+        // than them but after them all closes nothing of theirs.
+        let last_paired = body.iter().rev().find(|&&x| pairs(x).is_some());
+        let encloses = body.iter().any(|&x| {
+            pairs(x).is_none() && cols(new[x]) < least && last_paired.is_some_and(|&p| x < p)
+        });
         let pairs = match at_file > 0 && at_old == 0 && !encloses {
             true if repeats_old => Some(Frame::Conflict),
             true => Some(Frame::File),
