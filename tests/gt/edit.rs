@@ -88,7 +88,9 @@ fn indent_after(doc: &Doc, i: Option<usize>) -> String {
     let base = indent_of(t).to_string();
     let tt = t.trim_end();
     let opens = match doc.lang {
-        Lang::Python | Lang::Yaml => tt.ends_with(':') && !doc.in_embedded(k),
+        // A Python bracket left open (`STATUS = {`) holds its items one level deeper too.
+        Lang::Python => tt.ends_with([':', '{', '(', '[']) && !doc.in_embedded(k),
+        Lang::Yaml => tt.ends_with(':') && !doc.in_embedded(k),
         Lang::Makefile => false,
         _ => tt.ends_with('{') || tt.ends_with("then"),
     };
@@ -265,6 +267,7 @@ fn make_edit(r: &mut Rng, doc: &Doc, at: usize, kind: EditKind) -> Option<LineEd
             let mut changed = false;
             for i in at..at + len {
                 let blank = text(i).trim().is_empty();
+                let mut deleted = false;
                 match r.below(20) {
                     0..=6 => new.push(NL::Kept(i)),
                     7..=16 if !blank => {
@@ -275,11 +278,19 @@ fn make_edit(r: &mut Rng, doc: &Doc, at: usize, kind: EditKind) -> Option<LineEd
                             origin: Some(i),
                         });
                     }
-                    17..=19 => changed = true,
+                    17..=19 => {
+                        changed = true;
+                        deleted = true;
+                    }
                     _ => new.push(NL::Kept(i)),
                 }
                 if r.chance(1, 6) {
-                    let ind = indent_after(doc, Some(i));
+                    // Lines written in place of a deleted line stand where it stood (below a
+                    // deleted `ports:`, not in the block it no longer opens).
+                    let ind = match deleted {
+                        true if !blank => indent_of(text(i)).to_string(),
+                        _ => indent_after(doc, Some(i)),
+                    };
                     for t in new_lines(r, doc, i, &ind) {
                         new.push(NL::Written {
                             text: t,
