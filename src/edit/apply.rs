@@ -322,9 +322,11 @@ pub fn plan_edits_in(
             &reapplied,
         ));
     }
-    // A batch-mate's old shows the model smartens: the text exact matches add is folded too.
+    // A batch-mate's old shows the model smartens: the text every match adds is folded too (an
+    // exact match, or one found through a needle transform such as `blank_edges`, folds nothing
+    // itself).
     if tol != Tolerance::Exact && smartened::evident(text, edits.iter().map(|e| e.old.as_str())) {
-        for s in spans.iter_mut().filter(|s| s.tier < Tier::Typography) {
+        for s in spans.iter_mut() {
             if let Some(f) = smartened::fold(&s.replacement, text) {
                 s.replacement = f;
             }

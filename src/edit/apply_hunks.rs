@@ -788,10 +788,12 @@ pub fn apply_hunks_in(
         });
         regions.push(region);
     }
-    // A batch-mate's old side shows the model smartens: what exact matches add is folded too.
+    // A batch-mate's old side shows the model smartens: what every match adds is folded too (an
+    // exact match, or one found through a needle transform such as `blank_edges`, folds nothing
+    // itself).
     let olds = hunks.iter().flat_map(|hk| hk.old_lines());
     if tol != Tolerance::Exact && matcher::smartened::evident(text, olds) {
-        for r in regions.iter_mut().filter(|r| r.tier < Tier::Typography) {
+        for r in regions.iter_mut() {
             if let Some(f) = matcher::smartened::fold(&r.replacement, text) {
                 r.replacement = f;
             }

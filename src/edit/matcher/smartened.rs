@@ -64,7 +64,7 @@ mod tests {
     /// the typography tier (its old was smartened), another matched exactly and added a line the
     /// model smartened too; that line was written with curly quotes.
     #[test]
-    fn a_batch_mate_at_the_typography_tier_folds_what_exact_matches_add() {
+    fn a_batch_mate_at_the_typography_tier_folds_what_every_match_adds() {
         use crate::edit::apply::apply_edits;
         use crate::edit::ir::Edit;
         use crate::edit::matcher::Tolerance;
@@ -96,6 +96,24 @@ mod tests {
             out.text.contains("    go();\n    say(\"z\");\n"),
             "{}",
             out.text
+        );
+        // A batch-mate found through a needle transform (`blank_edges`: a blank line the file does
+        // not have after `}`) folds nothing itself: what it adds is folded too (#25, seed 25 case
+        // 369002: the added line was written with curly quotes).
+        let es = [
+            Edit::new(
+                "    say(\u{201c}x\u{201d});\n",
+                "    say(\u{201c}y\u{201d});\n",
+            ),
+            Edit::new(
+                "    go();\n}\n\n",
+                "    go();\n}\nsay(\u{201c}z\u{201d});\n\n",
+            ),
+        ];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "fn a() {\n    say(\"y\");\n}\nfn b() {\n    go();\n}\nsay(\"z\");\n"
         );
         // Without a batch-mate's evidence, an exact match writes what it adds as sent; a file that
         // has curly quotes keeps them too.
