@@ -53,7 +53,9 @@
 //!
 //! - lines of `new` that copy a line of the file keep the file's bytes, whatever noise the copy has;
 //! - a changed line written from a line with trailing whitespace (noise `trailing_ws`) may keep or
-//!   drop it (`WS_ANY`); from a line in NFD (noise `nfc`) may be in either form (`NF_ANY`);
+//!   drop it (`WS_ANY`); from a line in NFD (noise `nfc`) may be in either form (`NF_ANY`), and so
+//!   may a line added by an edit whose old side holds NFD text the model sent in NFC (no view shows
+//!   which form the model meant; the engine folds its text to the file's);
 //! - indentation noise: `indent_shift` / `indent_strip` write `old` and `new` moved together
 //!   (relative columns), `indent_abs` moves `old` and the copied lines of `new` but writes the other
 //!   lines of `new` at the file's columns (absolute columns). The other reading of the same text is
@@ -1379,6 +1381,20 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             })
             .map(|h| h.edit)
             .collect();
+        // Edits whose shown old side was NFD text the model sent in NFC: a line it adds there is in a
+        // form no view shows either, so the file's form (NFD) is as right as the one sent.
+        let nf_edits: BTreeSet<usize> = p
+            .hunks
+            .iter()
+            .filter(|h| {
+                noise == Noise::Nfc
+                    && (h.a..h.b).any(|i| {
+                        let t = &p.doc.lines[i].text;
+                        t.nfc().collect::<String>() != *t
+                    })
+            })
+            .map(|h| h.edit)
+            .collect();
         // Smartened quotes are evidence only in the file whose copied lines show them: a file none
         // of whose copied lines holds a quote gives the engine no sign, so its written lines may
         // keep what the model sent (typography evidence is per file: see the module docs).
@@ -1394,7 +1410,12 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             if noise == Noise::SmartQuotes && !typo_evidence {
                 x |= TYPO_ANY;
             }
-            let Some(o) = o else { return x };
+            let Some(o) = o else {
+                if nf_edits.contains(&k) {
+                    x |= NF_ANY;
+                }
+                return x;
+            };
             let t = &p.doc.lines[o].text;
             if trailing(t) {
                 // A changed line's trailing whitespace is invisible in a view: the model could
