@@ -1269,6 +1269,23 @@ fn transplant(
             p = q;
         }
     }
+    if norm(&out, t).text == norm(nc, t).text {
+        return Some(out);
+    }
+    // A kept stretch that ends inside a character the normalization composes (a combining accent
+    // after `e`, where the model wrote `7` between them) copies the file's bytes across the edit.
+    // The runs of inline whitespace alone are then settled as above, the rest is the model's text.
+    let mut out = String::with_capacity(nc.len() + 8);
+    let mut p = 0;
+    for r in &nruns {
+        out.push_str(&fix.fix(&nc[p..r.start]));
+        match file_run(r) {
+            Some(ro) => copy(&mut out, ro.start, ro.end),
+            None => out.push_str(&nc[r.clone()]),
+        }
+        p = r.end;
+    }
+    out.push_str(&fix.fix(&nc[p..]));
     (norm(&out, t).text == norm(nc, t).text).then_some(out)
 }
 

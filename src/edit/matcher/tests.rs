@@ -1905,3 +1905,29 @@ fn a_whole_line_found_after_its_indentation_and_new_at_another_width_is_undecide
         "services:\n  web:\n    env:\n      count: 1\n  worker:\n      picture: app\n"
     );
 }
+
+/// Issue #25 (seed 25 case 700810): at the inline-whitespace tier, a word changed inside an NFD
+/// character (`cafe\u{301}` -> `cafe7\u{301}`) split a kept stretch inside what the normalization
+/// composes, the rebuilt line failed its check and the model's line was written as sent, losing
+/// the file's alignment (`idx      =` became `idx =`). The runs of inline whitespace are now
+/// settled alone in that case: the file's where the model kept them.
+#[test]
+fn a_word_changed_inside_an_nfd_character_keeps_the_files_inline_runs() {
+    let file = "fn f() {\n\tidx      = 42 // cafe\u{301} \n}\n";
+    let (out, tier) = apply(
+        file,
+        "\tidx = 42 // cafe\u{301} \n",
+        "\tidx = 42 // cafe7\u{301} \n",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert_eq!(out, "fn f() {\n\tidx      = 42 // cafe7\u{301} \n}\n");
+    // A run the model changed is its own.
+    let (out, _) = apply(
+        file,
+        "\tidx = 42 // cafe\u{301} \n",
+        "\tidx  =  42 // cafe7\u{301} \n",
+    )
+    .unwrap();
+    assert_eq!(out, "fn f() {\n\tidx  =  42 // cafe7\u{301} \n}\n");
+}
