@@ -313,6 +313,7 @@ fn locate_lines(
     o: LineOpts,
     tol: Tolerance,
     lo: usize,
+    kept: Option<&[Option<usize>]>,
 ) -> Result<Region, LineMiss> {
     let old_s = needle_of(old);
     let new_s = needle_of(new);
@@ -362,7 +363,17 @@ fn locate_lines(
             }
         }
     }
-    match matcher::locate_in(hp, &old_s, &new_s, 1, tol, within) {
+    let found = match kept {
+        Some(k) => {
+            // The needles open with the line break before their first line: an empty line each.
+            let k: Vec<Option<usize>> = std::iter::once(Some(0))
+                .chain(k.iter().map(|j| j.map(|j| j + 1)))
+                .collect();
+            matcher::locate_hunk_in(hp, &old_s, &new_s, &k, tol, within)
+        }
+        None => matcher::locate_in(hp, &old_s, &new_s, 1, tol, within),
+    };
+    match found {
         Ok(mut ms) => {
             let m = ms.remove(0);
             if o.eof_only && m.end != pd.padded.len() {
@@ -438,7 +449,7 @@ fn find_anchor(
     };
     if tol == Tolerance::Exact {
         let one = [anchor];
-        return match locate_lines(pd, hp, ix, &one, &one, LineOpts::default(), tol, lo) {
+        return match locate_lines(pd, hp, ix, &one, &one, LineOpts::default(), tol, lo, None) {
             Ok(r) => Some(hit(vec![h.line_of(r.start)], r.tier)),
             Err(LineMiss::Many { tier, lines, .. }) => {
                 Some(hit(lines.iter().map(|l| l.0).collect(), tier))
@@ -628,12 +639,14 @@ pub fn apply_hunks_in(
             };
             let what = format!("the hunk's context and removed lines{below}{eof}");
             // A scope that names a line is a constraint: the body is searched at or below it only.
-            let locate =
-                |old: &[&str], new: &[&str]| locate_lines(&pd, &hp, &ix, old, new, o, tol, body_lo);
+            let kept = hk.kept_lines();
+            let locate = |old: &[&str], new: &[&str], kept: &[Option<usize>]| {
+                locate_lines(&pd, &hp, &ix, old, new, o, tol, body_lo, Some(kept))
+            };
             let many_failure = |tier, count, lines: &[(usize, usize)]| {
                 ambiguous(&at, &what, tier, count, lines, hk.line_hint)
             };
-            let mut found = locate(&old, &new);
+            let mut found = locate(&old, &new, &kept);
             let mut other_reading = false;
             // Not after a frame nothing decides: the body was found as it reads, and the other
             // reading is only another guess at its columns.
@@ -652,7 +665,7 @@ pub fn apply_hunks_in(
                     lines: alt.clone(),
                     ..Hunk::default()
                 };
-                let again = locate(&alt.old_lines(), &alt.new_lines());
+                let again = locate(&alt.old_lines(), &alt.new_lines(), &alt.kept_lines());
                 if !matches!(again, Err(LineMiss::NotFound)) {
                     other_reading = true;
                     if again.is_ok() {
@@ -668,7 +681,8 @@ pub fn apply_hunks_in(
                     // or better (a twin that differs in what a view does not show, or the exact
                     // bytes): the content does not say which, so refuse.
                     if r.tier > Tier::Exact && body_lo > scope_lo && !other_reading {
-                        match locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo) {
+                        match locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo, Some(&kept))
+                        {
                             Err(LineMiss::Many { tier, count, lines }) => {
                                 return Err(tag(many_failure(tier, count, &lines)))
                             }
@@ -693,7 +707,9 @@ pub fn apply_hunks_in(
                     // Above the previous hunk (a patch out of file order), still at or below the
                     // scope line when there is one.
                     let above = match body_lo > scope_lo {
-                        true => locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo),
+                        true => {
+                            locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo, Some(&kept))
+                        }
                         false => Err(LineMiss::NotFound),
                     };
                     let above = match above {
@@ -913,7 +929,7 @@ fn scope_disagrees(
     tol: Tolerance,
     scope: &AnchorHit,
 ) -> Failure {
-    let place = match locate_lines(pd, hp, ix, old, new, o, tol, 0) {
+    let place = match locate_lines(pd, hp, ix, old, new, o, tol, 0, None) {
         Ok(r) => format!("at line {}", h.line_of(r.start)),
         Err(LineMiss::Many { lines, .. }) => {
             let l: Vec<String> = lines.iter().map(|l| l.0.to_string()).collect();
@@ -1047,6 +1063,44 @@ mod tests {
         assert_eq!(out.text, "a = “x”\r\n\tif y:\r\n\t\treturn\r\n");
         assert_eq!(out.matches[0].start_line, 1);
         assert_eq!(out.matches[0].end_line, 3);
+    }
+
+    /// Issue #25 (seed 25 cases 39087, 159548): a hunk is rebuilt with its lines paired as its
+    /// marks pair them. Re-diffed, an added line that repeats the context line after it paired
+    /// with the file's line there, so the file's trailing whitespace went to the added line (Go),
+    /// or an added line at the file's columns paired with a deeper context line and the block
+    /// came out reordered and re-indented (JS, `indent_abs`).
+    #[test]
+    fn a_hunk_pairs_its_lines_as_its_marks_do() {
+        let text = "func update(v int) int {\n\treturn retries\n\treturn x  \n\tx = 0\n}\n";
+        let h = hunk(vec![
+            ctx("func update(v int) int {"),
+            Remove("\treturn retries".into()),
+            Add("\treturn x".into()),
+            ctx("\treturn x"),
+            ctx("\tx = 0"),
+        ]);
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "func update(v int) int {\n\treturn x\n\treturn x  \n\tx = 0\n}\n"
+        );
+        let text = "class A {\n  save(x) {\n    log(x);\n    return count;\n    if (size > 24) {\n      return count;\n    }\n  }\n}\n";
+        let h = hunk(vec![
+            ctx("save(x) {"),
+            ctx("  log(x);"),
+            ctx("  return count;"),
+            Remove("  if (size > 24) {".into()),
+            Add("    return count;".into()),
+            Add("    if (big > 24) {".into()),
+            ctx("    return count;"),
+            ctx("  }"),
+        ]);
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "class A {\n  save(x) {\n    log(x);\n    return count;\n    return count;\n    if (big > 24) {\n      return count;\n    }\n  }\n}\n"
+        );
     }
 
     #[test]

@@ -75,6 +75,24 @@ impl Hunk {
             .collect()
     }
 
+    /// For each line of [`Hunk::new_lines`], the index in [`Hunk::old_lines`] of the line it is a
+    /// context copy of; `None` for an added line.
+    pub fn kept_lines(&self) -> Vec<Option<usize>> {
+        let mut j = 0;
+        let mut out = Vec::with_capacity(self.lines.len());
+        for l in &self.lines {
+            match l {
+                HunkLine::Context(_) => {
+                    out.push(Some(j));
+                    j += 1;
+                }
+                HunkLine::Remove(_) => j += 1,
+                HunkLine::Add(_) => out.push(None),
+            }
+        }
+        out
+    }
+
     /// The lines the region holds afterwards (context and added), in order.
     pub fn new_lines(&self) -> Vec<&str> {
         self.lines

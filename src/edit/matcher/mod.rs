@@ -308,6 +308,34 @@ pub fn locate_in(
     tol: Tolerance,
     within: std::ops::Range<usize>,
 ) -> Result<Vec<Match>, Miss> {
+    locate_with(h, old, new, expected, tol, within, None)
+}
+
+/// [`locate_in`] for a patch hunk's lines: `kept` names, for each line of `new`, the line of `old`
+/// it is a context copy of (`None`: an added line). A match rebuilt line by line pairs its lines
+/// as the hunk marks them instead of by a diff of `old` and `new` (which can pair an added line
+/// with a context line that repeats it); a needle form whose lines no longer correspond to
+/// the marks (blank edges trimmed, prefixes stripped) is diffed as usual.
+pub fn locate_hunk_in(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    kept: &[Option<usize>],
+    tol: Tolerance,
+    within: std::ops::Range<usize>,
+) -> Result<Vec<Match>, Miss> {
+    locate_with(h, old, new, 1, tol, within, Some(kept))
+}
+
+fn locate_with(
+    h: &Haystack,
+    old: &str,
+    new: &str,
+    expected: usize,
+    tol: Tolerance,
+    within: std::ops::Range<usize>,
+    kept: Option<&[Option<usize>]>,
+) -> Result<Vec<Match>, Miss> {
     if old.is_empty() {
         return Err(Miss::EmptyOld);
     }
@@ -388,7 +416,18 @@ pub fn locate_in(
     if count > 0 {
         // Under `tolerance: "exact"`, `new` is never re-indented (see `absorb_indent`).
         let moves = tol != Tolerance::Exact;
-        return decide(h, old, new, Tier::Exact, &[], count, spans, expected, moves);
+        return decide(
+            h,
+            old,
+            new,
+            Tier::Exact,
+            &[],
+            count,
+            spans,
+            expected,
+            moves,
+            kept,
+        );
     }
     if tol == Tolerance::Exact {
         return Err(Miss::NotFound {
@@ -417,6 +456,7 @@ pub fn locate_in(
                     spans,
                     expected,
                     true,
+                    kept,
                 );
                 return lines_deleted_at_eof(h, new.is_empty(), found);
             }
@@ -449,6 +489,7 @@ pub fn locate_in(
                         spans,
                         expected,
                         true,
+                        kept,
                     );
                     return lines_deleted_at_eof(h, new.is_empty(), found);
                 }
@@ -585,6 +626,7 @@ pub fn locate_in(
                     spans,
                     expected,
                     true,
+                    kept,
                 );
                 return lines_deleted_at_eof(h, form.deletes, found);
             }
@@ -672,7 +714,7 @@ pub fn locate_in(
             if !spans.is_empty() {
                 let count = spans.len();
                 let found = decide(
-                    h, &form.old, &form.new, tier, &form.via, count, spans, expected, true,
+                    h, &form.old, &form.new, tier, &form.via, count, spans, expected, true, kept,
                 );
                 return lines_deleted_at_eof(h, form.deletes, found);
             }
@@ -699,6 +741,7 @@ fn decide(
     spans: Vec<(usize, usize)>,
     expected: usize,
     moves: bool,
+    kept: Option<&[Option<usize>]>,
 ) -> Result<Vec<Match>, Miss> {
     let mut tolerances: Vec<Tier> = via.to_vec();
     if tier != Tier::Exact {
@@ -786,9 +829,11 @@ fn decide(
             && !old.trim_matches(['\n', '\r']).is_empty();
         let rebuilt = |from: usize, to: usize, t: Tier| {
             let (po, pn) = (split_lines(old), split_lines(new));
-            rebuild::rebuild(h, from, to, &po, &pn, t).map_err(|why| Miss::InconsistentIndent {
-                span: (from, to),
-                why,
+            rebuild::rebuild(h, from, to, &po, &pn, t, kept).map_err(|why| {
+                Miss::InconsistentIndent {
+                    span: (from, to),
+                    why,
+                }
             })
         };
         let kept_ws = match tail_ws || head_ws {

@@ -1,8 +1,9 @@
 //! The replacement of a line-tier match: what the model changed is the model's text, everything else
 //! keeps the file's bytes.
 //!
-//! `old` and `new` are paired line by line: a diff of their lines compared without leading and trailing
-//! whitespace; inside a run of replaced lines, by position when the counts agree (unless the pairing
+//! `old` and `new` are paired line by line: a patch hunk's as its marks pair them (each context line
+//! with itself, the lines between two context lines diffed), else a diff of their lines compared
+//! without leading and trailing whitespace; inside a run of replaced lines, by position when the counts agree (unless the pairing
 //! by similarity scores more: the lines moved), else each new line with its most similar old line
 //! (character-bigram Dice, at least 0.5, monotone; a line with one word changed scores by its share
 //! of kept words, so short lines pair too).
@@ -310,6 +311,7 @@ pub(super) fn rebuild(
     old: &[&str],
     new: &[&str],
     tier: Tier,
+    kept: Option<&[Option<usize>]>,
 ) -> Result<String, IndentMiss> {
     let text = h.text;
     let lines = h.lines();
@@ -350,7 +352,10 @@ pub(super) fn rebuild(
     let mut stands_for: Vec<Option<usize>> = vec![None; new.len()];
     // The old line before which each new line sits (its op's first old line).
     let mut at_old = vec![0usize; new.len()];
-    for op in line_ops(old, new, &ko, &kn) {
+    let ops = kept
+        .and_then(|k| marked_ops(k, old, new, &ko, &kn))
+        .unwrap_or_else(|| line_ops(old, new, &ko, &kn));
+    for op in ops {
         use similar::DiffOp::*;
         match op {
             Equal {
@@ -635,6 +640,99 @@ fn readings_differ(
             place,
         })
     })
+}
+
+/// The line ops a patch hunk marks: each context line of `new` (`kept[jn]`, the line of `old` it
+/// copies) equal to that line, the removed and added lines between two context lines diffed as
+/// [`line_ops`] diffs (a line removed and added back unchanged pairs with itself). `None` when
+/// the marks do not fit `old` and `new` as the match has them (a needle form that trimmed or
+/// rewrote lines): they are then diffed whole.
+fn marked_ops(
+    kept: &[Option<usize>],
+    old: &[&str],
+    new: &[&str],
+    ko: &[&str],
+    kn: &[&str],
+) -> Option<Vec<similar::DiffOp>> {
+    use similar::DiffOp::*;
+    let (lo, ln) = (old.len(), new.len());
+    // Both sides of a hunk end with a line break: their empty last segments are the span's end.
+    let span_end = lo > 1 && ln > 1 && old[lo - 1].is_empty() && new[ln - 1].is_empty();
+    let (lo, ln) = match span_end && kept.len() + 1 == ln {
+        true => (lo - 1, ln - 1),
+        false => (lo, ln),
+    };
+    if kept.len() != ln {
+        return None;
+    }
+    let mut ops = Vec::new();
+    let (mut o, mut n) = (0, 0);
+    let gap = |ops: &mut Vec<similar::DiffOp>, o: usize, oe: usize, n: usize, ne: usize| {
+        for op in line_ops_of(&old[o..oe], &new[n..ne], &ko[o..oe], &kn[n..ne]) {
+            ops.push(match op {
+                Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => Equal {
+                    old_index: old_index + o,
+                    new_index: new_index + n,
+                    len,
+                },
+                Delete {
+                    old_index,
+                    old_len,
+                    new_index,
+                } => Delete {
+                    old_index: old_index + o,
+                    old_len,
+                    new_index: new_index + n,
+                },
+                Insert {
+                    old_index,
+                    new_index,
+                    new_len,
+                } => Insert {
+                    old_index: old_index + o,
+                    new_index: new_index + n,
+                    new_len,
+                },
+                Replace {
+                    old_index,
+                    old_len,
+                    new_index,
+                    new_len,
+                } => Replace {
+                    old_index: old_index + o,
+                    old_len,
+                    new_index: new_index + n,
+                    new_len,
+                },
+            });
+        }
+    };
+    for (jn, k) in kept.iter().enumerate() {
+        let Some(j) = *k else { continue };
+        if j < o || j >= lo || old[j] != new[jn] {
+            return None;
+        }
+        gap(&mut ops, o, j, n, jn);
+        ops.push(Equal {
+            old_index: j,
+            new_index: jn,
+            len: 1,
+        });
+        (o, n) = (j + 1, jn + 1);
+    }
+    gap(&mut ops, o, lo, n, ln);
+    if (lo, ln) != (old.len(), new.len()) {
+        ops.push(Equal {
+            old_index: lo,
+            new_index: ln,
+            len: 1,
+        });
+    }
+    Some(ops)
 }
 
 /// The line diff of `old` → `new`: lines equal as the model wrote them (but for trailing whitespace)
