@@ -668,48 +668,8 @@ fn marked_ops(
     let mut ops = Vec::new();
     let (mut o, mut n) = (0, 0);
     let gap = |ops: &mut Vec<similar::DiffOp>, o: usize, oe: usize, n: usize, ne: usize| {
-        for op in line_ops_of(&old[o..oe], &new[n..ne], &ko[o..oe], &kn[n..ne]) {
-            ops.push(match op {
-                Equal {
-                    old_index,
-                    new_index,
-                    len,
-                } => Equal {
-                    old_index: old_index + o,
-                    new_index: new_index + n,
-                    len,
-                },
-                Delete {
-                    old_index,
-                    old_len,
-                    new_index,
-                } => Delete {
-                    old_index: old_index + o,
-                    old_len,
-                    new_index: new_index + n,
-                },
-                Insert {
-                    old_index,
-                    new_index,
-                    new_len,
-                } => Insert {
-                    old_index: old_index + o,
-                    new_index: new_index + n,
-                    new_len,
-                },
-                Replace {
-                    old_index,
-                    old_len,
-                    new_index,
-                    new_len,
-                } => Replace {
-                    old_index: old_index + o,
-                    old_len,
-                    new_index: new_index + n,
-                    new_len,
-                },
-            });
-        }
+        let ops_here = line_ops_of(&old[o..oe], &new[n..ne], &ko[o..oe], &kn[n..ne]);
+        ops.extend(ops_here.into_iter().map(|op| offset(op, o, n)));
     };
     for (jn, k) in kept.iter().enumerate() {
         let Some(j) = *k else { continue };
@@ -771,49 +731,55 @@ fn line_ops_of(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<simi
         }
         for sub in super::search::bounded_diff(&ko[or.clone()], &kn[nr.clone()], &mut budget) {
             let (o, n) = (or.start, nr.start);
-            out.push(match sub {
-                Equal {
-                    old_index,
-                    new_index,
-                    len,
-                } => Equal {
-                    old_index: old_index + o,
-                    new_index: new_index + n,
-                    len,
-                },
-                Delete {
-                    old_index,
-                    old_len,
-                    new_index,
-                } => Delete {
-                    old_index: old_index + o,
-                    old_len,
-                    new_index: new_index + n,
-                },
-                Insert {
-                    old_index,
-                    new_index,
-                    new_len,
-                } => Insert {
-                    old_index: old_index + o,
-                    new_index: new_index + n,
-                    new_len,
-                },
-                Replace {
-                    old_index,
-                    old_len,
-                    new_index,
-                    new_len,
-                } => Replace {
-                    old_index: old_index + o,
-                    old_len,
-                    new_index: new_index + n,
-                    new_len,
-                },
-            });
+            out.push(offset(sub, o, n));
         }
     }
     out
+}
+
+/// `op` of a diff of sub-slices starting at `o` (old) and `n` (new), in the whole slices' indices.
+fn offset(op: similar::DiffOp, o: usize, n: usize) -> similar::DiffOp {
+    use similar::DiffOp::*;
+    match op {
+        Equal {
+            old_index,
+            new_index,
+            len,
+        } => Equal {
+            old_index: old_index + o,
+            new_index: new_index + n,
+            len,
+        },
+        Delete {
+            old_index,
+            old_len,
+            new_index,
+        } => Delete {
+            old_index: old_index + o,
+            old_len,
+            new_index: new_index + n,
+        },
+        Insert {
+            old_index,
+            new_index,
+            new_len,
+        } => Insert {
+            old_index: old_index + o,
+            new_index: new_index + n,
+            new_len,
+        },
+        Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } => Replace {
+            old_index: old_index + o,
+            old_len,
+            new_index: new_index + n,
+            new_len,
+        },
+    }
 }
 
 /// How `old` drifted from the file at the indentation tiers: `None` when not uniformly.
