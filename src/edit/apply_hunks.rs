@@ -696,6 +696,28 @@ pub fn apply_hunks_in(
                             _ => {}
                         }
                     }
+                    // Found below the scope line only by forgiving a difference a view shows
+                    // (indentation, inline spacing, a prefix) while the body stands as sent
+                    // elsewhere, outside the scope's reach: the scope and the content point at two
+                    // places, and neither is more evidence than the other. A difference a view
+                    // does not show (trailing whitespace, a line ending) is no evidence: there the
+                    // scope decides.
+                    if r.tier >= Tier::Indentation && last_anchor.is_some() && !other_reading {
+                        let exact = Tolerance::Exact;
+                        match locate_lines(&pd, &hp, &ix, &old, &new, o, exact, 0, Some(&kept)) {
+                            Err(LineMiss::Many { tier, count, lines }) => {
+                                return Err(tag(many_failure(tier, count, &lines)))
+                            }
+                            Ok(r2) if r2.start != r.start => {
+                                let both = [
+                                    (h.line_of(r2.start), h.end_line_of(r2.start, r2.end)),
+                                    (h.line_of(r.start), h.end_line_of(r.start, r.end)),
+                                ];
+                                return Err(tag(many_failure(r.tier, 2, &both)));
+                            }
+                            _ => {}
+                        }
+                    }
                     r.tier = r.tier.max(tier);
                     let lines = (h.line_of(r.start), h.end_line_of(r.start, r.end));
                     if let Some(f) = hint_points_at_a_twin(&h, hk.line_hint, &old, lines) {
@@ -1101,6 +1123,47 @@ mod tests {
             out.text,
             "class A {\n  save(x) {\n    log(x);\n    return count;\n    return count;\n    if (big > 24) {\n      return count;\n    }\n  }\n}\n"
         );
+    }
+
+    /// Issue #25 (seed 25 case 176092): a body found below its `@@` scope only apart from its
+    /// indentation, while it stands exactly as sent outside the scope's block: the scope and the
+    /// content name two places, refused as ambiguous (it edited the scope's indented twin).
+    #[test]
+    fn a_scope_over_a_loose_twin_of_an_exact_body_is_ambiguous() {
+        let text = "load(idx) {\n  if (v) {\n    x();\n  }\n  y();\n}\nclass Store {\n  load(idx) {\n    if (v) {\n      x();\n    }\n    y();\n  }\n}\n";
+        let body = vec![
+            ctx("load(idx) {"),
+            ctx("  if (v) {"),
+            ctx("    x();"),
+            Remove("  }".into()),
+            ctx("  y();"),
+        ];
+        let h = Hunk {
+            anchors: vec!["class Store {".into(), "load(idx) {".into()],
+            ..hunk(body.clone())
+        };
+        let f = apply_hunks(text, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, crate::error::Code::SearchBlockAmbiguous, "{f:?}");
+        // Without the scope the exact copy is the one place.
+        let out = apply_hunks(text, &[hunk(body)], Tolerance::Safe).unwrap();
+        assert!(out
+            .text
+            .starts_with("load(idx) {\n  if (v) {\n    x();\n  y();\n}\n"));
+        // A difference no view shows (trailing whitespace) is no evidence against the scope: the
+        // copy below it is the one the scope names.
+        let text = "load(idx) {\n  y();\n}\nclass Store {\nload(idx) {\n  y(); \n}\n}\n";
+        let h = Hunk {
+            anchors: vec!["class Store {".into()],
+            ..hunk(vec![
+                ctx("load(idx) {"),
+                Remove("  y();".into()),
+                Add("  z();".into()),
+                ctx("}"),
+            ])
+        };
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        let kept = "load(idx) {\n  y();\n}\nclass Store {\nload(idx) {\n  z();";
+        assert!(out.text.starts_with(kept), "{}", out.text);
     }
 
     #[test]
