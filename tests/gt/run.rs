@@ -527,6 +527,13 @@ impl Stats {
         s.push_str(&table("format adversarial", &by_fa));
         s.push_str("\n### Per reading (format × noise × adversarial)\n\n");
         s.push_str(&table("reading", &self.by_reading));
+        s.push_str("\n### Per noise kind (every format and adversarial kind)\n\n");
+        let mut by_noise: BTreeMap<String, Counts> = BTreeMap::new();
+        for (k, c) in &self.by_reading {
+            let noise = k.split(' ').nth(1).unwrap_or(k).to_string();
+            by_noise.entry(noise).or_default().add(c);
+        }
+        s.push_str(&table("noise", &by_noise));
         s.push_str("\n### Per rendering choice\n\n");
         s.push_str(&table("format:variant", &self.by_variant));
         s.push_str("\n### Per tier / dialect the receipt reported (writes only: right and wrong)\n\n| format receipt | right | wrong | wrong share |\n|---|---:|---:|---:|\n");
