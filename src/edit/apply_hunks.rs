@@ -680,20 +680,26 @@ pub fn apply_hunks_in(
                     // not prefer it to a place above the previous hunk the body matches as well
                     // or better (a twin that differs in what a view does not show, or the exact
                     // bytes): the content does not say which, so refuse.
-                    if r.tier > Tier::Exact && body_lo > scope_lo && !other_reading {
-                        match locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo, Some(&kept))
-                        {
+                    // Another place the body is found at (or several), beside `r`: the refusal
+                    // naming them all.
+                    let elsewhere = |tol: Tolerance, lo: usize| -> Option<Failure> {
+                        match locate_lines(&pd, &hp, &ix, &old, &new, o, tol, lo, Some(&kept)) {
                             Err(LineMiss::Many { tier, count, lines }) => {
-                                return Err(tag(many_failure(tier, count, &lines)))
+                                Some(many_failure(tier, count, &lines))
                             }
                             Ok(r2) if r2.start != r.start => {
                                 let both = [
                                     (h.line_of(r2.start), h.end_line_of(r2.start, r2.end)),
                                     (h.line_of(r.start), h.end_line_of(r.start, r.end)),
                                 ];
-                                return Err(tag(many_failure(r.tier, 2, &both)));
+                                Some(many_failure(r.tier, 2, &both))
                             }
-                            _ => {}
+                            _ => None,
+                        }
+                    };
+                    if r.tier > Tier::Exact && body_lo > scope_lo && !other_reading {
+                        if let Some(f) = elsewhere(tol, scope_lo) {
+                            return Err(tag(f));
                         }
                     }
                     // Found below the scope line only by forgiving a difference a view shows
@@ -703,19 +709,8 @@ pub fn apply_hunks_in(
                     // does not show (trailing whitespace, a line ending) is no evidence: there the
                     // scope decides.
                     if r.tier >= Tier::Indentation && last_anchor.is_some() && !other_reading {
-                        let exact = Tolerance::Exact;
-                        match locate_lines(&pd, &hp, &ix, &old, &new, o, exact, 0, Some(&kept)) {
-                            Err(LineMiss::Many { tier, count, lines }) => {
-                                return Err(tag(many_failure(tier, count, &lines)))
-                            }
-                            Ok(r2) if r2.start != r.start => {
-                                let both = [
-                                    (h.line_of(r2.start), h.end_line_of(r2.start, r2.end)),
-                                    (h.line_of(r.start), h.end_line_of(r.start, r.end)),
-                                ];
-                                return Err(tag(many_failure(r.tier, 2, &both)));
-                            }
-                            _ => {}
+                        if let Some(f) = elsewhere(Tolerance::Exact, 0) {
+                            return Err(tag(f));
                         }
                     }
                     r.tier = r.tier.max(tier);
