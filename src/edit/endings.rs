@@ -120,24 +120,28 @@ pub fn breaks_for<'a>(
     below: Option<&'a str>,
     fallback: &'a str,
 ) -> Vec<&'a str> {
-    breaks_for_sent(old, new, &[], above, below, fallback)
+    breaks_for_sent(old, new, &[], None, above, below, fallback)
 }
 
 /// [`breaks_for`] knowing the break the model sent after each line of `new` (`sent[i]`, `""` for
 /// none): an added line whose neighbours disagree takes the one of their two breaks it was sent
 /// with, and `fallback` only when it was sent with neither (a view shows neither, so the model's
-/// own bytes are the only evidence left, and an exact match writes them as sent).
+/// own bytes are the only evidence left, and an exact match writes them as sent). `kept` pairs
+/// lines the edit itself marks as kept (a patch hunk's context lines: `kept[i]`, the old line new
+/// line `i` is): the lines are paired through them, not by a diff of their contents, so a line
+/// the edit adds is never taken for an equal line it keeps (an added `}` above the kept `}` of a
+/// line deleted with it).
 pub fn breaks_for_sent<'a>(
     old: &[(&str, &'a str)],
     new: &[&str],
     sent: &[&str],
+    kept: Option<&[Option<usize>]>,
     above: Option<&'a str>,
     below: Option<&'a str>,
     fallback: &'a str,
 ) -> Vec<&'a str> {
     let keys: Vec<&str> = old.iter().map(|l| l.0).collect();
-    // A bound on the work, not a clock: the same text gives the same diff under any load.
-    let ops = crate::edit::myers::diff_within(&keys, new, 10_000_000);
+    let ops = paired_diff(&keys, new, kept);
     let neighbours = |at: usize, line: usize| {
         let up = at.checked_sub(1).map_or(above, |j| Some(old[j].1));
         let down = old.get(at).map_or(below, |l| Some(l.1));
@@ -204,6 +208,36 @@ pub fn breaks_for_sent<'a>(
                     };
                     out[new_index + x] = old[old_index + j].1;
                 }
+                // Lines that end the run repeating the kept lines right below it (or start it
+                // repeating those right above): which copy is the kept one is the diff's guess,
+                // so each takes the break of the line it copies, as an added run does.
+                let run = &new[new_index..new_index + new_len];
+                let below = &old[old_index + old_len..];
+                let tail = (1..=new_len.min(below.len()))
+                    .rev()
+                    .find(|&n| {
+                        run[new_len - n..]
+                            .iter()
+                            .copied()
+                            .eq(below[..n].iter().map(|l| l.0))
+                    })
+                    .unwrap_or(0);
+                for k in 0..tail {
+                    out[new_index + new_len - tail + k] = below[k].1;
+                }
+                let above = &old[..old_index];
+                let head = (1..=(new_len - tail).min(above.len()))
+                    .rev()
+                    .find(|&n| {
+                        run[..n]
+                            .iter()
+                            .copied()
+                            .eq(above[above.len() - n..].iter().map(|l| l.0))
+                    })
+                    .unwrap_or(0);
+                for k in 0..head {
+                    out[new_index + k] = above[above.len() - head + k].1;
+                }
             }
         }
     }
@@ -238,6 +272,44 @@ fn leading_break(s: &str) -> Option<&str> {
     }
 }
 
+/// The line diff of `old` → `new` through the pairs `kept` marks (`kept[i]`: the old line new
+/// line `i` keeps), each an equal line and the lines between two of them diffed; a plain diff when
+/// there are none or they do not hold (out of order, out of range, or not equal lines).
+fn paired_diff(old: &[&str], new: &[&str], kept: Option<&[Option<usize>]>) -> Vec<similar::DiffOp> {
+    use crate::edit::myers::{diff_within, offset};
+    // A bound on the work, not a clock: the same text gives the same diff under any load.
+    const WORK: usize = 10_000_000;
+    let pairs: Vec<(usize, usize)> = kept
+        .unwrap_or(&[])
+        .iter()
+        .enumerate()
+        .filter_map(|(n, o)| o.map(|o| (o, n)))
+        .collect();
+    let holds = pairs.windows(2).all(|w| w[0].0 < w[1].0)
+        && pairs
+            .iter()
+            .all(|&(o, n)| o < old.len() && n < new.len() && old[o] == new[n]);
+    if pairs.is_empty() || !holds {
+        return diff_within(old, new, WORK);
+    }
+    let mut ops = Vec::new();
+    let (mut o, mut n) = (0, 0);
+    for (po, pn) in pairs.into_iter().chain([(old.len(), new.len())]) {
+        for op in diff_within(&old[o..po], &new[n..pn], WORK) {
+            ops.push(offset(op, o, n));
+        }
+        if po < old.len() {
+            ops.push(similar::DiffOp::Equal {
+                old_index: po,
+                new_index: pn,
+                len: 1,
+            });
+        }
+        (o, n) = (po + 1, pn + 1);
+    }
+    ops
+}
+
 /// The line break that ends `s`, if any.
 fn trailing_break(s: &str) -> Option<&str> {
     if s.ends_with("\r\n") {
@@ -262,6 +334,7 @@ pub fn mixed_replacement(
     start: usize,
     end: usize,
     new: &str,
+    kept: Option<&[Option<usize>]>,
 ) -> Option<(usize, String)> {
     let ending = detect_line_ending(text);
     let LineEnding::Mixed { dominant } = ending else {
@@ -289,7 +362,7 @@ pub fn mixed_replacement(
         let rest = &text[end + a.len()..];
         memchr::memchr2(b'\n', b'\r', rest.as_bytes()).and_then(|i| leading_break(&rest[i..]))
     });
-    let breaks = breaks_for_sent(&old, &parts, &sent, above, below, dominant);
+    let breaks = breaks_for_sent(&old, &parts, &sent, kept, above, below, dominant);
     let mut out = String::with_capacity(new.len() + parts.len());
     let last = parts.len() - 1;
     let mut new_end = end;
@@ -364,7 +437,7 @@ mod tests {
         let text = "a:\r\n  cron:\r\n    image: x\nb:\r\n";
         let start = text.find("  cron").unwrap();
         let end = text.find("\nb:").unwrap();
-        let (e, r) = mixed_replacement(text, start, end, "  cron:").unwrap();
+        let (e, r) = mixed_replacement(text, start, end, "  cron:", None).unwrap();
         assert_eq!(
             (&text[start..e], r.as_str()),
             ("  cron:\r\n    image: x\n", "  cron:\r\n")
@@ -372,15 +445,15 @@ mod tests {
         // The model's breaks are not the file's: `b` keeps its \r\n, the changed line takes the
         // \n of the line it replaces, an added one its neighbours'.
         let text = "a\nb\r\nc\nd\n";
-        let (e, r) = mixed_replacement(text, 0, 5, "a\nb\nC").unwrap();
+        let (e, r) = mixed_replacement(text, 0, 5, "a\nb\nC", None).unwrap();
         assert_eq!((e, r.as_str()), (5, "a\nb\r\nC"));
-        let (e, r) = mixed_replacement(text, 0, 5, "a\nb\nX\nc").unwrap();
+        let (e, r) = mixed_replacement(text, 0, 5, "a\nb\nX\nc", None).unwrap();
         assert_eq!((e, r.as_str()), (5, "a\nb\r\nX\nc"));
         // Not mixed: nothing to decide.
-        assert_eq!(mixed_replacement("a\r\nb\r\n", 0, 1, "x\ny"), None);
+        assert_eq!(mixed_replacement("a\r\nb\r\n", 0, 1, "x\ny", None), None);
         // A substring inside a line: `new`'s line breaks take the neighbours' (here the dominant).
         let text = "ab\r\nc\nd\n";
-        let (e, r) = mixed_replacement(text, 4, 5, "x\ny").unwrap();
+        let (e, r) = mixed_replacement(text, 4, 5, "x\ny", None).unwrap();
         assert_eq!((e, r.as_str()), (5, "x\ny"));
     }
 
@@ -391,24 +464,63 @@ mod tests {
         let text = "l1\r\nl2\nl3\r\n";
         let (s, e) = (4, 7);
         assert_eq!(
-            mixed_replacement(text, s, e, "l2\nnew\n").unwrap().1,
+            mixed_replacement(text, s, e, "l2\nnew\n", None).unwrap().1,
             "l2\nnew\n"
         );
         assert_eq!(
-            mixed_replacement(text, s, e, "l2\nnew\r\n").unwrap().1,
+            mixed_replacement(text, s, e, "l2\nnew\r\n", None)
+                .unwrap()
+                .1,
             "l2\nnew\r\n"
         );
         // Sent with neither (a lone CR): the dominant break.
         assert_eq!(
-            mixed_replacement(text, s, e, "l2\nnew\r").unwrap().1,
+            mixed_replacement(text, s, e, "l2\nnew\r", None).unwrap().1,
             "l2\nnew\r\n"
         );
         // Neighbours that agree decide whatever was sent.
         let text = "l1\r\nl2\r\nl3\r\nx\n";
         assert_eq!(
-            mixed_replacement(text, 4, 8, "l2\r\nnew\n").unwrap().1,
+            mixed_replacement(text, 4, 8, "l2\r\nnew\n", None)
+                .unwrap()
+                .1,
             "l2\r\nnew\r\n"
         );
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25 G7, seed 25 case 869692): a hunk deletes `x` (LF)
+    /// and `}` (CRLF), adds `} y`, keeps a blank line and adds a block ending in `}`. Re-diffed by
+    /// content, the added `}` was taken for the kept one and the lines before it took the deleted
+    /// line's LF; paired as the hunk's marks pair them, the added lines take their neighbours' CRLF.
+    #[test]
+    fn lines_pair_as_the_edits_marks_pair_them() {
+        let text = "a\r\nx\n}\r\n\r\nb\r\n";
+        let new = "a\n} y\n\nif {\n}\nb\n";
+        // new line → old line it keeps: `a` 0, the blank line 3, `b` 4.
+        let kept = [Some(0), None, Some(3), None, None, Some(4)];
+        let (_, r) = mixed_replacement(text, 0, text.len(), new, Some(&kept)).unwrap();
+        assert_eq!(r, "a\r\n} y\r\n\r\nif {\r\n}\r\nb\r\n");
+        // Marks that do not hold (not the same line) are not used: the plain diff decides.
+        let wrong = [Some(1), None, None, None, None, None];
+        let plain = mixed_replacement(text, 0, text.len(), new, None).unwrap();
+        assert_eq!(
+            mixed_replacement(text, 0, text.len(), new, Some(&wrong)).unwrap(),
+            plain
+        );
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25 G7, seed 25 case 577342): a replaced run that ends
+    /// with a copy of the kept line right below it: which copy the diff calls kept is its guess, so
+    /// the copy takes that line's break, and the result is the same either way.
+    #[test]
+    fn a_run_ending_with_a_copy_of_the_kept_line_below_takes_its_break() {
+        let text = "x\r\ny\nz\n";
+        let (_, r) = mixed_replacement(text, 0, 5, "x2\ny\ny\n", None).unwrap();
+        assert_eq!(r, "x2\r\ny\ny\n");
+        // And at the run's start, a copy of the kept line above.
+        let text = "y\nx\r\nz\n";
+        let (_, r) = mixed_replacement(text, 0, 5, "y\ny\nx2\n", None).unwrap();
+        assert_eq!(r, "y\ny\nx2\r\n");
     }
 
     /// A line `new` keeps keeps its own break when it is `new`'s last and the lines after it are
@@ -418,13 +530,13 @@ mod tests {
     fn a_kept_last_line_keeps_its_own_break_when_the_lines_after_it_go() {
         let text = "test:\r\n\techo\n\trm x\r\n\r\nz:\r\n";
         let end = "test:\r\n\techo\n\trm x\r\n".len();
-        let (new_end, rep) = mixed_replacement(text, 0, end, "test:\n\techo").unwrap();
+        let (new_end, rep) = mixed_replacement(text, 0, end, "test:\n\techo", None).unwrap();
         assert_eq!((new_end, rep.as_str()), (end + 2, "test:\r\n\techo\n"));
         // Lines deleted after a kept empty line: it keeps its LF, not the last one's CRLF.
         let text = "package m\n\nfunc a() {\n\tx()\r\n";
         let start = "package m\n".len();
         let end = text.len() - 2;
-        let (new_end, rep) = mixed_replacement(text, start, end, "").unwrap();
+        let (new_end, rep) = mixed_replacement(text, start, end, "", None).unwrap();
         assert_eq!(
             format!("{}{rep}{}", &text[..start], &text[new_end..]),
             "package m\n\n"

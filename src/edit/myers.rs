@@ -33,6 +33,51 @@ pub fn diff_within<T: Eq + Hash + Ord>(a: &[T], b: &[T], max_cost: usize) -> Vec
     }
 }
 
+/// `op` of a diff of sub-slices starting at `o` (old) and `n` (new), in the whole slices' indices.
+pub fn offset(op: similar::DiffOp, o: usize, n: usize) -> similar::DiffOp {
+    use similar::DiffOp::*;
+    match op {
+        Equal {
+            old_index,
+            new_index,
+            len,
+        } => Equal {
+            old_index: old_index + o,
+            new_index: new_index + n,
+            len,
+        },
+        Delete {
+            old_index,
+            old_len,
+            new_index,
+        } => Delete {
+            old_index: old_index + o,
+            old_len,
+            new_index: new_index + n,
+        },
+        Insert {
+            old_index,
+            new_index,
+            new_len,
+        } => Insert {
+            old_index: old_index + o,
+            new_index: new_index + n,
+            new_len,
+        },
+        Replace {
+            old_index,
+            old_len,
+            new_index,
+            new_len,
+        } => Replace {
+            old_index: old_index + o,
+            old_len,
+            new_index: new_index + n,
+            new_len,
+        },
+    }
+}
+
 /// `ops` with their indices re-derived by walking them in order; `None` when an `Equal` run does not
 /// hold or the ops do not cover both sides exactly.
 pub fn resequence<T: Eq>(a: &[T], b: &[T], ops: &[DiffOp]) -> Option<Vec<DiffOp>> {

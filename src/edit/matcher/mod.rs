@@ -864,7 +864,7 @@ fn decide(
         // A file with mixed line endings: every line the replacement keeps keeps its own break, a
         // changed one takes the break of the line it replaces, an added one its neighbours' (G7).
         let (end, replacement) =
-            crate::edit::endings::mixed_replacement(h.text, start, end, &replacement)
+            crate::edit::endings::mixed_replacement(h.text, start, end, &replacement, kept)
                 .unwrap_or((end, replacement));
         out.push(Match {
             start,

@@ -62,6 +62,7 @@ use unicode_normalization::{is_nfc, UnicodeNormalization};
 
 use super::normalize::{self, columns, indent_of, is_blank, norm, render_indent};
 use super::{file_terminator, layout, Haystack, IndentMiss, Layout, Tier};
+use crate::edit::myers::offset;
 use crate::edit::text;
 
 /// Longest line part (in characters, after the common prefix and suffix) diffed character by
@@ -735,51 +736,6 @@ fn line_ops_of(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<simi
         }
     }
     out
-}
-
-/// `op` of a diff of sub-slices starting at `o` (old) and `n` (new), in the whole slices' indices.
-fn offset(op: similar::DiffOp, o: usize, n: usize) -> similar::DiffOp {
-    use similar::DiffOp::*;
-    match op {
-        Equal {
-            old_index,
-            new_index,
-            len,
-        } => Equal {
-            old_index: old_index + o,
-            new_index: new_index + n,
-            len,
-        },
-        Delete {
-            old_index,
-            old_len,
-            new_index,
-        } => Delete {
-            old_index: old_index + o,
-            old_len,
-            new_index: new_index + n,
-        },
-        Insert {
-            old_index,
-            new_index,
-            new_len,
-        } => Insert {
-            old_index: old_index + o,
-            new_index: new_index + n,
-            new_len,
-        },
-        Replace {
-            old_index,
-            old_len,
-            new_index,
-            new_len,
-        } => Replace {
-            old_index: old_index + o,
-            old_len,
-            new_index: new_index + n,
-            new_len,
-        },
-    }
 }
 
 /// How `old` drifted from the file at the indentation tiers: `None` when not uniformly.
