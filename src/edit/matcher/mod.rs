@@ -368,8 +368,11 @@ fn locate_with(
         }
     };
     // A multi-line `old` matches whole lines unless it plainly starts or ends inside one: a match
-    // that splits a word at either end (`x = 1\ny = 2` inside `max = 1\ny = 2`) is no match.
-    // No match starts or ends between the CR and the LF of a line break (a lone CR would be left).
+    // that splits a word at either end (`x = 1\ny = 2` inside `max = 1\ny = 2`) is no match, and
+    // neither is one whose leading whitespace starts inside a line's indentation (its first line
+    // at other columns than the file's while the lines after it keep theirs: a drift that is not
+    // uniform). No match starts or ends between the CR and the LF of a line break (a lone CR
+    // would be left).
     let on_words = |old: &str, (count, spans): (usize, Vec<(usize, usize)>)| {
         let multi = old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']);
         let b = h.text.as_bytes();
@@ -377,7 +380,11 @@ fn locate_with(
         let kept: Vec<(usize, usize)> = spans
             .iter()
             .copied()
-            .filter(|&(s, e)| !(in_crlf(s) || in_crlf(e) || multi && splits_words(h.text, s, e)))
+            .filter(|&(s, e)| {
+                !(in_crlf(s)
+                    || in_crlf(e)
+                    || multi && (splits_words(h.text, s, e) || splits_indent(h.text, s, old)))
+            })
             .collect();
         (count - (spans.len() - kept.len()), kept)
     };
@@ -911,6 +918,15 @@ fn splits_words(text: &str, s: usize, e: usize) -> bool {
     let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
     (word(text[..s].chars().next_back()) && word(text[s..].chars().next()))
         || (word(text[..e].chars().next_back()) && word(text[e..].chars().next()))
+}
+
+/// Whether `old`, which starts with indentation, is found at `s` after indentation of the line
+/// (more of it than `old` shows).
+fn splits_indent(text: &str, s: usize, old: &str) -> bool {
+    let head = text[..s].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    old.starts_with([' ', '\t'])
+        && head < s
+        && text[head..s].bytes().all(|b| b == b' ' || b == b'\t')
 }
 
 /// Places at the end of the file that `old` also reads as at `tier`, besides `found`: `old` ends

@@ -803,10 +803,16 @@ fn drift<'t>(
     // measured at the common display widths first (the unit of the space-indented lines around it says
     // nothing about its tabs; at a narrow width, alignment spaces after tabs would look deeper than
     // they are).
+    // Tabs the model wrote in a region indented with spaces are one level each when the drift is
+    // not zero: a wider tab that happens to give a uniform drift is two guesses at once (the width
+    // and the shift), and fits the lines after another edit as well as before it.
+    let converted = !tabs && pairs.iter().any(|(_, o)| o.contains('\t'));
     let (zero, shifted) = if tabs {
-        ([8, 4, unit, 2], [8, 4, unit, 2])
+        ([8, 4, unit, 2], &[8, 4, unit, 2][..])
+    } else if converted {
+        ([unit, 2, 4, 8], &[unit][..])
     } else {
-        ([unit, 2, 4, 8], [unit, 4, 8, 2])
+        ([unit, 2, 4, 8], &[unit, 4, 8, 2][..])
     };
     let found = zero
         .iter()

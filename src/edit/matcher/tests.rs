@@ -1931,3 +1931,43 @@ fn a_word_changed_inside_an_nfd_character_keeps_the_files_inline_runs() {
     .unwrap();
     assert_eq!(out, "fn f() {\n\tidx  =  42 // cafe7\u{301} \n}\n");
 }
+
+/// Issue #25 G2 (seed 25 case 527829): a multi-line `old` whose first line starts with indentation,
+/// found inside a deeper line's indentation (`    return name;\n}` in `        return name;\n}`), has
+/// its first line at other columns than the file's while the next keeps its own: no whole-line
+/// match (a retry of a deletion deleted the next brace).
+#[test]
+fn a_multi_line_old_found_inside_a_lines_indentation_is_no_match() {
+    let file = "int f() {\n    if (x) {\n        return name;\n}\n";
+    let r = apply(file, "    return name;\n}", "    return name;");
+    assert!(r.is_err(), "{r:?}");
+    // Found after the whole indentation, or without indentation of its own, it still matches.
+    let (out, _) = apply(file, "return name;\n}", "return name;\n    }").unwrap();
+    assert_eq!(
+        out,
+        "int f() {\n    if (x) {\n        return name;\n    }\n"
+    );
+}
+
+/// Issue #25 G2 (seed 25 case 872912): tabs in `old` over a file indented with spaces are one
+/// indentation level each when the match needs a drift: a wider tab that makes some drift uniform
+/// is a guess at the width and the shift at once (a retry of a deletion deleted the next brace).
+#[test]
+fn tabs_over_spaces_with_a_drift_are_one_level_each() {
+    let file = "class A {\n  f() {\n    if (c) {\n      push();\n  }\n}\n";
+    // Read with tabs of 4 the drift would be -6 on both lines; with the file's unit (2) it is 0
+    // and -2: not uniform.
+    assert!(apply(file, "\t\t\tpush();\n\t\t}", "\t\t\tpush();").is_err());
+    // Tabs of the file's unit with no drift still match.
+    let (out, tier) = apply(
+        file,
+        "\t\t\tpush();\n\t}",
+        "\t\t\tpush();\n\t\t\tdone();\n\t}",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "class A {\n  f() {\n    if (c) {\n      push();\n      done();\n  }\n}\n"
+    );
+}
