@@ -288,3 +288,83 @@ fn a_line_emptied_or_deleted_takes_its_indentation() {
     assert_eq!(resp["ok"], json!(true), "{resp}");
     assert_eq!(after[0], "def f():\n    x = 1\n    return 3\n");
 }
+
+/// One key replacing a list item and the key after it, written two columns right of the hunk's
+/// context: at the item's old columns (a key of `ports`, in old's frame) and at the deleted key's
+/// file columns (its sibling, holding `DEBUG`), it is either line's successor, and in YAML the two
+/// are different documents (issue #25 G12, seed 25 cases 140181 and 745790). Refused; the same edit
+/// whose key cannot hold the lines below it (a scalar) is decided by them and lands.
+#[test]
+fn a_line_standing_for_lines_of_two_depths_is_refused_unless_its_neighbours_decide() {
+    let before =
+        "web:\n  image: app\n  ports:\n    - \"80:80\"\n  env:\n    DEBUG: 1\n    RETRIES: 2\n";
+    let patch = |key: &str| {
+        format!("*** Begin Patch\n*** Update File: deploy/values.yml\n@@\n web:\n   image: app\n   ports:\n-    - \"80:80\"\n-  env:\n+    {key}\n     DEBUG: 1\n*** End Patch\n")
+    };
+    let (resp, after, _d) = run(
+        &[("deploy/values.yml", before)],
+        "apply_patch",
+        |root| json!([patch("retries:"), {"workspace_root": root}]),
+    );
+    refused_unchanged(&resp, &after, before);
+    // `ITEM: 3` holds no block: `DEBUG` below it at a deeper column would be a syntax error, so
+    // only old's frame (a key of `ports`, beside `DEBUG`) is a document.
+    let (resp, after, _d) = run(
+        &[("deploy/values.yml", before)],
+        "apply_patch",
+        |root| json!([patch("ITEM: 3"), {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(
+        after[0],
+        "web:\n  image: app\n  ports:\n    ITEM: 3\n    DEBUG: 1\n    RETRIES: 2\n"
+    );
+}
+
+/// Lines paired with their old lines that point both ways — one at its file line's columns, one at
+/// its old line's — or lines at the file's columns under an added key that encloses them (a block
+/// the model wrapped them in, or lines already at the file's columns under a new key) tell no frame;
+/// with neighbours that do not decide either, the edit is refused (issue #25 G12, seed 25 cases
+/// 217066 and 553189).
+#[test]
+fn paired_lines_that_point_both_ways_are_refused() {
+    let before = "items:\n  - name: fin\n    size: 26\n  - name: ok\n    size: 8\n";
+    let (resp, after, _d) = run(
+        &[("deploy/values.yml", before)],
+        "apply_edits",
+        |root| json!(["deploy/values.yml", [["- name: fin\n  size: 26\n- name: ok\n  size: 8", "- name: fin\n  size: 26\n  - name2: ok\n  RESULT: 76"]], {"workspace_root": root}]),
+    );
+    refused_unchanged(&resp, &after, before);
+    let before = "web:\n  env:\n    DEBUG: 1\n    RETRIES: 2\ncron:\n  image: app\n  ports:\n    - \"80:80\"\n";
+    let (resp, after, _d) = run(
+        &[("deploy/values.yml", before)],
+        "apply_edits",
+        |root| json!(["deploy/values.yml", [["  RETRIES: 2\ncron:\n  image: app\n  ports:", "    RETRIES6: 2\n  retry:\n    total: 1\n    image: app"]], {"workspace_root": root}]),
+    );
+    refused_unchanged(&resp, &after, before);
+}
+
+/// A YAML key whose whole body an edit rewrites may end with no value (null), so when one reading
+/// puts the edit's first line under it and the other beside it, the key does not say which: the
+/// edit is refused (issue #25 G12, seed 25 case 743216). A body rewritten where both readings keep
+/// it under the key is still placed by the key and lands.
+#[test]
+fn a_key_whose_body_is_rewritten_does_not_place_the_new_body() {
+    let before = "top:\n  api:\n    image: app\n    ports:\n      - \"80:80\"\n    env:\n      DEBUG: 1\n  next: 1\n";
+    // Copied without the file's two columns: `café:` is a key of `ports` at column 6 in old's
+    // frame, its sibling at column 4 as written (`ports` then null).
+    let (resp, after, _d) = run(
+        &[("config/app.yaml", before)],
+        "apply_edits",
+        |root| json!(["config/app.yaml", [["api:\n  image: app\n  ports:\n    - \"80:80\"\n  env:\n    DEBUG: 1", "api:\n  image: app\n  ports:\n    café:\n      retries: 1"]], {"workspace_root": root}]),
+    );
+    refused_unchanged(&resp, &after, before);
+    // The list item changed in place: both readings keep it under `ports:`, which places it.
+    let (resp, after, _d) = run(
+        &[("config/app.yaml", before)],
+        "apply_edits",
+        |root| json!(["config/app.yaml", [["ports:\n  - \"80:80\"\nenv:", "ports:\n      - \"81:81\"\nenv:"]], {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(true), "{resp}");
+    assert_eq!(after[0], before.replace("80:80", "81:81"));
+}

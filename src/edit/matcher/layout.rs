@@ -14,6 +14,9 @@ use super::Haystack;
 /// [`Layout::Significant`]'s place for a Makefile.
 pub(super) const MAKEFILE: &str = "a Makefile";
 
+/// [`Layout::Significant`]'s place for a YAML file.
+pub(super) const YAML: &str = "a YAML file";
+
 /// How indentation reads in the edited text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Layout {
@@ -40,7 +43,7 @@ impl Layout {
         }
         match ext.to_ascii_lowercase().as_str() {
             "py" | "pyi" | "pyw" => Layout::Significant("a Python file"),
-            "yaml" | "yml" => Layout::Significant("a YAML file"),
+            "yaml" | "yml" => Layout::Significant(YAML),
             "mk" | "mak" => Layout::Significant(MAKEFILE),
             _ => Layout::Free,
         }

@@ -264,6 +264,10 @@ pub enum IndentMiss {
         written: usize,
         place: &'static str,
     },
+    /// At the inline-whitespace tier, `new`'s 1-based `line` replaces several lines that space
+    /// their words differently and reads as each of them with one word changed: whose spacing it
+    /// keeps is a guess.
+    SpacingUndecided { line: usize },
 }
 
 /// Most spans a refusal lists.

@@ -349,10 +349,13 @@ pub(super) fn rebuild(
     let kn: Vec<&str> = new.iter().map(|l| key(l)).collect();
     let mut partner: Vec<Option<usize>> = vec![None; new.len()];
     // The first line of a replacing run that pairs with no old line: the old line it stands for (the
-    // first the run replaces), for the frame's tie-break only.
-    let mut stands_for: Vec<Option<usize>> = vec![None; new.len()];
+    // first the run replaces) and the number of lines the run replaces, for the frame's tie-break
+    // only.
+    let mut stands_for: Vec<Option<(usize, usize)>> = vec![None; new.len()];
     // The old line before which each new line sits (its op's first old line).
     let mut at_old = vec![0usize; new.len()];
+    // For each line of a run that replaces a different number of lines: the lines it replaces.
+    let mut uneven_run: Vec<Option<(usize, usize)>> = vec![None; new.len()];
     let ops = kept
         .and_then(|k| marked_ops(k, old, new, &ko, &kn))
         .unwrap_or_else(|| line_ops(old, new, &ko, &kn));
@@ -387,13 +390,16 @@ pub(super) fn rebuild(
             } => {
                 for x in 0..new_len {
                     at_old[new_index + x] = old_index;
+                    if old_len != new_len {
+                        uneven_run[new_index + x] = Some((old_index, old_len));
+                    }
                 }
                 let pairs = pair_lines(
                     &ko[old_index..old_index + old_len],
                     &kn[new_index..new_index + new_len],
                 );
                 if pairs.first().is_none_or(|&(a, b)| a > 0 || b > 0) {
-                    stands_for[new_index] = Some(old_index);
+                    stands_for[new_index] = Some((old_index, old_len));
                 }
                 for (a, b) in pairs {
                     partner[new_index + b] = Some(old_index + a);
@@ -412,6 +418,24 @@ pub(super) fn rebuild(
         unchanged(jn) && full_new(jn) && !is_blank(new[jn]) && partner[jn].is_some_and(full_old)
     });
 
+    // A new line standing for the lines its run replaces (the first, and those no other new line
+    // pairs with) whose columns tell both frames: at one such line's old columns and at another's
+    // file columns (`- item` and `env:` replaced by one key), it is either line's successor.
+    let torn = |x: usize| -> bool {
+        let (Some((first, len)), Some(r)) = (stands_for[x], reindent) else {
+            return false;
+        };
+        let cols = |l: &str| columns(indent_of(l), r.tab);
+        let nc = cols(new[x]);
+        let (mut at_old, mut at_file) = (false, false);
+        let candidates = (first..first + len).filter(|&j| j == first || !paired[j]);
+        for j in candidates.filter(|&j| full_old(j) && !is_blank(old[j])) {
+            let (oc, fc) = (cols(old[j]), cols(seg(j)));
+            at_old |= nc == oc && nc != fc;
+            at_file |= nc == fc && nc != oc;
+        }
+        partner[x].is_none() && at_old && at_file
+    };
     let mut pieces: Vec<Cow<str>> = Vec::with_capacity(new.len());
     // The line break after each piece: a file line kept or changed keeps its own (a file with mixed
     // line endings keeps them); a line written anew takes the span's.
@@ -482,14 +506,18 @@ pub(super) fn rebuild(
             textual: tmap.as_ref().map(|(a, b)| (a.as_str(), b.as_str())),
             at_file: false,
             make: h.layout == Layout::Significant(layout::MAKEFILE),
+            empty_ok: matches!(
+                h.layout,
+                Layout::Significant(place) if place == layout::MAKEFILE || place == layout::YAML
+            ),
         };
         let pair_of = |x: usize| -> Option<(&str, &str)> {
             partner[x]
-                .or(stands_for[x])
+                .or(stands_for[x].map(|(first, _)| first))
                 .filter(|&j| full_old(j) && !is_blank(old[j]))
                 .map(|j| (old[j], seg(j)))
         };
-        let ev = ctx.frame(new, a, b, &full_new, &pair_of, repeats_old);
+        let ev = ctx.frame(new, (a, b), &full_new, (&pair_of, &torn), repeats_old);
         runs.push((a, b, ctx, ev));
         jn = b;
     }
@@ -525,11 +553,22 @@ pub(super) fn rebuild(
                 f => f,
             })
             .collect();
+        // A line torn between two replaced lines of different depths: its columns tell nothing,
+        // and unless the neighbouring lines decide the frame, its block is a guess.
+        let r = reindent.expect("a drift");
+        if let Some(miss) = runs
+            .iter()
+            .filter(|run| run.3.torn && one.is_none())
+            .find_map(|&(a, b, _, _)| {
+                readings_differ(new, a, b, &full_new, &partner, old, r, place)
+            })
+        {
+            return Err(miss);
+        }
         match all.first() {
             Some(&f) if f != Frame::Conflict && all.iter().all(|&g| g == f) => one = Some(f),
             Some(_) => return Err(IndentMiss::FramesDisagree),
             None => {
-                let r = reindent.expect("a drift");
                 if let Some(miss) = runs.iter().find_map(|&(a, b, _, _)| {
                     readings_differ(new, a, b, &full_new, &partner, old, r, place)
                 }) {
@@ -569,11 +608,28 @@ pub(super) fn rebuild(
             // A blank old line carries nothing to keep: what replaces it is written like an added line.
             let piece = match partner[jn].filter(|&j| !is_blank(old[j]) && !is_blank(seg(j))) {
                 Some(j) => {
-                    let f = seg(j);
-                    let o = old[j];
-                    let full = full && full_old(j);
-                    let line = Line { o, f, n, full };
-                    render_pair(line, tier, (shift, tm), &ctx, &pieces, &fix, &budget)
+                    let render = |j: usize| {
+                        let (f, o, full) = (seg(j), old[j], full && full_old(j));
+                        let line = Line { o, f, n, full };
+                        render_pair(line, tier, (shift, tm), &ctx, &pieces, &fix, &budget)
+                    };
+                    let written = render(j);
+                    // One line written for several whose spacing differs, each of them it with
+                    // one word changed: which line's inline whitespace it keeps is a guess.
+                    if tier == Tier::InlineWhitespace {
+                        let (first, len) = uneven_run[jn].unwrap_or((j, 0));
+                        let other = (first..first + len).find(|&j2| {
+                            j2 != j
+                                && full_old(j2)
+                                && !is_blank(old[j2])
+                                && one_word_changed(ko[j2], kn[jn])
+                                && render(j2) != written
+                        });
+                        if other.is_some() {
+                            return Err(IndentMiss::SpacingUndecided { line: jn + 1 });
+                        }
+                    }
+                    written
                 }
                 None => {
                     // An added line with one word changed from exactly one line the match deletes
@@ -896,6 +952,8 @@ struct Run<'t> {
     at_file: bool,
     /// The file is a Makefile: a rule line opens its recipe.
     make: bool,
+    /// The file's language lets a block be empty (a YAML key with no value, a rule with no recipe).
+    empty_ok: bool,
 }
 
 /// What tells a run's frame: the file lines around it (`None`: both frames fit them alike), and its
@@ -905,7 +963,13 @@ struct Run<'t> {
 struct Evidence {
     neighbours: Option<Frame>,
     pairs: Option<Frame>,
+    /// The run's own lines tell both frames (a line stands for replaced lines of two depths, or its
+    /// paired lines point both ways): only its neighbours can decide its block.
+    torn: bool,
 }
+
+/// A new line's old line (paired, or the one it stands for) and that line's file text.
+type PairOf<'f, 's> = &'f dyn Fn(usize) -> Option<(&'s str, &'s str)>;
 
 /// Which columns a run of changed lines is written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -952,15 +1016,15 @@ impl Run<'_> {
     fn frame<'s>(
         &self,
         new: &[&str],
-        a: usize,
-        b: usize,
+        (a, b): (usize, usize),
         full: &dyn Fn(usize) -> bool,
-        pairs: &dyn Fn(usize) -> Option<(&'s str, &'s str)>,
+        (pairs, torn): (PairOf<'_, 's>, &dyn Fn(usize) -> bool),
         repeats_old: bool,
     ) -> Evidence {
         let none = Evidence {
             neighbours: None,
             pairs: None,
+            torn: false,
         };
         let Some(r) = self.reindent else {
             return none;
@@ -984,10 +1048,24 @@ impl Run<'_> {
         };
         // A line that starts by closing a bracket right after an opening line ends the block that
         // line began, empty: it sits at the opener's column.
+        // Where a block may be empty, an opening line whose whole body the run rewrites (the
+        // lines it replaces start deeper than it, and the line after the run is not deeper) may
+        // end with no body: when one reading puts the run's first line in its body and the other
+        // beside it, the run is its body or its sibling, and the opening line says nothing of
+        // which.
+        let emptied = self.empty_ok
+            && self.prev.is_some_and(|p| {
+                let deeper = |shift: isize| cols(new[first]) + shift > cols(p);
+                self.opens(p)
+                    && deeper(0) != deeper(r.delta)
+                    && self.replaced.keys().any(|&w| w as isize > cols(p))
+                    && self.next.is_none_or(|nx| cols(nx) <= cols(p))
+            });
         let cost = |shift: isize| -> isize {
             let f = cols(new[first]) + shift;
             let l = cols(new[last]) + shift;
             let before = match self.prev {
+                Some(_) if emptied => 0,
                 // After an opening line, one level deeper (a closing line: at its column).
                 Some(p) if self.opens(p) && closes(new[first]) => (f - cols(p)).abs(),
                 Some(p) if self.opens(p) => (f - body_col).abs(),
@@ -1023,6 +1101,7 @@ impl Run<'_> {
                 return Evidence {
                     neighbours: Some(Frame::Model),
                     pairs: Some(Frame::Model),
+                    torn: false,
                 };
             }
         }
@@ -1051,7 +1130,15 @@ impl Run<'_> {
             false if at_file + at_old == 0 => None,
             false => Some(Frame::Model),
         };
-        Evidence { neighbours, pairs }
+        // The run's own lines point both ways: some at their file lines' columns and some at
+        // their old lines', or at the file's columns below an added line that encloses them (a
+        // block the model wrapped them in, or a key above lines already at the file's columns).
+        let torn = body.iter().any(|&x| torn(x)) || (at_file > 0 && (at_old > 0 || encloses));
+        Evidence {
+            neighbours,
+            pairs,
+            torn,
+        }
     }
 
     /// The leading whitespace for a line of `cols` columns: `own` (its file line's) when as wide,

@@ -1971,3 +1971,34 @@ fn tabs_over_spaces_with_a_drift_are_one_level_each() {
         "class A {\n  f() {\n    if (c) {\n      push();\n      done();\n  }\n}\n"
     );
 }
+
+/// Issue #25 (seed 25 case 615732): one line written for two that space their words differently
+/// (`timeout  = 31`, `total    = 31`), at the inline-whitespace tier and with one word changed from
+/// each: whose spacing it keeps is a guess, so the match is refused. With one such line it keeps
+/// that line's spacing.
+#[test]
+fn one_line_for_two_differently_spaced_lines_is_undecided() {
+    let file = "func f() {\n\ttimeout  = 31\n\ttotal    = 31\n\treturn y\n}\n";
+    let r = apply(file, "\ttimeout = 31\n\ttotal = 31", "\ty = 31");
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::SpacingUndecided { line: 1 },
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    let (out, tier) = apply(
+        file,
+        "\ttimeout = 31\n\ttotal = 31",
+        "\ty = 31\n\ttotal = 31",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert_eq!(
+        out,
+        "func f() {\n\ty  = 31\n\ttotal    = 31\n\treturn y\n}\n"
+    );
+}

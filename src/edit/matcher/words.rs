@@ -44,6 +44,10 @@ pub fn indent_miss_words(
             "old lacks its line's indentation; the later lines of new could be relative to the first or at the file's columns",
             format!("line {sl} matches after its indentation, which old leaves out, and the later lines of {what} read both as written at the file's columns and as indented relative to the first line, at different depths; nothing was applied."),
         ),
+        IndentMiss::SpacingUndecided { line } => (
+            "inline whitespace differs; the changed line could keep the spacing of more than one line it replaces",
+            format!("lines {sl}-{el} match apart from inline whitespace, and line {line} of {what} replaces several lines that space their words differently, reading as each of them with one word changed: whose spacing it keeps is a guess, so nothing was applied. Copy the lines' spacing exactly."),
+        ),
         IndentMiss::FrameUndecided { line, shifted, written, place } => (
             "indentation differs; nothing tells whether new is indented like old or already at the file's columns",
             format!("lines {sl}-{el} match apart from indentation, and in {place} nothing decides how to read {what}'s indentation: indented like old (shifted as old is), line {line} of {what} goes to column {shifted}; read as already at the file's columns, it stays at column {written}. The two readings put it in different blocks, so nothing was applied."),
