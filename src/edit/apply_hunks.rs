@@ -508,6 +508,10 @@ pub fn apply_hunks_in(
     let mut prev_end = 0usize;
     let mut loosest = Tier::Exact;
     let mut dialect = Vec::new();
+    // Hunks searched below the previous one although their scope reaches higher: (hunk, the
+    // scope's reach, where it landed). The patch's order placed them.
+    let mut by_order: Vec<(usize, usize, usize)> = Vec::new();
+    let mut any_reordered = false;
     for (i, hk) in hunks.iter().enumerate() {
         let at = format!("hunks[{i}] (patch line {}): ", hk.source_line);
         let tag = |f: Failure| f.with("hunk_index", i).with("hunk_line", hk.source_line);
@@ -718,6 +722,9 @@ pub fn apply_hunks_in(
                     if let Some(f) = hint_points_at_a_twin(&h, hk.line_hint, &old, lines) {
                         return Err(tag(f));
                     }
+                    if body_lo > scope_lo && !other_reading {
+                        by_order.push((i, scope_lo, r.start));
+                    }
                     (r, lines)
                 }
                 Err(LineMiss::NotFound) => {
@@ -808,6 +815,7 @@ pub fn apply_hunks_in(
             )));
         }
         if reordered {
+            any_reordered = true;
             note(&mut dialect, Dialect::HunksReordered);
         } else {
             prev_end = region.end;
@@ -820,6 +828,38 @@ pub fn apply_hunks_in(
             tier: region.tier.as_str(),
         });
         regions.push(region);
+    }
+    // A patch out of file order says nothing by its order: a hunk the order placed below the
+    // previous one while its body also stands between its scope line and that hunk is ambiguous
+    // (its twin above is as likely the place the model meant).
+    if any_reordered {
+        for &(i, scope_lo, start) in &by_order {
+            let hk = &hunks[i];
+            let at = format!("hunks[{i}] (patch line {}): ", hk.source_line);
+            let o = LineOpts {
+                eof_only: hk.at_eof || hk.old_no_eol || hk.new_no_eol,
+                old_no_eol: hk.old_no_eol,
+                new_no_eol: hk.new_no_eol,
+            };
+            let (old, new, kept) = (hk.old_lines(), hk.new_lines(), hk.kept_lines());
+            let found = locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo, Some(&kept));
+            let what = "the hunk's context and removed lines (the patch is out of file order, so its order places nothing)";
+            let f = match found {
+                Err(LineMiss::Many { tier, count, lines }) => {
+                    ambiguous(&at, what, tier, count, &lines, hk.line_hint)
+                }
+                Ok(r2) if r2.start != start => {
+                    let r = &regions[i];
+                    let both = [
+                        (h.line_of(r2.start), h.end_line_of(r2.start, r2.end)),
+                        (h.line_of(r.start), h.end_line_of(r.start, r.end)),
+                    ];
+                    ambiguous(&at, what, r2.tier, 2, &both, hk.line_hint)
+                }
+                _ => continue,
+            };
+            return Err(f.with("hunk_index", i).with("hunk_line", hk.source_line));
+        }
     }
     // A batch-mate's old side shows the model smartens: what every match adds is folded too (an
     // exact match, or one found through a needle transform such as `blank_edges`, folds nothing
@@ -1499,6 +1539,32 @@ mod tests {
         let out = apply_hunks(text, &[a, b], Tolerance::Safe).unwrap();
         assert!(out.dialect.contains(&Dialect::HunksReordered));
         assert!(out.text.contains("    x = 5\n") && out.text.contains("    z = 4\n"));
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25, seed 25 case 900162): three hunks, the last
+    /// above the first. The second's body stands twice, under `worker:` (its scope) and under
+    /// `api:`; searched below the first hunk it found only the copy under `api:`. Once the patch
+    /// shows it is out of file order, its order places nothing: the hunk is ambiguous.
+    #[test]
+    fn a_patch_out_of_order_does_not_place_a_hunk_by_its_order() {
+        let text = "top: 1\nworker:\n  port: 80\n  env: a\nlimit: 2\ncron:\n  x: 1\napi:\n  port: 80\n  env: a\n";
+        let a = hunk(vec![
+            Remove("limit: 2".into()),
+            Add("limit: 3".into()),
+            ctx("cron:"),
+        ]);
+        let mut b = hunk(vec![ctx("  port: 80"), Remove("  env: a".into())]);
+        b.anchors = vec!["worker".into()];
+        let c = hunk(vec![Remove("top: 1".into()), Add("top: 2".into())]);
+        let f = apply_hunks(text, &[a.clone(), b.clone(), c], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert!(f.message.contains("out of file order"), "{}", f.message);
+        // In file order, the order places it: below the first hunk, the copy under `api:`.
+        let out = apply_hunks(text, &[a, b], Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "top: 1\nworker:\n  port: 80\n  env: a\nlimit: 3\ncron:\n  x: 1\napi:\n  port: 80\n"
+        );
     }
 
     #[test]
