@@ -62,6 +62,33 @@ pub fn escapes_disagree(old: &str, new: &str) -> bool {
     one_way(old, new) || one_way(new, old)
 }
 
+/// Whether the line breaks of `s` (only they escaped, not the whole text) hold a `\n`, `\r` or
+/// `\t` escape between smartened quotes (`“café\n”`): the program's own escape in a literal whose
+/// quotes the model smartened, or a line break inside a quotation of prose. The text does not say
+/// which, so no reading of it is safe.
+pub fn curly_escape_unsure(s: &str) -> bool {
+    if escaped_as_a_whole(s) {
+        return false;
+    }
+    let mut close: Option<char> = None;
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match (c, close) {
+            ('\\', open) => {
+                let escaped = chars.next();
+                if open.is_some() && matches!(escaped, Some('n' | 'r' | 't')) {
+                    return true;
+                }
+            }
+            ('“', None) => close = Some('”'),
+            ('‘', None) => close = Some('’'),
+            (c, Some(q)) if c == q => close = None,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether `s` holds a backslash escape inside a literal opened by `“` or `‘` on its line.
 fn curly_escape(s: &str) -> bool {
     let mut close: Option<char> = None;
@@ -188,6 +215,38 @@ mod tests {
         assert_eq!(
             out.text,
             "function f() {\n  let s = \"x\\n\";\n  let t = \"z\";\n}\n"
+        );
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25 G5, seed 25 case 901195): a `new` with only its
+    /// line breaks escaped holds `\\n` between smartened quotes (`“café\\n”`): the program's own
+    /// escape in a literal whose quotes the model smartened, or a line break inside a quotation of
+    /// prose. Nothing tells which, so the unescaped reading is not tried.
+    #[test]
+    fn a_line_break_escape_between_curly_quotes_is_unsure() {
+        use crate::edit::apply::apply_edits;
+        use crate::edit::ir::Edit;
+        use crate::edit::matcher::Tolerance;
+        assert!(curly_escape_unsure("a:\\n    x = “café\\n”"));
+        assert!(!curly_escape_unsure("a:\\n    x = “café”\\n"));
+        // Escaped as a whole, the program's escape shows its own backslash: sure.
+        assert!(!curly_escape_unsure("x = \\\"a\\\\n\\\"\\n“b\\\\n”"));
+        let text = "class A:\n    def f(self):\n        pass\n";
+        let es = [Edit::new(
+            "class A:\\n    def f(self):",
+            "class A:\\n    def f(self):\\n        x = “café\\n”",
+        )];
+        let f = apply_edits(text, &es, Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, crate::error::Code::SearchBlockNotFound, "{f:?}");
+        // Without the curly literal, the same edit lands unescaped.
+        let es = [Edit::new(
+            "class A:\\n    def f(self):",
+            "class A:\\n    def f(self):\\n        x = 1",
+        )];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "class A:\n    def f(self):\n        x = 1\n        pass\n"
         );
     }
 
