@@ -312,6 +312,25 @@ fn path_in_gap(gap: &[&str]) -> Option<(String, bool)> {
     None
 }
 
+/// File names without an extension that projects conventionally use: a line `Makefile:` above a
+/// block names that file, where `Changes:` is prose.
+const EXTENSIONLESS: [&str; 14] = [
+    "Makefile",
+    "makefile",
+    "GNUmakefile",
+    "Dockerfile",
+    "Containerfile",
+    "Gemfile",
+    "Rakefile",
+    "Procfile",
+    "Vagrantfile",
+    "Jenkinsfile",
+    "Justfile",
+    "justfile",
+    "Brewfile",
+    "CODEOWNERS",
+];
+
 /// The path a path-line names, and whether it was decorated; `None` when the line is prose.
 fn path_of(line: &str) -> Option<(&str, bool)> {
     let mut s = line.trim();
@@ -347,8 +366,9 @@ fn path_of(line: &str) -> Option<(&str, bool)> {
         }
     }
     if let Some(inner) = s.strip_suffix(':') {
-        // `src/x.py:` names a file; `Then:` is prose.
-        if !inner.contains(['.', '/']) {
+        // `src/x.py:` names a file, and so does a conventional file name without an extension
+        // (`Makefile:`); `Then:` is prose.
+        if !inner.contains(['.', '/']) && !EXTENSIONLESS.contains(&inner.trim_matches(['`', '*'])) {
             return None;
         }
         s = inner;
@@ -954,6 +974,22 @@ mod tests {
         let t = format!("a.py\n{ONE}b/c.py\nNow the helper:\n{ONE}");
         let groups = parse_path_blocks(&t).unwrap();
         assert_eq!(groups[1].0, "b/c.py");
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25, G9): `Makefile:` above the second block named
+    /// the root Makefile, but as a bare word with a colon it read as prose, and the block went to
+    /// the previous block's `sub/Makefile`.
+    #[test]
+    fn a_conventional_file_name_with_a_colon_names_its_file() {
+        let t = format!(
+            "sub/Makefile:\n```sub/Makefile\n{ONE}```\n\nMakefile:\n```Makefile\n{ONE}```\n"
+        );
+        let groups = parse_path_blocks(&t).unwrap();
+        let paths: Vec<&str> = groups.iter().map(|g| g.0.as_str()).collect();
+        assert_eq!(paths, ["sub/Makefile", "Makefile"]);
+        // Prose with a colon is still prose, and the block keeps the previous path.
+        let t = format!("a.py\n{ONE}Changes:\n{ONE}");
+        assert_eq!(parse_path_blocks(&t).unwrap().len(), 1);
     }
 
     #[test]
