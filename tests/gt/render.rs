@@ -61,7 +61,9 @@
 //!   lines of `new` at the file's columns (absolute columns). The other reading of the same text is
 //!   also accepted in brace languages; in indentation-significant ones (Python, YAML, Makefiles, and
 //!   an embedded YAML block) only the generator's frame is (a tie-break there changes block
-//!   membership: issue #25 §1);
+//!   membership: issue #25 §1) — unless that frame makes a YAML file no document (a key nested
+//!   under a key with a scalar value, `image: app` over a deeper `ITEM: 1`): then the other
+//!   reading, where it is a document, is what the file can mean, and it is accepted too;
 //! - tabs for spaces (noise `tabs_spaces`) is used on a hunk only when one of its old lines holds
 //!   indentation the model converts (a tab, or the file's unit of spaces): the copy of `old` then
 //!   shows the conversion. Where no old line does (a YAML block indented by two under a unit of
@@ -1429,7 +1431,10 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
         };
         let primary = intended(&p.doc, &p.edits, &relax);
         let mut accept = vec![primary.clone()];
-        if noise.indent() && !p.doc.lang.indent_significant() {
+        // A YAML file whose intended text nests a key under a key with a scalar value is no YAML
+        // document: the other reading of the same text, when it is one, is what the file can mean.
+        let malformed = p.doc.lang == Lang::Yaml && yaml_nests_under_scalar(&primary);
+        if noise.indent() && (!p.doc.lang.indent_significant() || malformed) {
             // The other indentation reading of the same text, hunk by hunk (the engine may read
             // each hunk either way).
             let mut flips: Vec<usize> = Vec::new();
@@ -1461,7 +1466,10 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                         }
                     }
                 }
-                accept.push(intended(&p.doc, &alt, &relax));
+                let alt = intended(&p.doc, &alt, &relax);
+                if !malformed || !yaml_nests_under_scalar(&alt) {
+                    accept.push(alt);
+                }
             }
         }
         let mut pinned: BTreeSet<usize> = BTreeSet::new();
@@ -2528,4 +2536,34 @@ fn render_edit_lines(
         return None;
     }
     Some(("edit_lines", json!([doc.path, ops, options(&[])])))
+}
+
+/// Whether YAML lines nest a mapping key under a key whose value is a plain scalar (`image: app`
+/// followed by a deeper `ITEM: 1`): "mapping values are not allowed here", no document. Narrow on
+/// purpose: list items, block scalars (`|`, `>`), flow collections, anchors, tags and quoted values
+/// are left alone.
+fn yaml_nests_under_scalar(lines: &[ExpLine]) -> bool {
+    let indent = |t: &str| t.len() - t.trim_start_matches(' ').len();
+    let mut prev: Option<&str> = None;
+    for l in lines {
+        let t = l.text.trim_end();
+        if t.trim().is_empty() || t.trim_start().starts_with('#') {
+            continue;
+        }
+        if let Some(p) = prev {
+            let body = p.trim_start();
+            let scalar = !body.starts_with("- ")
+                && body.split_once(": ").is_some_and(|(k, v)| {
+                    !k.contains(' ')
+                        && !v.is_empty()
+                        && !v.starts_with(['|', '>', '{', '[', '&', '*', '!', '"', '\'', '#'])
+                });
+            let key = t.trim_start().contains(": ") || t.ends_with(':');
+            if scalar && key && indent(t) > indent(p) {
+                return true;
+            }
+        }
+        prev = Some(t);
+    }
+    false
 }
