@@ -27,12 +27,4 @@ const fn k(
 
 #[rustfmt::skip]
 pub const KNOWN_CLASSES: &[Known] = &[
-    k("* * retry", &[], "wrote", "G2 a retry is applied a second time"),
-    k("* * *", &["dialect:unescaped"], "content", "G5 unescaping splits a program's own \\n / \\t"),
-    k("* * *", &["tier:blank_edges"], "content", "G9 blank_edges drops or duplicates a blank line that is in the file"),
-    k("* trailing_ws *", &[], "whitespace", "G11 trailing whitespace moved to or from another line"),
-    k("* smart_quotes *", &[], "whitespace", "G11 trailing whitespace moved to or from another line"),
-    k("* indent_* *", &[], "whitespace", "G12 indentation frames and re-indentation"),
-    k("* tabs_spaces *", &[], "whitespace", "G12 indentation frames and re-indentation"),
-    k("apply_blocks * *", &["lang:makefile", "fenced"], "content", "G19 a block under a bare file name and a fence goes to the previous block's file"),
 ];
