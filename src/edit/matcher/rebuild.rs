@@ -43,7 +43,11 @@
 //!   every run and its paired lines name one frame (paired lines at their file columns beside copies
 //!   at old's read at the file's columns when the neighbours say so), else the match is refused —
 //!   `FramesDisagree` when they contradict each other, `FrameUndecided` (naming a line and its column
-//!   in each reading) when nothing decides and the readings write different columns. A line as wide as its own file line
+//!   in each reading) when nothing decides and the readings write different columns. A run whose own
+//!   lines tell both frames (a line standing for replaced lines of two depths, paired lines pointing
+//!   both ways, lines at the file's columns under an added line enclosing them) is placed by its
+//!   neighbours alone; where a block may be empty (YAML, Makefiles) an opening line whose whole body
+//!   the run rewrites places nothing when the readings put the run in its body and beside it. A line as wide as its own file line
 //!   takes that line's leading whitespace, else that of an equally wide neighbour (the line written
 //!   before it, the file lines the run rewrites, the file lines around it), else tabs for the levels and
 //!   spaces for the rest (in a tab-indented region) or spaces. Tab-indented regions are measured with a
