@@ -296,8 +296,9 @@ fn a_line_emptied_or_deleted_takes_its_indentation() {
 /// whose key cannot hold the lines below it (a scalar) is decided by them and lands.
 #[test]
 fn a_line_standing_for_lines_of_two_depths_is_refused_unless_its_neighbours_decide() {
-    let before =
-        "web:\n  image: app\n  ports:\n    - \"80:80\"\n  env:\n    DEBUG: 1\n    RETRIES: 2\n";
+    let before = "top:\n  web:\n    image: app\n    ports:\n      - \"80:80\"\n    env:\n      DEBUG: 1\n      RETRIES: 2\n";
+    // The context is copied two columns left of the file; the added key is written at column 4:
+    // a key of `ports` at column 6 in old's frame, the sibling holding `DEBUG` as written.
     let patch = |key: &str| {
         format!("*** Begin Patch\n*** Update File: deploy/values.yml\n@@\n web:\n   image: app\n   ports:\n-    - \"80:80\"\n-  env:\n+    {key}\n     DEBUG: 1\n*** End Patch\n")
     };
@@ -317,7 +318,7 @@ fn a_line_standing_for_lines_of_two_depths_is_refused_unless_its_neighbours_deci
     assert_eq!(resp["ok"], json!(true), "{resp}");
     assert_eq!(
         after[0],
-        "web:\n  image: app\n  ports:\n    ITEM: 3\n    DEBUG: 1\n    RETRIES: 2\n"
+        "top:\n  web:\n    image: app\n    ports:\n      ITEM: 3\n      DEBUG: 1\n      RETRIES: 2\n"
     );
 }
 
