@@ -475,11 +475,26 @@ fn locate_with(
             // trailing whitespace, typography): the file's last lines before an indented twin (G17).
             let parts = split_lines(&o);
             for tier in LINE_TIERS.into_iter().filter(|&t| t < Tier::Indentation) {
-                let spans: Vec<(usize, usize)> = inside(find_lines(h, &parts, tier))
-                    .into_iter()
+                let found = inside(find_lines(h, &parts, tier));
+                let all = on_words(&o, (found.len(), found)).1;
+                let spans: Vec<(usize, usize)> = all
+                    .iter()
+                    .copied()
                     .filter(|&(_, e)| e == h.text.len())
                     .collect();
-                let spans = on_words(&o, (spans.len(), spans)).1;
+                // `old` as sent (its final line break included) stands elsewhere at this tier
+                // too: the file's end and that place differ in a line break no view shows (G13).
+                if spans.len() == expected && all.len() > spans.len() {
+                    let count = all.len();
+                    let mut all = all;
+                    all.truncate(MAX_LISTED);
+                    return Err(Miss::Count {
+                        tier,
+                        count,
+                        spans: all,
+                        expected,
+                    });
+                }
                 if spans.len() == expected
                     && invisible_twins(h, &o, tier, expected, expected, within.clone()).is_none()
                 {

@@ -2002,3 +2002,31 @@ fn one_line_for_two_differently_spaced_lines_is_undecided() {
         "func f() {\n\ty  = 31\n\ttotal    = 31\n\treturn y\n}\n"
     );
 }
+
+/// Issue #25 G13 (seed 26 case 512948): a SEARCH block (ending with a line break, as every one does)
+/// found at the `line_endings` tier in the middle of a CRLF file and, without the final line break
+/// the file lacks, as its last lines. The end was taken first (the G17 pre-check); the two places
+/// differ in a line break no view shows, so the block is ambiguous.
+#[test]
+fn a_block_at_the_files_end_and_elsewhere_at_one_tier_is_ambiguous() {
+    let file = "fn a() {\r\n\tx();\r\n}\r\n\r\nfn b() {\r\n\tx();\r\n}";
+    let r = apply(file, "\tx();\n}\n", "\ty();\n}\n");
+    assert!(
+        matches!(
+            r,
+            Err(Miss::Count {
+                count: 2,
+                tier: Tier::LineEndings,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    // Only at the end: it still lands there, and the file keeps lacking a final line break.
+    let file = "fn a() {\r\n\tz();\r\n}\r\n\r\nfn b() {\r\n\tx();\r\n}";
+    let (out, _) = apply(file, "\tx();\n}\n", "\ty();\n}\n").unwrap();
+    assert_eq!(
+        out,
+        "fn a() {\r\n\tz();\r\n}\r\n\r\nfn b() {\r\n\ty();\r\n}"
+    );
+}
