@@ -216,6 +216,17 @@ struct LineOpts {
     new_no_eol: bool,
 }
 
+impl LineOpts {
+    /// A hunk's: at the file's end when it says so or a side lacks a final line break.
+    fn of(hk: &Hunk) -> Self {
+        LineOpts {
+            eof_only: hk.at_eof || hk.old_no_eol || hk.new_no_eol,
+            old_no_eol: hk.old_no_eol,
+            new_no_eol: hk.new_no_eol,
+        }
+    }
+}
+
 fn is_line_start(b: &[u8], i: usize) -> bool {
     i == 0 || b[i - 1] == b'\n' || (b[i - 1] == b'\r' && b.get(i) != Some(&b'\n'))
 }
@@ -559,11 +570,7 @@ pub fn apply_hunks_in(
                 None => note(&mut dialect, Dialect::AnchorIgnored),
             }
         }
-        let o = LineOpts {
-            eof_only: hk.at_eof || hk.old_no_eol || hk.new_no_eol,
-            old_no_eol: hk.old_no_eol,
-            new_no_eol: hk.new_no_eol,
-        };
+        let o = LineOpts::of(hk);
         let (region, lines) = if old.is_empty() {
             let point = if let Some(a) = &last_anchor {
                 a.end
@@ -836,11 +843,7 @@ pub fn apply_hunks_in(
         for &(i, scope_lo, start) in &by_order {
             let hk = &hunks[i];
             let at = format!("hunks[{i}] (patch line {}): ", hk.source_line);
-            let o = LineOpts {
-                eof_only: hk.at_eof || hk.old_no_eol || hk.new_no_eol,
-                old_no_eol: hk.old_no_eol,
-                new_no_eol: hk.new_no_eol,
-            };
+            let o = LineOpts::of(hk);
             let (old, new, kept) = (hk.old_lines(), hk.new_lines(), hk.kept_lines());
             let found = locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo, Some(&kept));
             let what = "the hunk's context and removed lines (the patch is out of file order, so its order places nothing)";

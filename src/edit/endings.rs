@@ -276,38 +276,15 @@ fn leading_break(s: &str) -> Option<&str> {
 /// line `i` keeps), each an equal line and the lines between two of them diffed; a plain diff when
 /// there are none or they do not hold (out of order, out of range, or not equal lines).
 fn paired_diff(old: &[&str], new: &[&str], kept: Option<&[Option<usize>]>) -> Vec<similar::DiffOp> {
-    use crate::edit::myers::{diff_within, offset};
+    use crate::edit::myers::{diff_through, diff_within, marked_pairs};
     // A bound on the work, not a clock: the same text gives the same diff under any load.
     const WORK: usize = 10_000_000;
-    let pairs: Vec<(usize, usize)> = kept
-        .unwrap_or(&[])
-        .iter()
-        .enumerate()
-        .filter_map(|(n, o)| o.map(|o| (o, n)))
-        .collect();
-    let holds = pairs.windows(2).all(|w| w[0].0 < w[1].0)
-        && pairs
-            .iter()
-            .all(|&(o, n)| o < old.len() && n < new.len() && old[o] == new[n]);
-    if pairs.is_empty() || !holds {
-        return diff_within(old, new, WORK);
-    }
-    let mut ops = Vec::new();
-    let (mut o, mut n) = (0, 0);
-    for (po, pn) in pairs.into_iter().chain([(old.len(), new.len())]) {
-        for op in diff_within(&old[o..po], &new[n..pn], WORK) {
-            ops.push(offset(op, o, n));
-        }
-        if po < old.len() {
-            ops.push(similar::DiffOp::Equal {
-                old_index: po,
-                new_index: pn,
-                len: 1,
-            });
-        }
-        (o, n) = (po + 1, pn + 1);
-    }
-    ops
+    let pairs = kept
+        .and_then(|k| marked_pairs(k, old, new))
+        .unwrap_or_default();
+    diff_through(&pairs, (old.len(), new.len()), |o, n| {
+        diff_within(&old[o], &new[n], WORK)
+    })
 }
 
 /// The line break that ends `s`, if any.

@@ -33,6 +33,50 @@ pub fn diff_within<T: Eq + Hash + Ord>(a: &[T], b: &[T], max_cost: usize) -> Vec
     }
 }
 
+/// The (old, new) index pairs an edit marks as kept (`kept[n]`: the line of `old` that line `n` of
+/// `new` keeps), when they hold: in order on both sides, inside both slices, and equal lines.
+/// `None` when one does not (the marks were written for other lines than these).
+pub fn marked_pairs<T: PartialEq>(
+    kept: &[Option<usize>],
+    old: &[T],
+    new: &[T],
+) -> Option<Vec<(usize, usize)>> {
+    let pairs: Vec<(usize, usize)> = kept
+        .iter()
+        .enumerate()
+        .filter_map(|(n, o)| o.map(|o| (o, n)))
+        .collect();
+    let holds = pairs.windows(2).all(|w| w[0].0 < w[1].0)
+        && pairs
+            .iter()
+            .all(|&(o, n)| o < old.len() && n < new.len() && old[o] == new[n]);
+    holds.then_some(pairs)
+}
+
+/// The diff of two sequences of lengths `lens` (old, new) through `pairs` (from
+/// [`marked_pairs`]): each pair an `Equal`, every stretch between two pairs diffed by `gap` (its
+/// old and new ranges in, ops in the stretch's own indices out).
+pub fn diff_through(
+    pairs: &[(usize, usize)],
+    (lo, ln): (usize, usize),
+    mut gap: impl FnMut(std::ops::Range<usize>, std::ops::Range<usize>) -> Vec<DiffOp>,
+) -> Vec<DiffOp> {
+    let mut ops = Vec::new();
+    let (mut o, mut n) = (0, 0);
+    for &(po, pn) in pairs.iter().chain([(lo, ln)].iter()) {
+        ops.extend(gap(o..po, n..pn).into_iter().map(|op| offset(op, o, n)));
+        if po < lo {
+            ops.push(DiffOp::Equal {
+                old_index: po,
+                new_index: pn,
+                len: 1,
+            });
+        }
+        (o, n) = (po + 1, pn + 1);
+    }
+    ops
+}
+
 /// `op` of a diff of sub-slices starting at `o` (old) and `n` (new), in the whole slices' indices.
 pub fn offset(op: similar::DiffOp, o: usize, n: usize) -> similar::DiffOp {
     use similar::DiffOp::*;

@@ -66,7 +66,7 @@ use unicode_normalization::{is_nfc, UnicodeNormalization};
 
 use super::normalize::{self, columns, indent_of, is_blank, norm, render_indent};
 use super::{file_terminator, layout, Haystack, IndentMiss, Layout, Tier};
-use crate::edit::myers::offset;
+use crate::edit::myers::{diff_through, marked_pairs, offset};
 use crate::edit::text;
 
 /// Longest line part (in characters, after the common prefix and suffix) diffed character by
@@ -726,26 +726,10 @@ fn marked_ops(
     if kept.len() != ln {
         return None;
     }
-    let mut ops = Vec::new();
-    let (mut o, mut n) = (0, 0);
-    let gap = |ops: &mut Vec<similar::DiffOp>, o: usize, oe: usize, n: usize, ne: usize| {
-        let ops_here = line_ops_of(&old[o..oe], &new[n..ne], &ko[o..oe], &kn[n..ne]);
-        ops.extend(ops_here.into_iter().map(|op| offset(op, o, n)));
-    };
-    for (jn, k) in kept.iter().enumerate() {
-        let Some(j) = *k else { continue };
-        if j < o || j >= lo || old[j] != new[jn] {
-            return None;
-        }
-        gap(&mut ops, o, j, n, jn);
-        ops.push(Equal {
-            old_index: j,
-            new_index: jn,
-            len: 1,
-        });
-        (o, n) = (j + 1, jn + 1);
-    }
-    gap(&mut ops, o, lo, n, ln);
+    let pairs = marked_pairs(kept, &old[..lo], &new[..ln])?;
+    let mut ops = diff_through(&pairs, (lo, ln), |o, n| {
+        line_ops_of(&old[o.clone()], &new[n.clone()], &ko[o], &kn[n])
+    });
     if (lo, ln) != (old.len(), new.len()) {
         ops.push(Equal {
             old_index: lo,
@@ -1050,8 +1034,6 @@ impl Run<'_> {
             (Some(p), _) => cols(p) + u,
             (None, _) => 0,
         };
-        // A line that starts by closing a bracket right after an opening line ends the block that
-        // line began, empty: it sits at the opener's column.
         // Where a block may be empty, an opening line whose whole body the run rewrites (the
         // lines it replaces start deeper than it, and the line after the run is not deeper) may
         // end with no body: when one reading puts the run's first line in its body and the other
@@ -1065,6 +1047,8 @@ impl Run<'_> {
                     && self.replaced.keys().any(|&w| w as isize > cols(p))
                     && self.next.is_none_or(|nx| cols(nx) <= cols(p))
             });
+        // A line that starts by closing a bracket right after an opening line ends the block that
+        // line began, empty: it sits at the opener's column.
         let cost = |shift: isize| -> isize {
             let f = cols(new[first]) + shift;
             let l = cols(new[last]) + shift;
