@@ -47,7 +47,9 @@
 //! shows** (a line deleted beside its equal: `P X X Q` → `P X Q`, the edit `P X` → `P`) is not
 //! generated as a retry when every hunk is one: the text sent again is a well-formed, unique edit of
 //! the result, and nothing it writes (a deletion writes no line of its own) marks that file as its
-//! result, so no engine could tell it from a first sending.
+//! result, so no engine could tell it from a first sending. The same for an `editLines` range
+//! deleted or replaced by blank lines whose anchors read true on the result (the same numbers, and
+//! lines with the same hashes: a blank line at each end again).
 //!
 //! Per noise kind, what the intended file allows:
 //!
@@ -531,8 +533,8 @@ fn vis(s: &str) -> String {
 /// Another place (start line) that the shown old side `rendered` reads as, when it reads
 /// differently from the intended lines `a..`: under indentation noise any place equal but for
 /// indentation (a drift can not tell them apart), otherwise any place a view shows as the rendered
-/// text while it shows the intended lines otherwise (blank lines that open it aside, as they may be
-/// the previous line's terminator). Such a rendering says another place, not this edit, so the
+/// text while it shows the intended lines otherwise (blank lines at its edges aside, as they may be
+/// the previous or its last line's terminator). Such a rendering says another place, not this edit, so the
 /// generator does not use it.
 fn collision(doc: &Doc, a: usize, rendered: &[String], noise: Noise) -> bool {
     let n = rendered.len();
@@ -558,9 +560,19 @@ fn collision(doc: &Doc, a: usize, rendered: &[String], noise: Noise) -> bool {
         })
     };
     // Blank lines that open the text may as well be the previous line's terminator (`\nX` is
-    // found after any line that ends before `X`): the rest alone must not read as another place.
+    // found after any line that ends before `X`), and those that close it the last line's (`X\n`
+    // with a blank line after it is sent as `X\n`; the blank_edges tier forgives either): the rest
+    // alone must not read as another place.
     let lead = r.iter().take_while(|l| l.trim().is_empty()).count();
-    reads_elsewhere(a, &r) || (lead > 0 && lead < n && reads_elsewhere(a + lead, &r[lead..]))
+    let trail = r[lead..]
+        .iter()
+        .rev()
+        .take_while(|l| l.trim().is_empty())
+        .count();
+    [(0, 0), (lead, 0), (0, trail), (lead, trail)]
+        .into_iter()
+        .filter(|&(l, t)| l + t < n)
+        .any(|(l, t)| reads_elsewhere(a + l, &r[l..n - t]))
 }
 
 /// Whether another place shows exactly like lines `a..b` in a view (differing only in trailing
@@ -616,6 +628,14 @@ fn sub_count(doc: &Doc, needle: &str) -> (usize, usize) {
         })
         .sum();
     (exact, visible)
+}
+
+/// Whether a view shows `needle` inside some line when whitespace runs, and the indentation and
+/// trailing whitespace a view does not show, are not told apart (a stale `\treturn x ` is the
+/// line `\treturn x` to a model; a stale `     return ok;` is the line `  return ok;`).
+fn seen_in_a_line(doc: &Doc, needle: &str) -> bool {
+    let k = key(needle);
+    !k.is_empty() && doc.lines.iter().any(|l| key(&l.text).contains(&k))
 }
 
 /// Widens the context around `e` inside `lo..hi` until its old side is unique by view keys (or
@@ -1197,7 +1217,11 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             let shown = &p.doc.lines[line].text[x..y];
             let stale = change_token(r, shown);
             let (ex, vis) = sub_count(&p.doc, &stale);
-            if ex + vis > 0 || stale == shown || others.iter().any(|o| o.contains(&stale)) {
+            if ex + vis > 0
+                || seen_in_a_line(&p.doc, &stale)
+                || stale == shown
+                || others.iter().any(|o| o.contains(&stale))
+            {
                 return None;
             }
             h.stale = Some((line, stale));
@@ -1496,7 +1520,25 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                     && h.new.iter().all(|n| matches!(n, NL::Kept(_)))
                     && result.windows(old.len()).any(|w| w == old.as_slice())
             });
-            if still {
+            // editLines: a range replaced by blank lines (or deleted) between anchors that read
+            // true on the result too (the same numbers, lines with the same hashes: two blank
+            // lines) is as well-formed an edit of the result, and what it writes is no line of
+            // its own.
+            let tag = surepatch::edit::hash::line_tag;
+            let anchors_hold = format == Format::EditLines
+                && p.hunks.iter().all(|h| {
+                    let new_blank = h.new.iter().all(|n| match n {
+                        NL::Kept(i) => p.doc.lines[*i].text.trim().is_empty(),
+                        NL::Written { text, .. } => text.trim().is_empty(),
+                    });
+                    let holds = |i: usize| {
+                        primary
+                            .get(i)
+                            .is_some_and(|l| tag(&l.text) == tag(&p.doc.lines[i].text))
+                    };
+                    h.b > h.a && h.stale.is_none() && new_blank && holds(h.a) && holds(h.b - 1)
+                });
+            if still || anchors_hold {
                 deletions_still_shown += 1;
             }
         }
@@ -2166,11 +2208,20 @@ fn render_apply_patch(
                     }
                 }
             }
-            if pure_insert && !lines.iter().any(|l| l.0 == ' ') && scopes.is_empty() {
-                // A pure insertion needs its scope (else it goes to the end of the file).
+            let bare_insert = pure_insert && !lines.iter().any(|l| l.0 == ' ');
+            if bare_insert && h.a == doc.lines.len() {
+                // At the end of the file a pure insertion needs no scope (a chunk with neither
+                // scope nor context goes there), and one would place it under its block's header.
+                scopes.clear();
+            } else if bare_insert {
+                // A pure insertion is placed by its scope alone, right under the line it names.
                 match blk {
-                    Some(b) => scopes.push(hdr_text(doc.blocks[b].header).trim_start().to_string()),
-                    None => return None,
+                    Some(b) if doc.blocks[b].header + 1 == h.a => {
+                        if scopes.is_empty() {
+                            scopes.push(hdr_text(doc.blocks[b].header).trim_start().to_string());
+                        }
+                    }
+                    _ => return None,
                 }
                 if let Some(lines) = resolve_scopes(doc, &scopes) {
                     if !inside_any(doc, &lines, h.a, h.b) {
