@@ -21,7 +21,8 @@ pub fn line_breaks_unescaped(s: &str) -> String {
 
 /// Whether `s` reads as escaped as a whole: outside every quoted literal (the quotes of an escaped
 /// text are escaped too, so it has none) it holds a `\"`, `\'`, `\\` or `\t` escape, which a program
-/// with only its line breaks escaped does not have there.
+/// with only its line breaks escaped does not have there. Between smartened quotes (`“a:\t”`) only
+/// a `\"`, `\'` or `\\` counts: a tab escape there may be the program's own.
 pub fn escaped_as_a_whole(s: &str) -> bool {
     // Every double quote escaped (`\"` and no bare `"`): the text has no literal of its own to
     // hold them, its quotes were escaped with it (a Go raw string's backquote opens no literal
@@ -35,8 +36,13 @@ pub fn escaped_as_a_whole(s: &str) -> bool {
         match c {
             '\\' => {
                 let d = chars.next();
-                if open.is_none() && matches!(d, Some('"' | '\'' | '\\' | 't')) {
-                    return true;
+                match open {
+                    None if matches!(d, Some('"' | '\'' | '\\' | 't')) => return true,
+                    // A literal whose quotes the model smartened (`“a:\t”`): a tab escape inside it
+                    // is the program's as much as the escaping's, no evidence either way; a doubled
+                    // backslash or an escaped quote is the escaping's still.
+                    Some('”' | '’') if matches!(d, Some('"' | '\'' | '\\')) => return true,
+                    _ => {}
                 }
             }
             '"' | '\'' | '`' => {
@@ -46,6 +52,9 @@ pub fn escaped_as_a_whole(s: &str) -> bool {
                     o => o,
                 }
             }
+            '“' if open.is_none() => open = Some('”'),
+            '‘' if open.is_none() => open = Some('’'),
+            c if open == Some(c) && matches!(c, '”' | '’') => open = None,
             _ => {}
         }
     }
@@ -173,6 +182,11 @@ mod tests {
         assert!(escaped_as_a_whole("echo \\\"hello\\\\n\\\""));
         assert!(escaped_as_a_whole("\\n\\t$(CC) -o x"));
         assert!(!escaped_as_a_whole("print(\"a\\tb\\n\")\\nx = 1"));
+        // Inside smartened quotes a tab escape is the program's as much as the escaping's.
+        assert!(!escaped_as_a_whole("x\\n  log(“a:\\t” + b);"));
+        assert!(curly_escape_unsure("x\\n  log(“a:\\t” + b);"));
+        assert!(escaped_as_a_whole("x\\n  log(“a:” + b)\\t;"));
+        assert!(escaped_as_a_whole("x\\n  log(“a:\\\\n” + b);"));
         // Unpaired quotes (an apostrophe in a comment): every `\n` escape is a line break.
         assert_eq!(
             line_breaks_unescaped("# don't\\nx = 1\\ny = \"a\""),
