@@ -360,6 +360,8 @@ pub(super) fn rebuild(
     let mut at_old = vec![0usize; new.len()];
     // For each line of a run that replaces a different number of lines: the lines it replaces.
     let mut uneven_run: Vec<Option<(usize, usize)>> = vec![None; new.len()];
+    // For each line of a replacing run: the lines the run replaces.
+    let mut replacing: Vec<Option<(usize, usize)>> = vec![None; new.len()];
     let ops = kept
         .and_then(|k| marked_ops(k, old, new, &ko, &kn))
         .unwrap_or_else(|| line_ops(old, new, &ko, &kn));
@@ -394,6 +396,7 @@ pub(super) fn rebuild(
             } => {
                 for x in 0..new_len {
                     at_old[new_index + x] = old_index;
+                    replacing[new_index + x] = Some((old_index, old_len));
                     if old_len != new_len {
                         uneven_run[new_index + x] = Some((old_index, old_len));
                     }
@@ -425,20 +428,29 @@ pub(super) fn rebuild(
     // A new line standing for the lines its run replaces (the first, and those no other new line
     // pairs with) whose columns tell both frames: at one such line's old columns and at another's
     // file columns (`- item` and `env:` replaced by one key), it is either line's successor.
+    // The same for a line paired with an old line it does not resemble (a pairing by position only,
+    // `naïve:` for `- "8089:80"` while `env:` is replaced too): every line the run replaces counts.
     let torn = |x: usize| -> bool {
-        let (Some((first, len)), Some(r)) = (stands_for[x], reindent) else {
+        let Some(r) = reindent else {
             return false;
+        };
+        let (first, len, all) = match (stands_for[x], partner[x], replacing[x]) {
+            (Some((first, len)), None, _) => (first, len, false),
+            (_, Some(j), Some((first, len))) if len > 1 && !resembles(ko[j], kn[x]) => {
+                (first, len, true)
+            }
+            _ => return false,
         };
         let cols = |l: &str| columns(indent_of(l), r.tab);
         let nc = cols(new[x]);
         let (mut at_old, mut at_file) = (false, false);
-        let candidates = (first..first + len).filter(|&j| j == first || !paired[j]);
+        let candidates = (first..first + len).filter(|&j| all || j == first || !paired[j]);
         for j in candidates.filter(|&j| full_old(j) && !is_blank(old[j])) {
             let (oc, fc) = (cols(old[j]), cols(seg(j)));
             at_old |= nc == oc && nc != fc;
             at_file |= nc == fc && nc != oc;
         }
-        partner[x].is_none() && at_old && at_file
+        at_old && at_file
     };
     let mut pieces: Vec<Cow<str>> = Vec::with_capacity(new.len());
     // The line break after each piece: a file line kept or changed keeps its own (a file with mixed
@@ -614,7 +626,18 @@ pub(super) fn rebuild(
                 Some(j) => {
                     let render = |j: usize| {
                         let (f, o, full) = (seg(j), old[j], full && full_old(j));
-                        let line = Line { o, f, n, full };
+                        // In a run that replaces another number of lines, a line paired by
+                        // likeness alone may as well be one the model added (G14).
+                        let guessed = tier == Tier::InlineWhitespace
+                            && uneven_run[jn].is_some()
+                            && !one_word_changed(ko[j], kn[jn]);
+                        let line = Line {
+                            o,
+                            f,
+                            n,
+                            full,
+                            guessed,
+                        };
                         render_pair(line, tier, (shift, tm), &ctx, &pieces, &fix, &budget)
                     };
                     let written = render(j);
@@ -1035,17 +1058,19 @@ impl Run<'_> {
             (None, _) => 0,
         };
         // Where a block may be empty, an opening line whose whole body the run rewrites (the
-        // lines it replaces start deeper than it, and the line after the run is not deeper) may
-        // end with no body: when one reading puts the run's first line in its body and the other
-        // beside it, the run is its body or its sibling, and the opening line says nothing of
-        // which.
+        // lines it replaces start deeper than it, and end its body: the line after the run is not
+        // deeper, or a line it replaces is not) may end with no body: when one reading puts the
+        // run's first line in its body and the other beside it, the run is its body or its
+        // sibling, and the opening line says nothing of which.
         let emptied = self.empty_ok
             && self.prev.is_some_and(|p| {
                 let deeper = |shift: isize| cols(new[first]) + shift > cols(p);
+                let ends_body = self.next.is_none_or(|nx| cols(nx) <= cols(p))
+                    || self.replaced.keys().any(|&w| w as isize <= cols(p));
                 self.opens(p)
                     && deeper(0) != deeper(r.delta)
                     && self.replaced.keys().any(|&w| w as isize > cols(p))
-                    && self.next.is_none_or(|nx| cols(nx) <= cols(p))
+                    && ends_body
             });
         // A line that starts by closing a bracket right after an opening line ends the block that
         // line began, empty: it sits at the opener's column.
@@ -1177,11 +1202,20 @@ struct Line<'a> {
     f: &'a str,
     n: &'a str,
     full: bool,
+    /// The pairing is a guess (one of a run replacing another number of lines, by likeness alone):
+    /// the line's inline whitespace is the model's, none of the old line's runs carried over.
+    guessed: bool,
 }
 
 /// A changed line of `new` paired with a line of `old`.
 fn render_pair(
-    Line { o, f, n, full }: Line,
+    Line {
+        o,
+        f,
+        n,
+        full,
+        guessed,
+    }: Line,
     tier: Tier,
     (shift, tm): (isize, Option<(&str, &str)>),
     ctx: &Run,
@@ -1227,7 +1261,11 @@ fn render_pair(
             (None, _) => ni.to_string(),
         }
     };
-    match transplant(oc, fc, nc, tier, fix, budget) {
+    let kept = match guessed {
+        true => None,
+        false => transplant(oc, fc, nc, tier, fix, budget),
+    };
+    match kept {
         Some(c) => out.push_str(&c),
         None => out.push_str(&fix.fix(nc)),
     }
@@ -1508,6 +1546,41 @@ fn char_diff(
     out
 }
 
+/// Whether a new line reads as its old line edited: one word changed, or half its character
+/// bigrams shared (the pairing's own threshold).
+fn resembles(ko: &str, kn: &str) -> bool {
+    one_word_changed(ko, kn) || dice(&bigrams(ko), &bigrams(kn), ko == kn) >= 0.5
+}
+
+/// A line's character bigrams (of its first 400 characters), sorted.
+fn bigrams(s: &str) -> Vec<(char, char)> {
+    let c: Vec<char> = s.chars().take(400).collect();
+    let mut g: Vec<(char, char)> = c.windows(2).map(|w| (w[0], w[1])).collect();
+    g.sort_unstable();
+    g
+}
+
+/// Dice coefficient of two lines' sorted bigrams (`same`: the lines are equal, for lines too short
+/// to have any).
+fn dice(a: &[(char, char)], b: &[(char, char)], same: bool) -> f32 {
+    if a.is_empty() || b.is_empty() {
+        return if same { 1.0 } else { 0.0 };
+    }
+    let (mut i, mut j, mut common) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    2.0 * common as f32 / (a.len() + b.len()) as f32
+}
+
 /// Pairs the lines of a run of replaced old lines `ko` with the new lines `kn` that replace them: by
 /// position when the counts agree, else the monotone pairing of most total similarity (pairs at least
 /// half similar).
@@ -1517,34 +1590,10 @@ fn pair_lines(ko: &[&str], kn: &[&str]) -> Vec<(usize, usize)> {
     if m == 0 || n == 0 || m * n > MAX_PAIR_SCORES {
         return if m == n { by_position() } else { Vec::new() };
     }
-    let grams = |s: &str| -> Vec<(char, char)> {
-        let c: Vec<char> = s.chars().take(400).collect();
-        let mut g: Vec<(char, char)> = c.windows(2).map(|w| (w[0], w[1])).collect();
-        g.sort_unstable();
-        g
-    };
-    let go: Vec<_> = ko.iter().map(|s| grams(s)).collect();
-    let gn: Vec<_> = kn.iter().map(|s| grams(s)).collect();
+    let go: Vec<_> = ko.iter().map(|s| bigrams(s)).collect();
+    let gn: Vec<_> = kn.iter().map(|s| bigrams(s)).collect();
     // Dice coefficient of character bigrams.
-    let sim = |x: usize, y: usize| -> f32 {
-        let (a, b) = (&go[x], &gn[y]);
-        if a.is_empty() || b.is_empty() {
-            return if ko[x] == kn[y] { 1.0 } else { 0.0 };
-        }
-        let (mut i, mut j, mut common) = (0, 0, 0);
-        while i < a.len() && j < b.len() {
-            match a[i].cmp(&b[j]) {
-                std::cmp::Ordering::Less => i += 1,
-                std::cmp::Ordering::Greater => j += 1,
-                std::cmp::Ordering::Equal => {
-                    common += 1;
-                    i += 1;
-                    j += 1;
-                }
-            }
-        }
-        2.0 * common as f32 / (a.len() + b.len()) as f32
-    };
+    let sim = |x: usize, y: usize| -> f32 { dice(&go[x], &gn[y], ko[x] == kn[y]) };
     // best[x][y]: most similarity pairing ko[..x] with kn[..y].
     let mut best = vec![vec![0f32; n + 1]; m + 1];
     // A line with one word changed is its old line edited, however short (`CC = gcc` ->
