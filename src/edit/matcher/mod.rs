@@ -614,6 +614,45 @@ fn locate_with(
                 .collect(),
         }
     };
+    // A view shows whole lines: a numbered form matches from a line's start (but for its
+    // indentation) to its end (but for trailing whitespace), never ending or starting inside one.
+    let numbered_whole = |form: &Form, spans: Vec<(usize, usize)>| -> Vec<(usize, usize)> {
+        if form.line.is_none() {
+            return spans;
+        }
+        let t = h.text;
+        let blank = |s: &str| s.bytes().all(|c| c == b' ' || c == b'\t');
+        spans
+            .into_iter()
+            .filter(|&(s, e)| {
+                let ls = t[..s].rfind(['\n', '\r']).map_or(0, |x| x + 1);
+                let le = t[e..].find(['\n', '\r']).map_or(t.len(), |x| e + x);
+                let ends_line = e == t.len() || t[..e].ends_with(['\n', '\r']) || blank(&t[e..le]);
+                blank(&t[ls..s]) && ends_line
+            })
+            .collect()
+    };
+    // Twins of a numbered form are whole lines too: a place starting at another line's end (an `old`
+    // opening with a numbered blank line read as that line's break) is no place of it.
+    let twins_whole = |form: &Form, twins: Option<Miss>| -> Option<Miss> {
+        match twins {
+            Some(Miss::Count {
+                tier,
+                spans,
+                expected,
+                ..
+            }) if form.line.is_some() => {
+                let spans = numbered_whole(form, spans);
+                (spans.len() > expected).then_some(Miss::Count {
+                    tier,
+                    count: spans.len(),
+                    spans,
+                    expected,
+                })
+            }
+            other => other,
+        }
+    };
     // A form whose view prefix names another line than the one its text sits on matches nothing
     // (several matches stay a refusal: a line number never chooses between places).
     let disagrees = |form: &Form, spans: &[(usize, usize)]| match form.line {
@@ -621,23 +660,48 @@ fn locate_with(
         Some(_) => expected != 1,
         None => false,
     };
+    // Places a numbered form found where its numbers do not point, and the loosest tier that found
+    // one: the content is there, so a place a later form finds where they do point, at that tier or
+    // a looser one, is a second place, not the one meant (found at a stricter tier, it is the
+    // better reading: a final line break dropped at the end of the file over an indented twin).
+    let mut unnumbered: Vec<(usize, usize)> = Vec::new();
+    let mut unnumbered_at = Tier::Exact;
+    let second_place = |unnumbered: &[(usize, usize)], spans: &[(usize, usize)], tier: Tier| {
+        let mut all: Vec<(usize, usize)> = unnumbered.iter().chain(spans).copied().collect();
+        all.sort_unstable();
+        all.dedup();
+        Miss::Count {
+            tier,
+            count: all.len(),
+            spans: all,
+            expected,
+        }
+    };
     for (fi, form) in forms.iter().enumerate() {
         if fi > 0 {
             let (count, spans) = on_words(&form.old, exact(&form.old));
-            let (count, spans) = match form.eof || form.bol {
+            let (count, spans) = match form.eof || form.bol || form.line.is_some() {
                 true => {
-                    let spans = at_end(form, spans);
+                    let spans = numbered_whole(form, at_end(form, spans));
                     (spans.len(), spans)
                 }
                 false => (count, spans),
             };
             if count > 0 && disagrees(form, &spans) {
+                unnumbered.extend(&spans);
                 continue;
+            }
+            if count > 0
+                && form.line.is_some()
+                && !unnumbered.is_empty()
+                && unnumbered_at == Tier::Exact
+            {
+                return Err(second_place(&unnumbered, &spans, Tier::LinePrefix));
             }
             if count == expected {
                 let twins =
                     invisible_twins(h, &form.old, Tier::Exact, count, expected, within.clone());
-                if let Some(m) = twins {
+                if let Some(m) = twins_whole(form, twins) {
                     return Err(m);
                 }
             }
@@ -672,14 +736,29 @@ fn locate_with(
             h.text[ls..s].bytes().all(|c| c == b' ' || c == b'\t')
         };
         for tier in LINE_TIERS {
-            let spans = at_end(form, inside(find_lines(h, &parts, tier)));
+            let spans = numbered_whole(form, at_end(form, inside(find_lines(h, &parts, tier))));
             let spans = match in_line {
                 true => spans.into_iter().filter(whole).collect(),
                 false => spans,
             };
             let spans = on_words(&form.old, (spans.len(), spans)).1;
             if !spans.is_empty() && disagrees(form, &spans) {
+                if unnumbered.is_empty() {
+                    unnumbered_at = tier;
+                }
+                unnumbered.extend(&spans);
                 break;
+            }
+            if !spans.is_empty()
+                && form.line.is_some()
+                && !unnumbered.is_empty()
+                && unnumbered_at <= tier
+            {
+                return Err(second_place(
+                    &unnumbered,
+                    &spans,
+                    tier.max(Tier::LinePrefix),
+                ));
             }
             if spans.len() == expected {
                 let twins = invisible_twins(h, &form.old, tier, expected, expected, within.clone())
@@ -689,7 +768,7 @@ fn locate_with(
                     .or_else(|| {
                         trailing_ws_twins(h, &form.old, &spans, tier, expected, within.clone())
                     });
-                if let Some(m) = twins {
+                if let Some(m) = twins_whole(form, twins) {
                     return Err(m);
                 }
                 let more = eof_twins(h, &form.old, tier, &spans);
@@ -1247,6 +1326,9 @@ fn find_lines(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usize)> {
         return find_in_line(h, parts[0], tier);
     }
     let np: Vec<_> = parts.iter().map(|p| norm(p, tier)).collect();
+    // An indented first line begins a line: with its indentation forgiven it is compared with the
+    // whole of a line's text, never with the end of a line holding more (`    x` is not `  - x`).
+    let first_whole = tier >= Tier::Indentation && parts[0].starts_with([' ', '\t']);
     let last_empty = parts[k].is_empty();
     let needed = if last_empty { k } else { k + 1 };
     if n < needed {
@@ -1268,7 +1350,7 @@ fn find_lines(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usize)> {
             lines.start(i + k) + nl.to_orig(np[k].text.len())
         };
         let first = norm(lines.content(i, text), tier);
-        if !first.text.ends_with(&*np[0].text) {
+        if !first.text.ends_with(&*np[0].text) || (first_whole && first.text != np[0].text) {
             return;
         }
         let start = if tier >= Tier::Indentation && first.text == np[0].text {

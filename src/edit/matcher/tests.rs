@@ -725,7 +725,8 @@ fn find_lines_naive(h: &Haystack, parts: &[&str], tier: Tier) -> Vec<(usize, usi
             lines.start(i + k) + nl.to_orig(np[k].text.len())
         };
         let first = norm(lines.content(i, text), tier);
-        if !first.text.ends_with(&*np[0].text) {
+        let whole = tier >= Tier::Indentation && parts[0].starts_with([' ', '\t']);
+        if !first.text.ends_with(&*np[0].text) || (whole && first.text != np[0].text) {
             continue;
         }
         let start = if tier >= Tier::Indentation && first.text == np[0].text {
