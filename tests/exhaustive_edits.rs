@@ -137,6 +137,28 @@ fn check(file: &str, old: &str, new: &str) -> bool {
                     "{case}: a unique exact match was refused: {f:?}"
                 );
             }
+            // An `old` with text that opens (ends) with a line break reads that break as a line of
+            // its own: where the line it ends (opens) shows text and `new` lacks the break, writing
+            // `new` would join its first (last) line onto that line.
+            Err(f) if f.code == Code::SearchBlockNotFound => {
+                let at = places[0];
+                let e = at + old.len();
+                let shows = |t: &str| !t.trim().is_empty();
+                let line_before =
+                    |x: usize| &file[file[..x].rfind(['\n', '\r']).map_or(0, |i| i + 1)..x];
+                let line_from =
+                    |x: usize| &file[x..file[x..].find(['\n', '\r']).map_or(file.len(), |i| x + i)];
+                let lead = old.starts_with(['\n', '\r'])
+                    && !new.starts_with(['\n', '\r'])
+                    && shows(line_before(at));
+                let trail = old.ends_with(['\n', '\r'])
+                    && !new.ends_with(['\n', '\r'])
+                    && shows(line_from(e));
+                assert!(
+                    shows(old) && shows(new) && (lead || trail),
+                    "{case}: a unique exact match was refused: {f:?}"
+                );
+            }
             Err(f) => panic!("{case}: a unique exact match was refused: {f:?}"),
             Ok(a) if !(new.contains('\n') && file.contains('\r')) => {
                 let at = places[0];

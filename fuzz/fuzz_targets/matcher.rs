@@ -24,7 +24,7 @@
 //!   something; its output is the input with exactly the located spans replaced by their
 //!   replacements; outside the reported `changes`, the bytes are those of the input.
 use libfuzzer_sys::fuzz_target;
-use surepatch::edit::apply::{apply_edits, splits_its_line};
+use surepatch::edit::apply::{apply_edits, joins_a_line, splits_its_line};
 use surepatch::edit::formats::unescape_once;
 use surepatch::edit::ir::Edit;
 use surepatch::edit::matcher::normalize::norm;
@@ -245,11 +245,14 @@ fuzz_target!(|data: &[u8]| {
             );
         }
         (Ok(ms), Err(f)) => {
-            // Refused although located: only when nothing would change (or old == new), or when a
-            // one-line `old` found inside a longer line would split it (G21, FINDINGS.md).
+            // Refused although located: only when nothing would change (or old == new), when a
+            // one-line `old` found inside a longer line would split it (G21, FINDINGS.md), or when a
+            // line break at `old`'s edge would join a line of `new` onto a line with text.
             let unchanged = old == new || ms.iter().all(|m| file[m.start..m.end] == m.replacement);
             let splits = f.code == Code::SearchBlockNotFound
-                && ms.iter().any(|m| splits_its_line(&file, m, &old, &new));
+                && ms
+                    .iter()
+                    .any(|m| splits_its_line(&file, m, &old, &new) || joins_a_line(&file, m));
             assert!(
                 unchanged || splits,
                 "located but refused with {:?}: {}",

@@ -174,22 +174,76 @@ fn lines_retried_at_a_twin(
         return None;
     }
     let (first, last) = (lt.index_of(m.start), lt.index_of(m.end - 1));
-    if h.text[m.start..m.end].contains(m.replacement.trim()) {
-        return None;
-    }
     let (o, n) = (lines_of(old), lines_of(new));
     let kept_block =
         n.iter().filter(|l| !l.trim().is_empty()).count() >= 2 && !old.contains(new.trim());
-    if !(has_own_line(old.lines(), new.lines()) || kept_block) {
+    let own = (has_own_line(old.lines(), new.lines()) || kept_block)
+        && !h.text[m.start..m.end].contains(m.replacement.trim());
+    // Lines deleted from one end, keeping three lines with words at least (as for hunks): only a
+    // place that reads as the kept lines with strictly fewer liberties is the first application.
+    let worded = n
+        .iter()
+        .filter(|l| l.chars().any(char::is_alphanumeric))
+        .count();
+    let edge = worded >= 3 && n.len() < o.len() && (o.starts_with(&n) || o.ends_with(&n));
+    if !(own || edge) {
         return None;
+    }
+    let at = (first + 1, last + 1);
+    let needed = liberties::at_match(&o, &h.text[m.start..m.end])?;
+    if !own {
+        return liberties::strictly_closer_elsewhere(h.text, lt, &n, needed, at);
     }
     let trimmed: Vec<&str> = o.iter().map(|l| l.trim()).collect();
     let kept = n
         .iter()
         .any(|l| !l.trim().is_empty() && trimmed.contains(&l.trim()));
-    let at = (first + 1, last + 1);
-    let needed = liberties::at_match(&o, &h.text[m.start..m.end])?;
     liberties::closer_elsewhere(h.text, lt, &n, needed, at, kept)
+}
+
+/// An insertion (`new` is its `old`, line for line but for whitespace, with lines added before or
+/// after) whose added lines already stand right beside the lines `at` (1-based) where `old` matched,
+/// such that taking them out gives a text which the edit, applied again (`rerun`), turns back into
+/// `text` byte for byte: the file already reads as the edit's result, and this is a second
+/// application. It catches the retry a search of `new` misses, where the first application wrote
+/// `new` in a frame of its own (its copied lines at the file's indentation, its added lines at the
+/// columns the model wrote them) and the retried `old` now matches partly inside that result. The
+/// evidence is the exact reproduction, not a likeness. The 1-based lines of the added lines.
+pub fn rewrites_itself(
+    text: &str,
+    e: &Edit,
+    at: (usize, usize),
+    rerun: impl Fn(&str) -> Option<String>,
+) -> Option<(usize, usize)> {
+    let trim = |l: &&str| l.trim().to_string();
+    let o: Vec<String> = lines_of(&e.old).iter().map(trim).collect();
+    let n: Vec<String> = lines_of(&e.new).iter().map(trim).collect();
+    if n.len() <= o.len() || o.iter().all(|l| l.is_empty()) {
+        return None;
+    }
+    let k = n.len() - o.len();
+    let added = if n[..o.len()] == o[..] {
+        &n[o.len()..]
+    } else if n[k..] == o[..] {
+        &n[..k]
+    } else {
+        return None;
+    };
+    if added.iter().all(|l| l.is_empty()) {
+        return None;
+    }
+    let tl: Vec<&str> = text.split_inclusive('\n').collect();
+    let reach = k + o.len();
+    let lo = at.0.saturating_sub(1 + reach);
+    let hi = (at.1 + reach).min(tl.len());
+    (lo..(hi + 1).saturating_sub(k))
+        .filter(|&s| tl[s..s + k].iter().map(trim).eq(added.iter().cloned()))
+        .take(4)
+        .find(|&s| {
+            let without: String = tl[..s].concat() + &tl[s + k..].concat();
+            rerun(&without).as_deref() == Some(text)
+        })
+        .map(|s| (s + 1, s + k))
 }
 
 /// `t`'s lines, split on `\n`, without the empty part after a final one.

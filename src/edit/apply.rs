@@ -298,6 +298,20 @@ pub fn plan_edits_in(
             .with("edit_index", i)
             .with("match_lines", [line]));
         }
+        // An `old` that opens (ends) with a line break reads it as a line of its own: where the line
+        // it ends (opens) holds text, a `new` without that break would join its first (last) line
+        // onto that line.
+        if let Some(m) = found.iter().find(|m| joins_a_line(text, m)) {
+            let line = h.line_of(m.start);
+            return Err(Failure::new(
+                Code::SearchBlockNotFound,
+                format!(
+                    "edits[{i}].old opens (or ends) with a line break, which the file has only at the edge of a line with text (line {line}); new lacks that break, so writing it would join a line of new onto that line. Copy the whole lines into old and new."
+                ),
+            )
+            .with("edit_index", i)
+            .with("match_lines", [line]));
+        }
         // No edit writes an elision placeholder over the code it stands for.
         for m in &found {
             let elided =
@@ -506,7 +520,43 @@ pub fn plan_batch_in(
         }
         Ok(p) => match read_twice(edits) {
             Some(f) => Err(f),
-            None => Ok(p),
+            None => {
+                // An insertion whose result already stands where it matched, in a frame no search
+                // of its `new` shows: it would write its added lines a second time.
+                let rerun = |e: &Edit, t: &str| {
+                    plan_edits_in(t, std::slice::from_ref(e), tol, layout)
+                        .ok()
+                        .map(|q| q.render(t))
+                };
+                let reapplied: Vec<(usize, (usize, usize))> = p
+                    .matches
+                    .iter()
+                    .filter(|m| {
+                        p.matches
+                            .iter()
+                            .filter(|o| o.edit_index == m.edit_index)
+                            .count()
+                            == 1
+                    })
+                    .filter_map(|m| {
+                        let e = &edits[m.edit_index];
+                        crate::edit::already::rewrites_itself(
+                            text,
+                            e,
+                            (m.start_line, m.end_line),
+                            |t| rerun(e, t),
+                        )
+                        .map(|at| (m.edit_index, at))
+                    })
+                    .collect();
+                match reapplied.is_empty() {
+                    true => Ok(p),
+                    false => Err(crate::edit::already::reapplied_edits(
+                        edits.len(),
+                        &reapplied,
+                    )),
+                }
+            }
         },
         other => other,
     }
@@ -705,10 +755,11 @@ fn regions(h: &Haystack, spans: &[(usize, usize)]) -> Vec<Region> {
         .collect()
 }
 
-/// Whether a one-line `old`, matched at `m` from its line's first non-blank character (to its last),
-/// with text left on its line after (before) it, has a `new` that is `old` and a line break and more
-/// (more, a line break, and `old`): the model read `old` as the whole line and adds lines after
-/// (before) it, and the rest of the line would land on the far side of them.
+/// Whether a one-line `old`, matched at `m` with text left on its line after (before) it, has a
+/// `new` that is `old` and a line break and more (more, a line break, and `old`): the model read
+/// `old` as ending (starting) its line and adds lines after (before) it, and the rest of the line
+/// would land on the far side of them. Whatever stands on the other side of the match: `ok` inside
+/// `echo "ok\n"` with lines added after it is a line the model did not see, not a split it chose.
 pub fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, new: &str) -> bool {
     if old.contains(['\n', '\r']) || old.trim().is_empty() {
         return false;
@@ -723,8 +774,29 @@ pub fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, n
     let grows_before = new
         .strip_suffix(old)
         .is_some_and(|p| p.ends_with(['\n', '\r']));
-    (grows_after && before.trim().is_empty() && !after.trim().is_empty())
-        || (grows_before && after.trim().is_empty() && !before.trim().is_empty())
+    (grows_after && !after.trim().is_empty()) || (grows_before && !before.trim().is_empty())
+}
+
+/// Whether the match `m` opens with a line break that ends a line holding text (or ends with one
+/// that a line holding text follows), and its replacement, not empty, lacks a break there: the
+/// model read that break as a blank line of its own, and the replacement's first (last) line would
+/// be joined onto the line beside it (`}\nint f() {` by `\nint f() {` → `int f() {\n...` writes
+/// `}int f() {`).
+pub fn joins_a_line(text: &str, m: &crate::edit::matcher::Match) -> bool {
+    let (region, new) = (&text[m.start..m.end], m.replacement.as_str());
+    let brk = |s: &str| s.starts_with(['\n', '\r']);
+    let ends_brk = |s: &str| s.ends_with(['\n', '\r']);
+    // An `old` of line breaks alone names the breaks themselves.
+    if new.trim().is_empty() || region.trim().is_empty() {
+        return false;
+    }
+    let before = &text[text[..m.start].rfind(['\n', '\r']).map_or(0, |i| i + 1)..m.start];
+    let after = &text[m.end
+        ..text[m.end..]
+            .find(['\n', '\r'])
+            .map_or(text.len(), |i| m.end + i)];
+    (brk(region) && !brk(new) && !before.trim().is_empty())
+        || (ends_brk(region) && !ends_brk(new) && !after.trim().is_empty())
 }
 
 fn miss_failure(h: &Haystack, miss: Miss, i: usize, n_edits: usize) -> Failure {
@@ -1160,6 +1232,124 @@ mod tests {
         let f = apply_edits("a\na\n", &[e], Tolerance::Safe).unwrap_err();
         assert_eq!(f.code, Code::MatchCountMismatch);
         assert_eq!(f.detail("match_lines").unwrap(), &serde_json::json!([1, 2]));
+    }
+
+    /// G21, whatever stands on the other side of the match: `ok` inside `echo "ok\n"` with a line
+    /// added after it would write half a string literal; a `new` that writes on the same line still
+    /// lands.
+    #[test]
+    fn lines_added_beside_a_match_inside_a_line_are_refused() {
+        let text = "f() {\n    echo \"ok\\n\"\n}\n";
+        for (old, new) in [("ok", "ok\necho 1"), ("ok", "echo 1\nok")] {
+            let f = apply_edits(text, &[Edit::new(old, new)], Tolerance::Safe).unwrap_err();
+            assert_eq!(f.code, Code::SearchBlockNotFound, "{new:?}");
+            assert_eq!(f.detail("match_lines").unwrap(), &serde_json::json!([2]));
+        }
+        let same_line = apply_edits(text, &[Edit::new("ok", "done")], Tolerance::Safe).unwrap();
+        assert_eq!(same_line.text, "f() {\n    echo \"done\\n\"\n}\n");
+    }
+
+    /// An `old` that opens with a line break read as a blank line of its own: where the break ends
+    /// a line with text, a `new` without it would join its first line onto that line (a retry of
+    /// an edit that deleted the blank line). Refused with the line named; where a blank line holds
+    /// the break, or `new` keeps it, or `old` is line breaks alone, it lands.
+    #[test]
+    fn a_line_break_at_old_s_edge_never_joins_two_lines() {
+        let text = "}\r\nint load(int total) {\r\n    return item;\r\n";
+        let e = Edit::new(
+            "\r\nint load(int total) {",
+            "int load(int total) {\r\n    return x;",
+        );
+        let f = apply_edits(text, std::slice::from_ref(&e), Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound);
+        assert_eq!(f.detail("match_lines").unwrap(), &serde_json::json!([1]));
+        // The same at the far edge: `old` ends with the break before a line with text.
+        let f = apply_edits("a\nb\n", &[Edit::new("a\n", "a\nc")], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound);
+        // After a blank line the break is that line's: the blank line goes, nothing is joined.
+        let blank = "}\r\n\r\nint load(int total) {\r\n";
+        let a = apply_edits(blank, std::slice::from_ref(&e), Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "}\r\nint load(int total) {\r\n    return x;\r\n");
+        // A `new` keeping the break, or an `old` of line breaks alone, says what it joins.
+        let kept = Edit::new("\nb", "\nc");
+        assert_eq!(
+            apply_edits("a\nb\n", &[kept], Tolerance::Safe)
+                .unwrap()
+                .text,
+            "a\nc\n"
+        );
+        let breaks = Edit::new("\n", " ");
+        assert_eq!(
+            apply_edits("a\nb", &[breaks], Tolerance::Safe)
+                .unwrap()
+                .text,
+            "a b"
+        );
+    }
+
+    /// An insertion written in two frames (its copied lines at the file's indentation, its added
+    /// line at the columns the model wrote) and retried: `old` matches again, partly inside that
+    /// result, where no search of `new` finds it. Taking the added line out gives a text the edit
+    /// turns back into this one: `ALREADY_APPLIED`, nothing written. The same edit on the text
+    /// before lands once.
+    #[test]
+    fn an_insertion_whose_result_rewrites_itself_is_already_applied() {
+        let e = Edit::new(
+            "    println!(\"e\");\n}",
+            "    println!(\"e\");\n}\n    println!(\"e\");",
+        );
+        let before = "impl A {\n    fn f() {\n        println!(\"e\");\n    }\n}\n";
+        let once = apply_batch(
+            before,
+            std::slice::from_ref(&e),
+            Tolerance::Safe,
+            Dialect::EditsInTurn,
+        )
+        .unwrap();
+        assert_eq!(
+            once.text,
+            "impl A {\n    fn f() {\n        println!(\"e\");\n    }\n    println!(\"e\");\n}\n"
+        );
+        let f = apply_batch(&once.text, &[e], Tolerance::Safe, Dialect::EditsInTurn).unwrap_err();
+        assert_eq!(f.code, Code::AlreadyApplied);
+    }
+
+    /// An indented first line begins a line: with its indentation forgiven it is no match for the
+    /// end of a longer line (`    café` is not the `café` of `  - café`).
+    #[test]
+    fn an_indented_first_line_matches_only_a_whole_line() {
+        let text = "items:\n  - café\nEOF\n    fi\n";
+        let e = Edit::new("    café\n", "    café\n    rm -f x\n");
+        let f = apply_edits(text, &[e], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound);
+        // The whole line, at another indentation, still matches.
+        let e = Edit::new("    - café\n  EOF", "    - café\n    - x\n  EOF");
+        let a = apply_edits(text, &[e], Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "items:\n  - café\n  - x\nEOF\n    fi\n");
+    }
+
+    /// A view shows whole lines: view-numbered text is matched line for line, never ending inside a
+    /// longer line; and its numbers never choose between places: the content found exactly where
+    /// they do not point, and at a looser reading where they do, is two places.
+    #[test]
+    fn numbered_text_matches_whole_lines_and_numbers_never_choose() {
+        let text = "a() {\n    rm -f x\n    rm -f y # z\n}\n";
+        let e = Edit::new(
+            "1\ta() {\n2\t    rm -f x\n3\t    rm -f y",
+            "1\ta() {\n2\t    rm -f x",
+        );
+        let f = apply_edits(text, &[e], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound);
+        // `a`, `b` and a line break stand exactly at lines 1-2; the numbers name line 5, where the
+        // form without the final break is found at the end of the file (a trailing space forgiven).
+        let text = "a\nb\n\nc\na \nb";
+        let e = Edit::new("5: a\n6: b\n7: ", "5: a\n6: B\n7: ");
+        let f = apply_edits(text, &[e], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        // Numbered as where it stands exactly, it lands there.
+        let e = Edit::new("1: a\n2: b\n3: ", "1: a\n2: B\n3: ");
+        let a = apply_edits(text, &[e], Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "a\nB\n\nc\na \nb");
     }
 
     /// G21: a one-line `old` found only as the start (end) of a longer line, with `new` adding lines

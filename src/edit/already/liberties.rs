@@ -118,16 +118,23 @@ fn without_blank_edges<'a>(lines: &'a [&'a str]) -> Option<&'a [&'a str]> {
 }
 
 /// The liberties the old side's `lines` need to read as `region`, the text it matched (its lines
-/// split at `\n`, a final line break left out), without its blank edge lines ([`BLANK_EDGES`])
-/// when only so they are as many.
+/// split at `\n`, a final line break left out), without blank edge lines ([`BLANK_EDGES`]) when
+/// only so they are as many: those of one edge, or of both (the tier trims the fewest that find a
+/// place, so a match may keep a blank line at one edge and not at the other).
 pub fn at_match(lines: &[&str], region: &str) -> Option<u8> {
     let region = region.strip_suffix('\n').unwrap_or(region);
     let region: Vec<&str> = region.split('\n').collect();
     if lines.len() == region.len() {
         return region_liberties(lines, &region);
     }
-    let inner = without_blank_edges(lines).filter(|l| l.len() == region.len())?;
-    Some(region_liberties(inner, &region)? | BLANK_EDGES)
+    let blank = |l: &&&str| l.trim().is_empty();
+    let lead = lines.iter().take_while(blank).count();
+    let trail = lines[lead..].iter().rev().take_while(blank).count();
+    let cut = lines.len().checked_sub(region.len())?;
+    (0..=lead.min(cut))
+        .filter(|&l| cut - l <= trail)
+        .find_map(|l| region_liberties(&lines[l..lines.len() - (cut - l)], &region))
+        .map(|n| n | BLANK_EDGES)
 }
 
 /// Whether two of the model's lines are one line but for the liberties in `allowed` (and line
@@ -302,6 +309,17 @@ mod tests {
             closer_elsewhere(text, &lt, &["a()", "b()"], 0, (4, 5), true),
             None
         );
+    }
+
+    /// The blank_edges tier trims the fewest blank lines that find a place: a match may keep the
+    /// blank line at one edge and not the other, and is read so.
+    #[test]
+    fn a_match_may_keep_one_blank_edge() {
+        let lines = ["", "  a()", "  b()", ""];
+        assert_eq!(at_match(&lines, "a()\nb()\n\n"), Some(INDENT | BLANK_EDGES));
+        assert_eq!(at_match(&lines, "\na()\nb()\n"), Some(INDENT | BLANK_EDGES));
+        assert_eq!(at_match(&lines, "a()\nb()\n"), Some(INDENT | BLANK_EDGES));
+        assert_eq!(at_match(&lines, "a()\nc()\n\n"), None);
     }
 
     #[test]

@@ -1026,3 +1026,24 @@ fn a_hunk_deleting_a_blocks_last_lines_retried_at_a_twin_is_already_applied() {
     );
     check_hunks(text, &h, &a.matches, SAFE).expect("braces and one line: not a retry");
 }
+
+/// Lines deleted from one end of a block, retried: the kept lines (three with words) stand exactly
+/// where the first application left them, and `old` is found only at an indented twin that still
+/// holds the deleted line. Already applied; the same deletion sent to the text before lands once.
+#[test]
+fn an_edge_deletion_retried_at_an_indented_twin_is_already_applied() {
+    let block = "fn check() {\n    a();\n    b();\n    return c;\n}";
+    let twin = "    fn check() {\n        a();\n        b();\n        return c;\n    }";
+    let text = format!("{block}\n\nmod m {{\n{twin}\n}}\n");
+    let es = edits(&[(block, "fn check() {\n    a();\n    b();\n    return c;")]);
+    let (once, again) = twice(&text, &es, Dialect::EditsInTurn);
+    assert!(once.starts_with("fn check() {\n    a();\n    b();\n    return c;\n\nmod m"));
+    assert_eq!(again.code, Code::AlreadyApplied);
+    // Two kept lines with words are lines any two blocks may share: no evidence, it lands.
+    let short = "fn f() {\n    a();\n}\n\nmod m {\n    fn f() {\n        a();\n    }\n}\n";
+    let (o, n) = ("fn f() {\n    a();\n}", "fn f() {\n    a();");
+    let once = apply_batch(short, &edits(&[(o, n)]), SAFE, Dialect::EditsInTurn)
+        .unwrap()
+        .text;
+    assert!(apply_batch(&once, &edits(&[(o, n)]), SAFE, Dialect::EditsInTurn).is_ok());
+}
