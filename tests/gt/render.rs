@@ -2232,7 +2232,13 @@ fn render_apply_patch(
             if scope_style == 4 {
                 let old_n = lines.iter().filter(|l| l.0 != '+').count();
                 let new_n = lines.iter().filter(|l| l.0 != '-').count();
-                let start = shown_start(r, doc, h.a, adv) + 1;
+                // A chunk with neither scope nor context is placed by its numbers alone: numbers
+                // naming another place would be another, well-formed edit.
+                let shown_adv = match bare_insert && scopes.is_empty() {
+                    true => Adv::None,
+                    false => adv,
+                };
+                let start = shown_start(r, doc, h.a, shown_adv) + 1;
                 let ns = (start as i64 + delta).max(1);
                 let tail = scopes.first().map(|s| format!(" {s}")).unwrap_or_default();
                 c.push_str(&format!("@@ -{start},{old_n} +{ns},{new_n} @@{tail}\n"));
