@@ -204,6 +204,14 @@ pub fn plan_edits_in(
                         0..text.len(),
                     )
                 })
+                .or_else(|| {
+                    crate::edit::matcher::eof_ambiguity(
+                        &h,
+                        &e.old,
+                        Tier::Exact,
+                        &[(at, at + e.old.len())],
+                    )
+                })
                 .filter(|_| tol != Tolerance::Exact)
             {
                 Some(twins) => Err(twins),
@@ -1350,6 +1358,29 @@ mod tests {
         let e = Edit::new("1: a\n2: b\n3: ", "1: a\n2: B\n3: ");
         let a = apply_edits(text, &[e], Tolerance::Safe).unwrap();
         assert_eq!(a.text, "a\nB\n\nc\na \nb");
+    }
+
+    /// What a view does not show decides nothing at the file's end either: a block found exactly in
+    /// the middle, and as the file's last lines without the final line break and with a trailing
+    /// space (or in NFD), is found twice. And the form without the final break ends a line and
+    /// starts no word inside one (`2\tb\n` is not the end of `12\tb`).
+    #[test]
+    fn the_file_s_end_is_a_twin_through_invisible_bytes_and_whole_words() {
+        let e = Edit::new("x();\n}\n", "y();\n}\n");
+        for text in [
+            "f {\nx();\n}\ng {\nx(); \n}",
+            "f {\nx();\n}\ng {\nx();\r\n}",
+        ] {
+            let f = apply_edits(text, std::slice::from_ref(&e), Tolerance::Safe).unwrap_err();
+            assert_eq!(f.code, Code::SearchBlockAmbiguous, "{text:?}");
+        }
+        let e = Edit::new("s = \"caf\u{e9}\";\n}\n", "s = 1;\n}\n");
+        let text = "f {\ns = \"caf\u{e9}\";\n}\ng {\ns = \"cafe\u{301}\";\n}";
+        let f = apply_edits(text, &[e], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous);
+        let text = "1\ta\r\n2\tb\r\n12\tb";
+        let a = apply_edits(text, &[Edit::new("2\tb\n", "2\tc\n")], Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "1\ta\r\n2\tc\r\n12\tb");
     }
 
     /// G21: a one-line `old` found only as the start (end) of a longer line, with `new` adding lines

@@ -422,6 +422,10 @@ fn locate_with(
                     });
                 }
             }
+            // ... nor, there, the trailing whitespace or the NFC/NFD form of those last lines.
+            if let Some(m) = eof_ambiguity(h, old, Tier::Exact, &spans) {
+                return Err(m);
+            }
         }
     }
     if count > 0 {
@@ -450,9 +454,11 @@ fn locate_with(
     if !ends_with_break {
         if let Some((o, n)) = trim_blank_edges(old, new, false, true) {
             let (_, spans) = on_words(&o, exact(&o));
+            // `old` had a line break: it ends a line, and a word split at its start is no match
+            // (`2\tfrank\t45\n` is not the end of `12\tfrank\t45`).
             let spans: Vec<(usize, usize)> = spans
                 .into_iter()
-                .filter(|&(_, e)| e == h.text.len())
+                .filter(|&(s, e)| e == h.text.len() && !splits_words(h.text, s, e))
                 .collect();
             if spans.len() == expected
                 && invisible_twins(h, &o, Tier::Exact, expected, expected, within.clone()).is_none()
@@ -1031,6 +1037,29 @@ fn splits_indent(text: &str, s: usize, old: &str) -> bool {
 /// with a line break or blank lines the file's end lacks (its last line without a break, or no
 /// blank line after it), which a view shows no differently. A SEARCH block always ends with a line
 /// break, so the text alone cannot tell its copy in the middle of a file from the one at the end.
+/// [`eof_twins`] as a refusal: `Some` when the file's end reads as `old` without its final line
+/// break (or blank lines) beside the places `found` at `tier` (a SEARCH block found once, exactly, in
+/// the middle of a file whose last lines are the same block without a final newline).
+pub fn eof_ambiguity(
+    h: &Haystack,
+    old: &str,
+    tier: Tier,
+    found: &[(usize, usize)],
+) -> Option<Miss> {
+    let more = eof_twins(h, old, tier, found);
+    if more.is_empty() {
+        return None;
+    }
+    let mut all: Vec<(usize, usize)> = found.iter().copied().chain(more).collect();
+    all.sort_unstable();
+    Some(Miss::Count {
+        tier: tier.max(Tier::BlankEdges),
+        count: all.len(),
+        spans: all,
+        expected: found.len(),
+    })
+}
+
 fn eof_twins(h: &Haystack, old: &str, tier: Tier, found: &[(usize, usize)]) -> Vec<(usize, usize)> {
     let mut core = split_lines(old);
     while core.len() > 1 && is_blank(core[core.len() - 1]) {
@@ -1047,15 +1076,30 @@ fn eof_twins(h: &Haystack, old: &str, tier: Tier, found: &[(usize, usize)]) -> V
         return Vec::new();
     }
     let lines = h.lines();
-    find_lines(h, &core, tier)
-        .into_iter()
-        .filter(|&(s, e)| {
-            h.text[e..].trim().is_empty()
-                && !found
-                    .iter()
-                    .any(|&(a, _)| lines.index_of(a) == lines.index_of(s))
-        })
-        .collect()
+    let clear = |&(s, e): &(usize, usize)| {
+        h.text[e..].trim().is_empty()
+            && !found
+                .iter()
+                .any(|&(a, _)| lines.index_of(a) == lines.index_of(s))
+    };
+    // What a view does not show is no difference here either: line endings and trailing
+    // whitespace (the tier that forgives them), and NFC against NFD (read at the typography tier,
+    // then held to the block's own characters).
+    let seen = find_lines(h, &core, tier.max(Tier::TrailingWhitespace));
+    let mut out: Vec<(usize, usize)> = seen.into_iter().filter(clear).collect();
+    if out.is_empty() && tier < Tier::Typography && !old.is_ascii() {
+        let nfc = |l: &str| -> String { l.trim_end().nfc().collect() };
+        out = find_lines(h, &core, Tier::Typography)
+            .into_iter()
+            .filter(clear)
+            .filter(|&(s, e)| {
+                let region: Vec<&str> = h.text[s..e].lines().collect();
+                region.len() == core.len()
+                    && region.iter().zip(&core).all(|(f, o)| nfc(f) == nfc(o))
+            })
+            .collect();
+    }
+    out
 }
 
 /// What the model could not see cannot decide: places in `within` that differ from `old` only in
