@@ -293,10 +293,14 @@ pub fn plan_edits_in(
             reapplied.push((i, at));
             continue;
         }
-        // A one-line `old` read as a whole line it is not: lines added after (before) it would
-        // split the line, its rest landing after (before) them (G21).
+        // An `old` read as ending (starting) a line it does not: lines added after (before) it
+        // would split the line, its rest landing after (before) them (G21).
         if let Some(m) = found.iter().find(|m| splits_its_line(text, m, old, new)) {
-            let line = h.line_of(m.start);
+            // The line split: the one `old` ends in when `new` adds lines after it.
+            let after = new
+                .strip_prefix(old)
+                .is_some_and(|r| r.starts_with(['\n', '\r']));
+            let line = h.line_of(if after { m.end } else { m.start });
             return Err(Failure::new(
                 Code::SearchBlockNotFound,
                 format!(
@@ -763,13 +767,14 @@ fn regions(h: &Haystack, spans: &[(usize, usize)]) -> Vec<Region> {
         .collect()
 }
 
-/// Whether a one-line `old`, matched at `m` with text left on its line after (before) it, has a
-/// `new` that is `old` and a line break and more (more, a line break, and `old`): the model read
-/// `old` as ending (starting) its line and adds lines after (before) it, and the rest of the line
-/// would land on the far side of them. Whatever stands on the other side of the match: `ok` inside
+/// Whether an `old`, matched at `m` with text left on its (last) line after it (or on its first
+/// line before it), has a `new` that is `old` and a line break and more (more, a line break, and
+/// `old`): the model read `old` as ending (starting) a line and adds lines after (before) it, and
+/// the rest of the line would land on the far side of them (`\nretries:` matched in front of
+/// `retries: 1`, new adding a line after it). Whatever stands on the other side of the match: `ok` inside
 /// `echo "ok\n"` with lines added after it is a line the model did not see, not a split it chose.
 pub fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, new: &str) -> bool {
-    if old.contains(['\n', '\r']) || old.trim().is_empty() {
+    if old.trim().is_empty() {
         return false;
     }
     let line_start = text[..m.start].rfind(['\n', '\r']).map_or(0, |i| i + 1);
@@ -778,10 +783,12 @@ pub fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, n
         .map_or(text.len(), |i| m.end + i);
     let (before, after) = (&text[line_start..m.start], &text[m.end..line_end]);
     let brk = |s: &str| s.starts_with(['\n', '\r']);
-    let grows_after = new.strip_prefix(old).is_some_and(brk);
+    // An `old` ending (starting) with its own line break ends (starts) at a line's edge.
+    let grows_after = new.strip_prefix(old).is_some_and(brk) && !old.ends_with(['\n', '\r']);
     let grows_before = new
         .strip_suffix(old)
-        .is_some_and(|p| p.ends_with(['\n', '\r']));
+        .is_some_and(|p| p.ends_with(['\n', '\r']))
+        && !brk(old);
     (grows_after && !after.trim().is_empty()) || (grows_before && !before.trim().is_empty())
 }
 
@@ -1255,6 +1262,16 @@ mod tests {
         }
         let same_line = apply_edits(text, &[Edit::new("ok", "done")], Tolerance::Safe).unwrap();
         assert_eq!(same_line.text, "f() {\n    echo \"done\\n\"\n}\n");
+        // An `old` of several lines whose last is the start of a longer line: the same split.
+        let yaml = "items:\n  - a\nretries: 1\n";
+        let e = Edit::new("\nretries:", "\nretries:\n  x: 1");
+        let f = apply_edits(yaml, &[e], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound);
+        assert_eq!(f.detail("match_lines").unwrap(), &serde_json::json!([3]));
+        // Ending with its own line break, it ends at a line's edge: a line added there splits none.
+        let e = Edit::new("  - a\n", "  - a\n  - b\n");
+        let a = apply_edits(yaml, &[e], Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "items:\n  - a\n  - b\nretries: 1\n");
     }
 
     /// An `old` that opens with a line break read as a blank line of its own: where the break ends
