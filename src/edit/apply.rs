@@ -783,12 +783,14 @@ pub fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, n
         .map_or(text.len(), |i| m.end + i);
     let (before, after) = (&text[line_start..m.start], &text[m.end..line_end]);
     let brk = |s: &str| s.starts_with(['\n', '\r']);
-    // An `old` ending (starting) with its own line break ends (starts) at a line's edge.
-    let grows_after = new.strip_prefix(old).is_some_and(brk) && !old.ends_with(['\n', '\r']);
+    // A match ending (starting) with a line break (its own, or one a mixed file's span took on)
+    // ends (starts) at a line's edge.
+    let region = &text[m.start..m.end];
+    let grows_after = new.strip_prefix(old).is_some_and(brk) && !region.ends_with(['\n', '\r']);
     let grows_before = new
         .strip_suffix(old)
         .is_some_and(|p| p.ends_with(['\n', '\r']))
-        && !brk(old);
+        && !brk(region);
     (grows_after && !after.trim().is_empty()) || (grows_before && !before.trim().is_empty())
 }
 
@@ -1272,6 +1274,11 @@ mod tests {
         let e = Edit::new("  - a\n", "  - a\n  - b\n");
         let a = apply_edits(yaml, &[e], Tolerance::Safe).unwrap();
         assert_eq!(a.text, "items:\n  - a\n  - b\nretries: 1\n");
+        // So does a match whose span a mixed-ending file extended over its last line's break.
+        let mixed = "cron:\n  image: x\r\n  ports: 1\n";
+        let e = Edit::new("cron:\n  image: x", "cron:\n  image: x\n  size: 2");
+        let a = apply_edits(mixed, &[e], Tolerance::Safe).unwrap();
+        assert_eq!(a.text, "cron:\n  image: x\r\n  size: 2\n  ports: 1\n");
     }
 
     /// An `old` that opens with a line break read as a blank line of its own: where the break ends
