@@ -112,7 +112,10 @@ pub fn detect_line_ending(text: &str) -> LineEnding {
 ///   and the line below it (`above` / `below` beyond the ends of `old`: the file's lines around the
 ///   span) when they agree or only one exists, else `fallback` (the file's dominant break); a run of
 ///   added lines that repeats the lines right above or below it takes their breaks, line by line
-///   (which copy is the added one is then no guess that changes the bytes).
+///   (which copy is the added one is then no guess that changes the bytes); an added line whose
+///   neighbours disagree and that repeats lines the edit deletes, all with one of the two breaks,
+///   takes theirs (the line moved: the diff's choice of which copy it keeps is no reason to change
+///   a break).
 pub fn breaks_for<'a>(
     old: &[(&str, &'a str)],
     new: &[&str],
@@ -142,14 +145,31 @@ pub fn breaks_for_sent<'a>(
 ) -> Vec<&'a str> {
     let keys: Vec<&str> = old.iter().map(|l| l.0).collect();
     let ops = paired_diff(&keys, new, kept);
+    // The old lines the diff keeps; the others the edit deletes (or replaces).
+    let mut kept_old = vec![false; old.len()];
+    for op in &ops {
+        if let similar::DiffOp::Equal { old_index, len, .. } = *op {
+            kept_old[old_index..old_index + len].fill(true);
+        }
+    }
+    // The break of the lines the edit deletes that read as `line`, when they agree: an added line
+    // that repeats a deleted one is that line moved (which of the two the diff keeps is its guess).
+    let moved = |line: &str| {
+        let mut breaks = (0..old.len())
+            .filter(|&j| !kept_old[j] && old[j].0 == line)
+            .map(|j| old[j].1);
+        let first = breaks.next()?;
+        breaks.all(|b| b == first).then_some(first)
+    };
     let neighbours = |at: usize, line: usize| {
         let up = at.checked_sub(1).map_or(above, |j| Some(old[j].1));
         let down = old.get(at).map_or(below, |l| Some(l.1));
         match (up, down) {
             (Some(u), Some(d)) if u == d => u,
-            (Some(u), Some(d)) => match sent.get(line) {
-                Some(&b) if b == u => u,
-                Some(&b) if b == d => d,
+            (Some(u), Some(d)) => match (moved(new[line]), sent.get(line)) {
+                (Some(b), _) if b == u || b == d => b,
+                (_, Some(&b)) if b == u => u,
+                (_, Some(&b)) if b == d => d,
                 _ => fallback,
             },
             (None, None) => fallback,
@@ -371,6 +391,57 @@ mod tests {
         // Two lines become one: it takes the last one's break, as a literal replacement does.
         let got = breaks_for(&old, &["a", "X"], None, None, "\r\n");
         assert_eq!(got, ["\n", "\n"]);
+    }
+
+    /// `rm` (LF) and a blank line (CRLF) swapped in a mixed Makefile: the diff keeps `rm` and adds
+    /// the blank line above it, between a CRLF line and `rm`'s LF; the blank line is the one the
+    /// edit deletes below, moved, and keeps its CRLF (seed 26, 982584: it took the LF the exact
+    /// tier had converted the model's bytes to). The rule never picks a break neither neighbour
+    /// has, and a line deleted with two different breaks decides nothing.
+    #[test]
+    fn an_added_line_repeating_a_deleted_one_keeps_its_break() {
+        let old = [("\trm", "\n"), ("", "\r\n"), ("clean:", "\r\n")];
+        let new = ["", "\trm", "y:"];
+        assert_eq!(
+            breaks_for_sent(
+                &old,
+                &new,
+                &["\n", "\n", ""],
+                None,
+                Some("\r\n"),
+                None,
+                "\r\n"
+            ),
+            ["\r\n", "\n", "\r\n"]
+        );
+        // Deleted twice with two breaks: the model's bytes decide, as before.
+        let old = [("\trm", "\n"), ("", "\r\n"), ("", "\n"), ("clean:", "\r\n")];
+        assert_eq!(
+            breaks_for_sent(
+                &old,
+                &new,
+                &["\n", "\n", ""],
+                None,
+                Some("\r\n"),
+                None,
+                "\r\n"
+            )[0],
+            "\n"
+        );
+        // The deleted twin's break is neither neighbour's: not taken.
+        let old = [("\trm", "\n"), ("", "\r"), ("clean:", "\r\n")];
+        assert_eq!(
+            breaks_for_sent(
+                &old,
+                &new,
+                &["\n", "\n", ""],
+                None,
+                Some("\r\n"),
+                None,
+                "\r\n"
+            )[0],
+            "\n"
+        );
     }
 
     #[test]

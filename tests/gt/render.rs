@@ -347,6 +347,58 @@ fn collapse_inline(s: &str) -> String {
     out
 }
 
+/// Whether a line the hunk adds (written anew, single-spaced) keeps, side by side, the two words
+/// around a run of inline whitespace of a line the hunk replaces (`idx     = 59` replaced by
+/// `idx = "x"`). Under inline-whitespace noise the replaced line is copied single-spaced, and the
+/// hunk then reads, by any text sent, as that aligned line edited, its alignment kept: another
+/// well-formed edit with other bytes (seed 27, 876596; seed 28, 976394). Not rendered with this
+/// noise.
+fn keeps_words_beside_a_run(doc: &Doc, h: &Hunk) -> bool {
+    let kept: Vec<usize> = h
+        .new
+        .iter()
+        .filter_map(|n| match n {
+            NL::Kept(i) => Some(*i),
+            _ => None,
+        })
+        .collect();
+    let added: Vec<Vec<&str>> = h
+        .new
+        .iter()
+        .filter_map(|n| match n {
+            // Single-spaced neighbours only: a line that keeps the run is no such reading.
+            NL::Written { text, .. } => Some(text.trim().split(' ').collect()),
+            _ => None,
+        })
+        .collect();
+    (h.a..h.b)
+        .filter(|i| !kept.contains(i))
+        .map(|i| doc.lines[i].text.as_str())
+        .filter(|t| has_inline_run(t))
+        .any(|t| {
+            let body = t[indent_of(t).len()..].trim_end_matches([' ', '\t']);
+            let mut at = 0;
+            while let Some(k) = body[at..].find("  ") {
+                let run = at + k;
+                let end = run + body[run..].len() - body[run..].trim_start().len();
+                let (before, after) = (
+                    body[..run].split_whitespace().last(),
+                    body[end..].split_whitespace().next(),
+                );
+                if let (Some(w1), Some(w2)) = (before, after) {
+                    if added
+                        .iter()
+                        .any(|a| a.windows(2).any(|w| w[0] == w1 && w[1] == w2))
+                    {
+                        return true;
+                    }
+                }
+                at = end.max(run + 1);
+            }
+            false
+        })
+}
+
 fn has_inline_run(s: &str) -> bool {
     let body = s[indent_of(s).len()..].trim_end_matches([' ', '\t']);
     body.contains("  ")
@@ -1078,6 +1130,10 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                 continue;
             }
             h.pen = pen_for(r, noise, &p.doc, h.a, h.b);
+            if noise == Noise::InlineWs && keeps_words_beside_a_run(&p.doc, h) {
+                // Reads as an aligned line edited: not this noise's rendering (see the function).
+                h.pen = Pen::plain();
+            }
             // Indentation noise needs old lines that show indentation: without them nothing
             // tells a drift from an intent (a pure insertion, or lines at column 0 while the
             // model writes tabs).

@@ -281,6 +281,40 @@ pub(super) fn absorb_indent(
         }
         return Ok(None);
     }
+    // `new`'s first line stands at the line's indentation (the file's columns), and a later line
+    // repeats `old` as sent, at column 0: that line is the one `old` names, kept, and sits at its
+    // indentation too (left at column 0 it would move out of its block). Another later line reads
+    // in either frame: refused.
+    let old_text = old.trim_end_matches(['\n', '\r']).trim_end();
+    let copies_old = |l: &str| l.trim_end() == old_text;
+    if moves && one_line_old && later.iter().any(|l| copies_old(l)) {
+        let other = crate::edit::text::split_lines(new)
+            .into_iter()
+            .enumerate()
+            .skip(1)
+            .find(|(_, l)| !is_blank(l) && !copies_old(l));
+        if let Some((at, l)) = other {
+            const TAB: usize = 4;
+            let written = columns(indent_of(l), TAB);
+            return Err(IndentMiss::FrameUndecided {
+                line: at + 1,
+                shifted: columns(prefix, TAB) + written,
+                written,
+                place: "a match begun after its line's indentation",
+            });
+        }
+        let (head, tail) = new.split_at(new.find(['\n', '\r']).unwrap_or(new.len()));
+        return Ok(Some((
+            ls,
+            format!("{prefix}{old}"),
+            format!(
+                "{prefix}{}{}",
+                &head[ind.len()..],
+                indent_lines(tail, prefix)
+            ),
+            true,
+        )));
+    }
     Ok(Some((
         ls,
         format!("{prefix}{old}"),
@@ -894,11 +928,11 @@ fn drift<'t>(
     })
 }
 
-/// The drift as text, when it is one: `(a, b)`, one of them empty, such that every file line of the
-/// match reads `a + x` where the model's `old` line reads `b + x` (the model added or dropped the same
-/// leading string on every line: four spaces before a tab, a level it left out). A line the model writes as
-/// `b + y` then stands in the file as `a + y`, byte for byte: tabs stay tabs, spaces stay spaces,
-/// whatever their columns.
+/// The drift as text, when it is one: `(a, b)` such that every file line of the match reads `a + x`
+/// where the model's `old` line reads `b + x` (the model added or dropped the same leading string on
+/// every line: four spaces before a tab, a level it left out; or wrote one string for another: two
+/// spaces for two tabs). See [`textual_indent`] for when a line the model writes as `b + y` stands in
+/// the file as `a + y`.
 fn textual_drift<'t>(
     h: &Haystack<'t>,
     i: usize,
@@ -915,11 +949,6 @@ fn textual_drift<'t>(
         .take_while(|(x, y)| x == y)
         .count();
     let (a, b) = (&f0[..f0.len() - common], &o0[..o0.len() - common]);
-    // A prefix added or dropped, not one string written for another (tabs for spaces is a matter of
-    // columns, which the caller measures).
-    if !a.is_empty() && !b.is_empty() {
-        return None;
-    }
     pairs
         .iter()
         .all(|(f, o)| {
@@ -928,6 +957,21 @@ fn textual_drift<'t>(
                 .is_some_and(|(x, y)| x == y)
         })
         .then(|| (a.to_string(), b.to_string()))
+}
+
+/// The indentation `ni` the model wrote, through the textual drift `tm`, when the drift decides it
+/// byte for byte: `a + y` for `b + y`. Always when the model added or dropped a leading string (tabs
+/// stay tabs, spaces stay spaces, whatever their columns); when it wrote one string for another (tabs
+/// for spaces is a matter of columns, which the caller measures), only for a `y` made of tabs in a
+/// region indented with tabs: the model's own tabs after its drifted text are levels of the file's
+/// kind, which columns would misread (`  \t` under `  ` for `\t\t` is three tabs, not a tab stop
+/// six columns on).
+fn textual_indent(tm: Option<(&str, &str)>, ni: &str, tabs: bool) -> Option<String> {
+    let (a, b) = tm?;
+    let rest = ni.strip_prefix(b)?;
+    let whole = a.is_empty() || b.is_empty();
+    let own_tabs = tabs && !rest.is_empty() && rest.bytes().all(|c| c == b'\t');
+    (whole || own_tabs).then(|| format!("{a}{rest}"))
 }
 
 /// The first non-blank line at or above (`down == false`) / at or below `from`, near it.
@@ -1048,7 +1092,17 @@ impl Run<'_> {
             return none;
         };
         let cols = |l: &str| columns(indent_of(l), r.tab) as isize;
-        let u = r.unit as isize;
+        // One level is the step from an opening line to the first line of its body when the run is
+        // inserted between them: a block embedded in the file (YAML in a shell heredoc) keeps its
+        // own unit, which the file's around it (`Drift::unit`) may not be.
+        let u = match (self.prev, self.next) {
+            (Some(p), Some(nx))
+                if self.replaced.is_empty() && self.opens(p) && cols(nx) > cols(p) =>
+            {
+                cols(nx) - cols(p)
+            }
+            _ => r.unit as isize,
+        };
         // A run of lines inserted between an opening line and the first line of its body, none of
         // them opening a block, is that line's sibling: the body's column is the line's.
         let flat = self.replaced.is_empty() && !body.iter().any(|&x| self.opens(new[x]));
@@ -1251,9 +1305,9 @@ fn render_pair(
     } else {
         match (
             ctx.reindent,
-            tm.and_then(|(a, b)| Some((a, ni.strip_prefix(b)?))),
+            ctx.reindent.and_then(|r| textual_indent(tm, ni, r.tabs)),
         ) {
-            (Some(_), Some((a, rest))) => format!("{a}{rest}"),
+            (Some(_), Some(t)) => t,
             (Some(r), None) => {
                 let cols = (columns(ni, r.tab) as isize + shift).max(0) as usize;
                 ctx.indent_for(cols, Some(f), written)
@@ -1297,8 +1351,8 @@ fn render_added(
                 return String::new();
             }
             let ind = indent_of(n);
-            let mut s = match tm.and_then(|(a, b)| Some((a, ind.strip_prefix(b)?))) {
-                Some((a, rest)) => format!("{a}{rest}"),
+            let mut s = match textual_indent(tm, ind, r.tabs) {
+                Some(t) => t,
                 None => {
                     let cols = (columns(ind, r.tab) as isize + shift).max(0) as usize;
                     ctx.indent_for(cols, None, written)

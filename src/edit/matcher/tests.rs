@@ -1277,6 +1277,75 @@ fn an_added_line_in_an_embedded_block_keeps_its_indentation_characters() {
     assert_eq!(out, "main() {\n\tif x; then\n\t\ty\n\t\tz\n\tfi\n}\n");
 }
 
+/// Lines inserted between an opening line and its body's first line are weighed with the unit that
+/// step shows: in YAML indented by 2 inside a shell script indented by 4, lines the model wrote two
+/// columns deep (its whole hunk drifted by 2) went one level too deep (seed 27, 453150). Where the
+/// step is the file's unit the reading is unchanged.
+#[test]
+fn an_embedded_block_weighs_its_neighbours_with_its_own_unit() {
+    let sh = "setup() {\n    if [ ! -f a ]; then\n        cat <<EOF > a\nname: app\nitems:\n  - ok\nretries: 8\nEOF\n    fi\n}\n";
+    let (out, _) = apply(
+        sh,
+        "  name: app\n  items:\n    - ok\n",
+        "  name: app\n  items:\n    count: 1\n    size:\n      - a\n    - ok\n",
+    )
+    .unwrap();
+    assert!(
+        out.contains("items:\n  count: 1\n  size:\n    - a\n  - ok\n"),
+        "{out:?}"
+    );
+    // The same lines already at the file's columns (no drift) land as written.
+    let (out, _) = apply(
+        sh,
+        "name: app\nitems:\n  - ok\n",
+        "name: app\nitems:\n  count: 1\n  size:\n    - a\n  - ok\n",
+    )
+    .unwrap();
+    assert!(
+        out.contains("items:\n  count: 1\n  size:\n    - a\n  - ok\n"),
+        "{out:?}"
+    );
+}
+
+/// A one-line `old` copied without its indentation, and a `new` that adds a line at the file's
+/// columns above a copy of `old` as sent: the copy is the line `old` names, kept at its
+/// indentation (it was written at column 0, out of its function: seed 28, 352299). A third line
+/// that reads in either frame is refused.
+#[test]
+fn a_copy_of_an_unindented_old_keeps_its_line_indentation() {
+    let rs = "fn f() {\n        let x = 1;\n}\n";
+    let (out, _) = apply(rs, "let x = 1;", "        return y;\nlet x = 1;").unwrap();
+    assert_eq!(out, "fn f() {\n        return y;\n        let x = 1;\n}\n");
+    let r = apply(rs, "let x = 1;", "        return y;\nlet x = 1;\nz();");
+    assert!(matches!(r, Err(Miss::InconsistentIndent { .. })), "{r:?}");
+    // Without a copy of `old`, the lines stay as sent.
+    let (out, _) = apply(rs, "let x = 1;", "        let x = 2;\n").unwrap();
+    assert_eq!(out, "fn f() {\n        let x = 2;\n\n}\n");
+}
+
+/// `old` as sent, with a blank line below it, found only through an indentation drift at an
+/// indented near-twin followed by a blank line, while `old` without the blank line stands exactly
+/// elsewhere: a blank line added, or a drift; two places (seed 28, 739429, wrote into the twin).
+/// Found exactly with its blank line, it lands.
+#[test]
+fn a_blank_edge_line_or_a_drift_is_two_places() {
+    let file =
+        "    if a {\n        x();\n    }\n\n        if a {\n            x();\n        }\n}\n";
+    let r = apply(
+        file,
+        "        if a {\n            x();\n        }\n\n",
+        "        if a {\n            y();\n        }\n\n",
+    );
+    assert!(matches!(r, Err(Miss::Count { count: 2, .. })), "{r:?}");
+    let (out, _) = apply(
+        file,
+        "    if a {\n        x();\n    }\n\n",
+        "    if a {\n        y();\n    }\n\n",
+    )
+    .unwrap();
+    assert!(out.starts_with("    if a {\n        y();\n"), "{out:?}");
+}
+
 /// A multi-line `old` matches whole lines unless it plainly starts or ends inside one: a stale
 /// `x = 1` / `y = 2` (the file now says `max = 1`) matched the tail of `max` and was written there.
 #[test]
@@ -1373,6 +1442,29 @@ fn a_textual_drift_keeps_tabs_and_spaces_as_written() {
     .unwrap();
     assert_eq!(tier, Tier::InlineWhitespace);
     assert_eq!(out, "CC      = gcc\nCFLAGS  = -O2\nall:\n\t@echo hi\n");
+}
+
+/// A model that wrote two spaces for two tabs and then a tab of its own for the next level
+/// (`  \tfmt.Printf`) meant a third tab: measured in columns at a tab of 8 the line stood six
+/// columns past the file's two tabs and was written `\t\t      ` (seed 27, 890066). Spaces the
+/// model adds after its drifted text are still measured in columns, and a space-indented region
+/// is not touched by the rule.
+#[test]
+fn a_tab_after_drifted_text_is_a_level_of_the_file() {
+    let go = "func f() {\n\tif a {\n\t\treturn x\n\t}\n}\n";
+    let (out, _) = apply(go, "  return x", "  return x\n  if b {\n  \tg(y)\n  }").unwrap();
+    assert_eq!(
+        out,
+        "func f() {\n\tif a {\n\t\treturn x\n\t\tif b {\n\t\t\tg(y)\n\t\t}\n\t}\n}\n"
+    );
+    // Spaces after the drifted text are still measured in columns.
+    let (out, _) = apply(go, "  return x", "  return x\n  if b {\n    g(y)\n  }").unwrap();
+    assert!(out.contains("\t\tif b {\n\t\t  g(y)\n"), "{out:?}");
+    // A space-indented file: a tab the model adds is no level of the file's kind.
+    let py = "def f():\n    if a:\n        return x\n";
+    if let Ok((out, _)) = apply(py, "  return x", "  return x\n  \ty = 1") {
+        assert!(!out.contains("        \ty"), "{out:?}");
+    }
 }
 
 /// An `old` that ends with whitespace has an invisible part too: `-f size.o\t` matched the line
