@@ -1092,17 +1092,7 @@ impl Run<'_> {
             return none;
         };
         let cols = |l: &str| columns(indent_of(l), r.tab) as isize;
-        // One level is the step from an opening line to the first line of its body when the run is
-        // inserted between them: a block embedded in the file (YAML in a shell heredoc) keeps its
-        // own unit, which the file's around it (`Drift::unit`) may not be.
-        let u = match (self.prev, self.next) {
-            (Some(p), Some(nx))
-                if self.replaced.is_empty() && self.opens(p) && cols(nx) > cols(p) =>
-            {
-                cols(nx) - cols(p)
-            }
-            _ => r.unit as isize,
-        };
+        let u = r.unit as isize;
         // A run of lines inserted between an opening line and the first line of its body, none of
         // them opening a block, is that line's sibling: the body's column is the line's.
         let flat = self.replaced.is_empty() && !body.iter().any(|&x| self.opens(new[x]));
@@ -1110,6 +1100,19 @@ impl Run<'_> {
             (Some(p), Some(nx)) if self.opens(p) && flat && cols(nx) > cols(p) => cols(nx),
             (Some(p), _) => cols(p) + u,
             (None, _) => 0,
+        };
+        // Inserted between an opening line and the first line of its body, one level deeper is
+        // also that line's column: a block embedded in the file (YAML in a shell heredoc) keeps its
+        // own unit, which the file's around it (`Drift::unit`) may not be. A frame that fits either
+        // fits (seed 27, 453150: read with the script's unit alone, the heredoc's lines went one
+        // level too deep).
+        let body_line = match (self.prev, self.next) {
+            (Some(p), Some(nx))
+                if self.replaced.is_empty() && self.opens(p) && cols(nx) > cols(p) =>
+            {
+                cols(nx)
+            }
+            _ => body_col,
         };
         // Where a block may be empty, an opening line whose whole body the run rewrites (the
         // lines it replaces start deeper than it, and end its body: the line after the run is not
@@ -1135,16 +1138,19 @@ impl Run<'_> {
                 Some(_) if emptied => 0,
                 // After an opening line, one level deeper (a closing line: at its column).
                 Some(p) if self.opens(p) && closes(new[first]) => (f - cols(p)).abs(),
-                Some(p) if self.opens(p) => (f - body_col).abs(),
+                Some(p) if self.opens(p) => (f - body_col).abs().min((f - body_line).abs()),
                 // Else at its column or dedented.
                 Some(p) => (f - cols(p)).max(0),
                 None => 0,
             };
+            // A Makefile rule opens its recipe only at column 0: where the frame puts it.
+            let opens_last = self.opens(new[last])
+                || (self.make && l == 0 && makefile_rule(new[last].trim_start()));
             let after = match self.next {
                 // After an opening line, one level deeper (a closing line: at its column); else at
                 // its column or dedented.
-                Some(nx) if self.opens(new[last]) && closes(nx) => (cols(nx) - l).abs(),
-                Some(nx) if self.opens(new[last]) => (cols(nx) - l - u).abs(),
+                Some(nx) if opens_last && closes(nx) => (cols(nx) - l).abs(),
+                Some(nx) if opens_last => (cols(nx) - l - u).abs(),
                 Some(nx) => (cols(nx) - l).max(0),
                 None => 0,
             };

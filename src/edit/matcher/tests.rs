@@ -1277,21 +1277,40 @@ fn an_added_line_in_an_embedded_block_keeps_its_indentation_characters() {
     assert_eq!(out, "main() {\n\tif x; then\n\t\ty\n\t\tz\n\tfi\n}\n");
 }
 
-/// Lines inserted between an opening line and its body's first line are weighed with the unit that
-/// step shows: in YAML indented by 2 inside a shell script indented by 4, lines the model wrote two
-/// columns deep (its whole hunk drifted by 2) went one level too deep (seed 27, 453150). Where the
-/// step is the file's unit the reading is unchanged.
+/// Lines inserted between an opening line and its body's first line fit one level deeper at that
+/// line's column too: in YAML indented by 2 inside a shell script indented by 4, lines the model
+/// wrote two columns deep (its whole hunk drifted by 2) were read with the script's unit alone and
+/// went one level too deep (seed 27, 453150). Both frames fit now, and a heredoc's YAML is
+/// indentation-significant: refused, naming the heredoc. A Python class whose body sits 8 deep
+/// still reads a 4-deep insertion in the model's frame (seed 28, 378339: the nearer misfit of two
+/// frames is no fit).
 #[test]
 fn an_embedded_block_weighs_its_neighbours_with_its_own_unit() {
     let sh = "setup() {\n    if [ ! -f a ]; then\n        cat <<EOF > a\nname: app\nitems:\n  - ok\nretries: 8\nEOF\n    fi\n}\n";
-    let (out, _) = apply(
+    let r = apply(
         sh,
         "  name: app\n  items:\n    - ok\n",
         "  name: app\n  items:\n    count: 1\n    size:\n      - a\n    - ok\n",
+    );
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::FrameUndecided { .. },
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    let py = "class A:\n        def f(self):\n            return 1\n";
+    let (out, _) = apply(
+        py,
+        "  class A:\n",
+        "  class A:\n      for n in x:\n          y = 1\n",
     )
     .unwrap();
     assert!(
-        out.contains("items:\n  count: 1\n  size:\n    - a\n  - ok\n"),
+        out.contains("class A:\n    for n in x:\n        y = 1\n"),
         "{out:?}"
     );
     // The same lines already at the file's columns (no drift) land as written.
@@ -1344,6 +1363,24 @@ fn a_blank_edge_line_or_a_drift_is_two_places() {
     )
     .unwrap();
     assert!(out.starts_with("    if a {\n        y();\n"), "{out:?}");
+}
+
+/// A Makefile rule opens its recipe only at column 0, so the frames are weighed with the rule where
+/// each puts it: a rule line moved below its recipe line under a drift of one tab read, at the
+/// file's columns, as a recipe line (`\tbuild: x`) because the model's frame was not seen to open
+/// a block above `\trm -f l` (seed 28, 420848). Both readings fit their neighbours: refused.
+#[test]
+fn a_makefile_rule_opens_a_block_in_the_frame_that_puts_it_at_column_0() {
+    let text = "CC = gcc\n\nbuild: a.o\n\trm -f v\n\trm -f l\n";
+    let h = Haystack::new(text).with_layout(Layout::of_path("Makefile"));
+    let r = locate(
+        &h,
+        "\tbuild: a.o\n\t\trm -f v\n\t\trm -f l\n",
+        "\t\trm -f v\n\tbuild: b.o\n\t\trm -f l\n",
+        1,
+        Tolerance::Safe,
+    );
+    assert!(matches!(r, Err(Miss::InconsistentIndent { .. })), "{r:?}");
 }
 
 /// A multi-line `old` matches whole lines unless it plainly starts or ends inside one: a stale
