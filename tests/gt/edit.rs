@@ -180,6 +180,34 @@ pub fn choose_edits(r: &mut Rng, doc: &Doc, max: usize) -> Vec<LineEdit> {
     edits
 }
 
+/// Whether a replacement that writes new lines, in a language where indentation is syntax, deletes
+/// an opening line and keeps the first line of its body: that body is left deeper than anything
+/// above it, no well-formed code, and the lines written near it have no frame a reader could
+/// call right (seed 28, 962255: `class Store:` replaced by a statement over its `def`).
+fn orphans_a_body(doc: &Doc, at: usize, len: usize, new: &[NL]) -> bool {
+    let writes = new
+        .iter()
+        .any(|n| matches!(n, NL::Written { origin: None, .. }));
+    if !doc.lang.indent_significant() || !writes {
+        return false;
+    }
+    let text = |i: usize| doc.lines[i].text.as_str();
+    let survives = |j: usize| {
+        j >= at + len
+            || new.iter().any(|n| match n {
+                NL::Kept(k) => *k == j,
+                NL::Written { origin, .. } => *origin == Some(j),
+            })
+    };
+    (at..at + len).any(|i| {
+        if text(i).trim().is_empty() || survives(i) {
+            return false;
+        }
+        let below = (i + 1..doc.lines.len()).find(|&j| !text(j).trim().is_empty());
+        below.is_some_and(|j| indent_of(text(j)).len() > indent_of(text(i)).len() && survives(j))
+    })
+}
+
 fn make_edit(r: &mut Rng, doc: &Doc, at: usize, kind: EditKind) -> Option<LineEdit> {
     let n = doc.lines.len();
     let text = |i: usize| doc.lines[i].text.as_str();
@@ -265,6 +293,8 @@ fn make_edit(r: &mut Rng, doc: &Doc, at: usize, kind: EditKind) -> Option<LineEd
             }
             let mut new = Vec::new();
             let mut changed = false;
+            // The indentation of the shallowest line of the run of deleted lines `i` ends.
+            let mut deleted_at: Option<String> = None;
             for i in at..at + len {
                 let blank = text(i).trim().is_empty();
                 let mut deleted = false;
@@ -284,11 +314,23 @@ fn make_edit(r: &mut Rng, doc: &Doc, at: usize, kind: EditKind) -> Option<LineEd
                     }
                     _ => new.push(NL::Kept(i)),
                 }
+                match (deleted, blank) {
+                    (true, false) => {
+                        let here = indent_of(text(i));
+                        if deleted_at.as_ref().is_none_or(|d| here.len() < d.len()) {
+                            deleted_at = Some(here.to_string());
+                        }
+                    }
+                    (true, true) => {}
+                    (false, _) => deleted_at = None,
+                }
                 if r.chance(1, 6) {
                     // Lines written in place of a deleted line stand where it stood (below a
-                    // deleted `ports:`, not in the block it no longer opens).
+                    // deleted `ports:`, not in the block it no longer opens), and in place of a
+                    // deleted body whose opening line went with it, where that line stood (a
+                    // `for` written where the body of a deleted `for` was is no well-formed code).
                     let ind = match deleted {
-                        true if !blank => indent_of(text(i)).to_string(),
+                        true if !blank => deleted_at.clone().unwrap_or_default(),
                         _ => indent_after(doc, Some(i)),
                     };
                     for t in new_lines(r, doc, i, &ind) {
@@ -299,6 +341,9 @@ fn make_edit(r: &mut Rng, doc: &Doc, at: usize, kind: EditKind) -> Option<LineEd
                     }
                     changed = true;
                 }
+            }
+            if orphans_a_body(doc, at, len, &new) {
+                return None;
             }
             if !changed {
                 let i = (at..at + len).find(|&i| !text(i).trim().is_empty())?;
