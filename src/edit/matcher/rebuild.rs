@@ -825,7 +825,9 @@ fn line_ops_of(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<simi
     let wo: Vec<&str> = old.iter().map(|l| l.trim_end()).collect();
     let wn: Vec<&str> = new.iter().map(|l| l.trim_end()).collect();
     let mut out = Vec::new();
-    for op in super::search::bounded_diff(&wo, &wn, &mut budget) {
+    let top = super::search::bounded_diff(&wo, &wn, &mut budget);
+    let top = better_alignment(&wo, &wn, ko, kn, top, &mut budget);
+    for op in top {
         let (or, nr) = (op.old_range(), op.new_range());
         if matches!(op, Equal { .. }) || or.is_empty() || nr.is_empty() {
             out.push(op);
@@ -837,6 +839,84 @@ fn line_ops_of(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<simi
         }
     }
     out
+}
+
+/// The line diff `ops` of `wo` → `wn`, or the other alignment of as many equal lines when its runs
+/// of changed lines pair better by position: a diff that keeps one of two lines it could keep
+/// (`fi` moved below inserted lines, or `rm -f y.tmp9` kept in place) pairs the other with an
+/// unrelated line, and a line's invisible bytes (its trailing whitespace, its break) go with the
+/// pairing (seed 28, 674399: `rm -f y.tmp9 ` lost its space to `rm -f result.tmp`). The other
+/// alignment is the diff of both sides read backwards; it is taken only when more of its changed
+/// lines resemble the line they replace ([`resembles`], on `ko` / `kn`).
+fn better_alignment(
+    wo: &[&str],
+    wn: &[&str],
+    ko: &[&str],
+    kn: &[&str],
+    ops: Vec<similar::DiffOp>,
+    budget: &mut usize,
+) -> Vec<similar::DiffOp> {
+    use crate::edit::myers::diff_through;
+    use similar::DiffOp::Equal;
+    let (lo, ln) = (wo.len(), wn.len());
+    if lo < 2 || ln < 2 {
+        return ops;
+    }
+    let equal = |ops: &[similar::DiffOp]| -> usize {
+        ops.iter()
+            .map(|op| match *op {
+                Equal { len, .. } => len,
+                _ => 0,
+            })
+            .sum()
+    };
+    // Runs of changed lines paired by position: how many resemble the line they replace.
+    let score = |ops: &[similar::DiffOp]| -> usize {
+        let mut total = 0;
+        let mut run: Option<(usize, usize, usize, usize)> = None;
+        let mut close = |run: &mut Option<(usize, usize, usize, usize)>| {
+            if let Some((o, ol, n, nl)) = run.take() {
+                total += (0..ol.min(nl))
+                    .filter(|&x| resembles(ko[o + x], kn[n + x]))
+                    .count();
+            }
+        };
+        for op in ops {
+            if matches!(op, Equal { .. }) {
+                close(&mut run);
+                continue;
+            }
+            let (or, nr) = (op.old_range(), op.new_range());
+            run = Some(match run {
+                Some((o, ol, n, nl)) => (o, ol + or.len(), n, nl + nr.len()),
+                None => (or.start, or.len(), nr.start, nr.len()),
+            });
+        }
+        close(&mut run);
+        total
+    };
+    let ro: Vec<&str> = wo.iter().rev().copied().collect();
+    let rn: Vec<&str> = wn.iter().rev().copied().collect();
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for op in super::search::bounded_diff(&ro, &rn, budget) {
+        if let Equal {
+            old_index,
+            new_index,
+            len,
+        } = op
+        {
+            pairs.extend((0..len).map(|x| (lo - 1 - (old_index + x), ln - 1 - (new_index + x))));
+        }
+    }
+    pairs.sort_unstable();
+    let other = diff_through(&pairs, (lo, ln), |o, n| {
+        super::search::bounded_diff(&wo[o], &wn[n], budget)
+    });
+    if equal(&other) == equal(&ops) && score(&other) > score(&ops) {
+        other
+    } else {
+        ops
+    }
 }
 
 /// How `old` drifted from the file at the indentation tiers: `None` when not uniformly.

@@ -1383,6 +1383,24 @@ fn a_makefile_rule_opens_a_block_in_the_frame_that_puts_it_at_column_0() {
     assert!(matches!(r, Err(Miss::InconsistentIndent { .. })), "{r:?}");
 }
 
+/// Of two alignments keeping as many lines, the one whose changed lines pair with lines they
+/// resemble: the diff kept `fi` (moved below inserted lines) and paired `rm -f y.tmp9 ` with
+/// `rm -f result.tmp`, which took its trailing space (seed 28, 674399).
+#[test]
+fn invisible_bytes_stay_on_the_line_the_model_kept() {
+    let file = "        rm -f value.tmp\n    fi\n    rm -f y.tmp9 \n}\n";
+    let (out, _) = apply(
+        file,
+        "        rm -f value.tmp\n    fi\n    rm -f y.tmp9\n}",
+        "        rm -f value.tmp3\n    fi4\n    rm -f y.tmp9\n    if [ -f t ]; then\n        rm -f x.tmp\n    fi\n} limit\nrm -f result.tmp",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "        rm -f value.tmp3\n    fi4\n    rm -f y.tmp9 \n    if [ -f t ]; then\n        rm -f x.tmp\n    fi\n} limit\nrm -f result.tmp\n"
+    );
+}
+
 /// A multi-line `old` matches whole lines unless it plainly starts or ends inside one: a stale
 /// `x = 1` / `y = 2` (the file now says `max = 1`) matched the tail of `max` and was written there.
 #[test]
