@@ -268,6 +268,11 @@ pub enum IndentMiss {
     /// their words differently and reads as each of them with one word changed: whose spacing it
     /// keeps is a guess.
     SpacingUndecided { line: usize },
+    /// `new`'s lines pair with the lines they replace in two ways as good as each other (a line
+    /// kept in place or an equal one moved), and the two write different bytes from the 1-based
+    /// `line` of the written text on (which line keeps its file line's indentation, trailing
+    /// whitespace or line break): which line the model kept is a guess.
+    PairingUndecided { line: usize },
 }
 
 /// Most spans a refusal lists.

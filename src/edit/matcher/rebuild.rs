@@ -343,6 +343,13 @@ fn indent_lines(text: &str, prefix: &str) -> String {
 
 /// Builds the replacement for a line-tier match. `Err` when the match needs re-indenting and its
 /// drift is not uniform, or the two readings of a run's columns disagree (see [`Frame::Conflict`]).
+///
+/// The lines of `new` are paired with those of `old` by a line diff; where two alignments are as
+/// good as each other ([`better_alignment`]) at a tier that re-indents (`indentation` and looser),
+/// both are written, and when they give different bytes
+/// (which of two equal `}` lines keeps its file line's indentation, a line's trailing whitespace or
+/// break) the edit is refused ([`IndentMiss::PairingUndecided`]): nothing the model sent tells
+/// which line it kept. When the other pairing is refused (its frames disagree), so is the edit.
 pub(super) fn rebuild(
     h: &Haystack,
     start: usize,
@@ -351,6 +358,45 @@ pub(super) fn rebuild(
     new: &[&str],
     tier: Tier,
     kept: Option<&[Option<usize>]>,
+) -> Result<String, IndentMiss> {
+    let align = Align {
+        other: false,
+        tied: Cell::new(false),
+    };
+    let first = rebuild_aligned(h, (start, end), old, new, tier, kept, &align)?;
+    // Only where the rebuild re-indents: below, a tie moves only bytes no view shows, and the rules
+    // for those (a moved line keeps its break, trailing whitespace stays on its line) settle it.
+    if !align.tied.get() || tier < Tier::Indentation {
+        return Ok(first);
+    }
+    let other = Align {
+        other: true,
+        tied: Cell::new(false),
+    };
+    match rebuild_aligned(h, (start, end), old, new, tier, kept, &other) {
+        Ok(second) if second != first => {
+            let line = first
+                .split_inclusive('\n')
+                .zip(second.split_inclusive('\n'))
+                .take_while(|(a, b)| a == b)
+                .count()
+                + 1;
+            Err(IndentMiss::PairingUndecided { line })
+        }
+        Ok(_) => Ok(first),
+        // The other pairing, as good, is refused (its frames disagree): so is the edit.
+        Err(why) => Err(why),
+    }
+}
+
+fn rebuild_aligned(
+    h: &Haystack,
+    (start, end): (usize, usize),
+    old: &[&str],
+    new: &[&str],
+    tier: Tier,
+    kept: Option<&[Option<usize>]>,
+    align: &Align,
 ) -> Result<String, IndentMiss> {
     let text = h.text;
     let lines = h.lines();
@@ -397,8 +443,8 @@ pub(super) fn rebuild(
     // For each line of a replacing run: the lines the run replaces.
     let mut replacing: Vec<Option<(usize, usize)>> = vec![None; new.len()];
     let ops = kept
-        .and_then(|k| marked_ops(k, old, new, &ko, &kn))
-        .unwrap_or_else(|| line_ops(old, new, &ko, &kn));
+        .and_then(|k| marked_ops(k, old, new, &ko, &kn, align))
+        .unwrap_or_else(|| line_ops(old, new, &ko, &kn, align));
     for op in ops {
         use similar::DiffOp::*;
         match op {
@@ -771,6 +817,7 @@ fn marked_ops(
     new: &[&str],
     ko: &[&str],
     kn: &[&str],
+    align: &Align,
 ) -> Option<Vec<similar::DiffOp>> {
     use similar::DiffOp::*;
     let (lo, ln) = (old.len(), new.len());
@@ -785,7 +832,7 @@ fn marked_ops(
     }
     let pairs = marked_pairs(kept, &old[..lo], &new[..ln])?;
     let mut ops = diff_through(&pairs, (lo, ln), |o, n| {
-        line_ops_of(&old[o.clone()], &new[n.clone()], &ko[o], &kn[n])
+        line_ops_of(&old[o.clone()], &new[n.clone()], &ko[o], &kn[n], align)
     });
     if (lo, ln) != (old.len(), new.len()) {
         ops.push(Equal {
@@ -805,10 +852,22 @@ fn marked_ops(
 /// When both end with a line break, their empty last segments are the span's end, not a line: they
 /// pair with each other, never a blank line of `old` with the end of `new` (the blank line's
 /// whitespace would be glued to the line after the span).
-fn line_ops(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<similar::DiffOp> {
+fn line_ops(
+    old: &[&str],
+    new: &[&str],
+    ko: &[&str],
+    kn: &[&str],
+    align: &Align,
+) -> Vec<similar::DiffOp> {
     let (lo, ln) = (old.len(), new.len());
     if lo > 1 && ln > 1 && old[lo - 1].is_empty() && new[ln - 1].is_empty() {
-        let mut out = line_ops_of(&old[..lo - 1], &new[..ln - 1], &ko[..lo - 1], &kn[..ln - 1]);
+        let mut out = line_ops_of(
+            &old[..lo - 1],
+            &new[..ln - 1],
+            &ko[..lo - 1],
+            &kn[..ln - 1],
+            align,
+        );
         out.push(similar::DiffOp::Equal {
             old_index: lo - 1,
             new_index: ln - 1,
@@ -816,17 +875,23 @@ fn line_ops(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<similar
         });
         return out;
     }
-    line_ops_of(old, new, ko, kn)
+    line_ops_of(old, new, ko, kn, align)
 }
 
-fn line_ops_of(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<similar::DiffOp> {
+fn line_ops_of(
+    old: &[&str],
+    new: &[&str],
+    ko: &[&str],
+    kn: &[&str],
+    align: &Align,
+) -> Vec<similar::DiffOp> {
     use similar::DiffOp::*;
     let mut budget = super::search::LINE_DIFF_STEPS;
     let wo: Vec<&str> = old.iter().map(|l| l.trim_end()).collect();
     let wn: Vec<&str> = new.iter().map(|l| l.trim_end()).collect();
     let mut out = Vec::new();
     let top = super::search::bounded_diff(&wo, &wn, &mut budget);
-    let top = better_alignment(&wo, &wn, ko, kn, top, &mut budget);
+    let top = better_alignment(&wo, &wn, (ko, kn), top, &mut budget, align);
     for op in top {
         let (or, nr) = (op.old_range(), op.new_range());
         if matches!(op, Equal { .. }) || or.is_empty() || nr.is_empty() {
@@ -846,15 +911,16 @@ fn line_ops_of(old: &[&str], new: &[&str], ko: &[&str], kn: &[&str]) -> Vec<simi
 /// (`fi` moved below inserted lines, or `rm -f y.tmp9` kept in place) pairs the other with an
 /// unrelated line, and a line's invisible bytes (its trailing whitespace, its break) go with the
 /// pairing (seed 28, 674399: `rm -f y.tmp9 ` lost its space to `rm -f result.tmp`). The other
-/// alignment is the diff of both sides read backwards; it is taken only when more of its changed
-/// lines resemble the line they replace ([`resembles`], on `ko` / `kn`).
+/// alignments are the two extreme ones ([`lcs_extremes`]); one is taken when more of its changed
+/// lines resemble the line they replace ([`resembles`], on `ko` / `kn`), and when two that keep
+/// different lines score the same, `align.tied` is set and `align.other` picks the second.
 fn better_alignment(
     wo: &[&str],
     wn: &[&str],
-    ko: &[&str],
-    kn: &[&str],
+    (ko, kn): (&[&str], &[&str]),
     ops: Vec<similar::DiffOp>,
     budget: &mut usize,
+    align: &Align,
 ) -> Vec<similar::DiffOp> {
     use crate::edit::myers::diff_through;
     use similar::DiffOp::Equal;
@@ -895,28 +961,123 @@ fn better_alignment(
         close(&mut run);
         total
     };
-    let ro: Vec<&str> = wo.iter().rev().copied().collect();
-    let rn: Vec<&str> = wn.iter().rev().copied().collect();
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for op in super::search::bounded_diff(&ro, &rn, budget) {
-        if let Equal {
-            old_index,
-            new_index,
-            len,
-        } = op
-        {
-            pairs.extend((0..len).map(|x| (lo - 1 - (old_index + x), ln - 1 - (new_index + x))));
+    let kept = |ops: &[similar::DiffOp]| -> Vec<(usize, usize)> {
+        ops.iter()
+            .flat_map(|op| match *op {
+                Equal {
+                    old_index,
+                    new_index,
+                    len,
+                } => (0..len).map(|x| (old_index + x, new_index + x)).collect(),
+                _ => Vec::new(),
+            })
+            .collect()
+    };
+    let Some([early, late]) = lcs_extremes(wo, wn) else {
+        return ops;
+    };
+    let mut gap = |o: std::ops::Range<usize>, n: std::ops::Range<usize>| {
+        super::search::bounded_diff(&wo[o], &wn[n], budget)
+    };
+    let early = diff_through(&early, (lo, ln), &mut gap);
+    let late = diff_through(&late, (lo, ln), &mut gap);
+    let n_equal = equal(&ops);
+    let mut best: Vec<Vec<similar::DiffOp>> = Vec::new();
+    let mut top = 0;
+    for cand in [ops.clone(), early, late] {
+        if equal(&cand) != n_equal {
+            continue;
+        }
+        let sc = score(&cand);
+        if sc > top || best.is_empty() {
+            top = sc;
+            best.clear();
+        }
+        if sc == top && !best.iter().any(|b| kept(b) == kept(&cand)) {
+            best.push(cand);
         }
     }
-    pairs.sort_unstable();
-    let other = diff_through(&pairs, (lo, ln), |o, n| {
-        super::search::bounded_diff(&wo[o], &wn[n], budget)
-    });
-    if equal(&other) == equal(&ops) && score(&other) > score(&ops) {
-        other
-    } else {
-        ops
+    if best.is_empty() {
+        return ops;
     }
+    if best.len() > 1 {
+        // As good as each other: the caller writes both and compares.
+        align.tied.set(true);
+        if align.other {
+            return best.swap_remove(1);
+        }
+    }
+    best.swap_remove(0)
+}
+
+/// The two extreme longest common subsequences of `a` and `b` as (old, new) index pairs: the one
+/// that pairs each line as early as it can (deleting old lines before adding new ones) and the one
+/// that pairs each as late; `None` past a size bound (the diff's own alignment stands).
+fn lcs_extremes(a: &[&str], b: &[&str]) -> Option<[Vec<(usize, usize)>; 2]> {
+    const MAX_CELLS: usize = 40_000;
+    let (n, m) = (a.len(), b.len());
+    if (n + 1).saturating_mul(m + 1) > MAX_CELLS {
+        return None;
+    }
+    let w = m + 1;
+    // suf[i][j]: LCS of a[i..], b[j..]; pre[i][j]: LCS of a[..i], b[..j].
+    let mut suf = vec![0u32; (n + 1) * w];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            suf[i * w + j] = if a[i] == b[j] {
+                suf[(i + 1) * w + j + 1] + 1
+            } else {
+                suf[(i + 1) * w + j].max(suf[i * w + j + 1])
+            };
+        }
+    }
+    let mut pre = vec![0u32; (n + 1) * w];
+    for i in 1..=n {
+        for j in 1..=m {
+            pre[i * w + j] = if a[i - 1] == b[j - 1] {
+                pre[(i - 1) * w + j - 1] + 1
+            } else {
+                pre[(i - 1) * w + j].max(pre[i * w + j - 1])
+            };
+        }
+    }
+    let mut early = Vec::new();
+    let (mut i, mut j) = (0, 0);
+    while i < n && j < m {
+        if a[i] == b[j] && suf[i * w + j] == suf[(i + 1) * w + j + 1] + 1 {
+            early.push((i, j));
+            i += 1;
+            j += 1;
+        } else if suf[(i + 1) * w + j] >= suf[i * w + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    let mut late = Vec::new();
+    let (mut i, mut j) = (n, m);
+    while i > 0 && j > 0 {
+        if a[i - 1] == b[j - 1] && pre[i * w + j] == pre[(i - 1) * w + j - 1] + 1 {
+            late.push((i - 1, j - 1));
+            i -= 1;
+            j -= 1;
+        } else if pre[(i - 1) * w + j] >= pre[i * w + j - 1] {
+            i -= 1;
+        } else {
+            j -= 1;
+        }
+    }
+    late.reverse();
+    Some([early, late])
+}
+
+/// Which of two equally good line alignments [`better_alignment`] takes, and whether there was a
+/// tie to take.
+struct Align {
+    /// Take the other alignment on a tie.
+    other: bool,
+    /// Some diff met a tie.
+    tied: Cell<bool>,
 }
 
 /// How `old` drifted from the file at the indentation tiers: `None` when not uniformly.

@@ -48,6 +48,10 @@ pub fn indent_miss_words(
             "inline whitespace differs; the changed line could keep the spacing of more than one line it replaces",
             format!("lines {sl}-{el} match apart from inline whitespace, and line {line} of {what} replaces several lines that space their words differently, reading as each of them with one word changed: whose spacing it keeps is a guess, so nothing was applied. Copy the lines' spacing exactly."),
         ),
+        IndentMiss::PairingUndecided { line } => (
+            "lines repeat; new pairs with the lines it replaces in two ways that write different whitespace",
+            format!("lines {sl}-{el} match, but {what} repeats a line it also moves or replaces (such as a closing brace), and the two ways of pairing its lines with the file's write different indentation, trailing whitespace or line breaks from line {line} of the result on: which copy was kept is a guess, so nothing was applied. Send the lines that stay as they are as context, unchanged, or copy old exactly."),
+        ),
         IndentMiss::FrameUndecided { line, shifted, written, place } => (
             "indentation differs; nothing tells whether new is indented like old or already at the file's columns",
             format!("lines {sl}-{el} match apart from indentation, and in {place} nothing decides how to read {what}'s indentation: indented like old (shifted as old is), line {line} of {what} goes to column {shifted}; read as already at the file's columns, it stays at column {written}. The two readings put it in different blocks, so nothing was applied."),
