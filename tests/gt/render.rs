@@ -73,6 +73,11 @@
 //!   as far as any text sent tells, indented as the model means it; an engine could only guess
 //!   that the tab stood for the file's spaces, and at which width. (Before, such hunks counted
 //!   the tabs written as sent as wrong writes: G12's "tabs and spaces in embedded blocks".)
+//! - inline-whitespace noise (`inline_ws`) collapses runs of spaces in the lines the model copies
+//!   or changes; it is not used on a hunk whose added line keeps, single-spaced, the two words on
+//!   either side of a run of a line the hunk replaces (`idx     = 59` replaced by `idx = "x"`):
+//!   the text sent then reads the same as that aligned line edited with its alignment kept, a
+//!   well-formed edit with other bytes (`keeps_words_beside_a_run`);
 //! - a line the engine terminates itself in a file with mixed line endings may take either
 //!   (`EOL_ANY`);
 //! - twins the text cannot tell apart: when a line the edit keeps reads in a view like a line it
