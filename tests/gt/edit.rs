@@ -181,9 +181,10 @@ pub fn choose_edits(r: &mut Rng, doc: &Doc, max: usize) -> Vec<LineEdit> {
 }
 
 /// Whether a replacement that writes new lines, in a language where indentation is syntax, deletes
-/// an opening line and keeps the first line of its body: that body is left deeper than anything
-/// above it, no well-formed code, and the lines written near it have no frame a reader could
-/// call right (seed 28, 962255: `class Store:` replaced by a statement over its `def`).
+/// an opening line and keeps any line of its body: that body is left deeper than anything above
+/// it, no well-formed code, and the lines written near it have no frame a reader could call right
+/// (seed 28, 962255: `class Store:` replaced by a statement over its `def`; seed 25, 321450: YAML
+/// `api:` deleted with its first body line, `ports:` and `env:` kept).
 fn orphans_a_body(doc: &Doc, at: usize, len: usize, new: &[NL]) -> bool {
     let writes = new
         .iter()
@@ -203,8 +204,11 @@ fn orphans_a_body(doc: &Doc, at: usize, len: usize, new: &[NL]) -> bool {
         if text(i).trim().is_empty() || survives(i) {
             return false;
         }
-        let below = (i + 1..doc.lines.len()).find(|&j| !text(j).trim().is_empty());
-        below.is_some_and(|j| indent_of(text(j)).len() > indent_of(text(i)).len() && survives(j))
+        let depth = indent_of(text(i)).len();
+        (i + 1..doc.lines.len())
+            .filter(|&j| !text(j).trim().is_empty())
+            .take_while(|&j| indent_of(text(j)).len() > depth)
+            .any(survives)
     })
 }
 
