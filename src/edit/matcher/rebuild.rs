@@ -1013,14 +1013,29 @@ fn better_alignment(
 /// The two extreme longest common subsequences of `a` and `b` as (old, new) index pairs: the one
 /// that pairs each line as early as it can (deleting old lines before adding new ones) and the one
 /// that pairs each as late; `None` past a size bound (the diff's own alignment stands).
-fn lcs_extremes(a: &[&str], b: &[&str]) -> Option<[Vec<(usize, usize)>; 2]> {
+fn lcs_extremes<'a>(a: &[&'a str], b: &[&'a str]) -> Option<[Vec<(usize, usize)>; 2]> {
     const MAX_CELLS: usize = 40_000;
     let (n, m) = (a.len(), b.len());
     if (n + 1).saturating_mul(m + 1) > MAX_CELLS {
         return None;
     }
+    let early = earliest_lcs(a, b);
+    // The latest pairing is the earliest one of the two texts read backwards.
+    let backwards = |x: &[&'a str]| x.iter().rev().copied().collect::<Vec<_>>();
+    let mut late = earliest_lcs(&backwards(a), &backwards(b));
+    for p in &mut late {
+        *p = (n - 1 - p.0, m - 1 - p.1);
+    }
+    late.reverse();
+    Some([early, late])
+}
+
+/// A longest common subsequence of `a` and `b` that pairs each line as early as it can, taking
+/// the next line of `a` out before the next of `b` when both keep the length.
+fn earliest_lcs(a: &[&str], b: &[&str]) -> Vec<(usize, usize)> {
+    let (n, m) = (a.len(), b.len());
     let w = m + 1;
-    // suf[i][j]: LCS of a[i..], b[j..]; pre[i][j]: LCS of a[..i], b[..j].
+    // suf[i * w + j]: the LCS length of a[i..] and b[j..].
     let mut suf = vec![0u32; (n + 1) * w];
     for i in (0..n).rev() {
         for j in (0..m).rev() {
@@ -1031,21 +1046,11 @@ fn lcs_extremes(a: &[&str], b: &[&str]) -> Option<[Vec<(usize, usize)>; 2]> {
             };
         }
     }
-    let mut pre = vec![0u32; (n + 1) * w];
-    for i in 1..=n {
-        for j in 1..=m {
-            pre[i * w + j] = if a[i - 1] == b[j - 1] {
-                pre[(i - 1) * w + j - 1] + 1
-            } else {
-                pre[(i - 1) * w + j].max(pre[i * w + j - 1])
-            };
-        }
-    }
-    let mut early = Vec::new();
+    let mut out = Vec::new();
     let (mut i, mut j) = (0, 0);
     while i < n && j < m {
         if a[i] == b[j] && suf[i * w + j] == suf[(i + 1) * w + j + 1] + 1 {
-            early.push((i, j));
+            out.push((i, j));
             i += 1;
             j += 1;
         } else if suf[(i + 1) * w + j] >= suf[i * w + j + 1] {
@@ -1054,21 +1059,7 @@ fn lcs_extremes(a: &[&str], b: &[&str]) -> Option<[Vec<(usize, usize)>; 2]> {
             j += 1;
         }
     }
-    let mut late = Vec::new();
-    let (mut i, mut j) = (n, m);
-    while i > 0 && j > 0 {
-        if a[i - 1] == b[j - 1] && pre[i * w + j] == pre[(i - 1) * w + j - 1] + 1 {
-            late.push((i - 1, j - 1));
-            i -= 1;
-            j -= 1;
-        } else if pre[(i - 1) * w + j] >= pre[i * w + j - 1] {
-            i -= 1;
-        } else {
-            j -= 1;
-        }
-    }
-    late.reverse();
-    Some([early, late])
+    out
 }
 
 /// Which of two equally good line alignments [`better_alignment`] takes, and whether there was a
