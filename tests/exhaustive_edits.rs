@@ -120,11 +120,7 @@ fn check(file: &str, old: &str, new: &str) -> bool {
             Err(f) if f.code == Code::AlreadyApplied => {
                 let at = places[0];
                 let e = at + old.len();
-                let shows = |t: &str| !t.trim().is_empty();
-                let line_before =
-                    |x: usize| &file[file[..x].rfind(['\n', '\r']).map_or(0, |i| i + 1)..x];
-                let line_from =
-                    |x: usize| &file[x..file[x..].find(['\n', '\r']).map_or(file.len(), |i| x + i)];
+                let (line_before, line_from) = (|x| line_before(file, x), |x| line_from(file, x));
                 let brk = |t: &str| matches!(t, "\n" | "\r\n" | "\r");
                 let lead = old.strip_suffix(new).is_some_and(brk)
                     && shows(line_before(at))
@@ -143,11 +139,7 @@ fn check(file: &str, old: &str, new: &str) -> bool {
             Err(f) if f.code == Code::SearchBlockNotFound => {
                 let at = places[0];
                 let e = at + old.len();
-                let shows = |t: &str| !t.trim().is_empty();
-                let line_before =
-                    |x: usize| &file[file[..x].rfind(['\n', '\r']).map_or(0, |i| i + 1)..x];
-                let line_from =
-                    |x: usize| &file[x..file[x..].find(['\n', '\r']).map_or(file.len(), |i| x + i)];
+                let (line_before, line_from) = (|x| line_before(file, x), |x| line_from(file, x));
                 let lead = old.starts_with(['\n', '\r'])
                     && !new.starts_with(['\n', '\r'])
                     && shows(line_before(at));
@@ -266,4 +258,19 @@ fn every_small_edit_over_characters_sharing_bytes() {
     let (cases, applied) = every_edit(&["中", "丫", " ", "\n", "\u{3000}", "½", "\t"]);
     assert!(cases >= 400 * 56 * 5, "{cases}");
     assert!(applied > cases / 10, "{applied} of {cases}");
+}
+
+/// Whether a text shows anything in a view (not only whitespace).
+fn shows(t: &str) -> bool {
+    !t.trim().is_empty()
+}
+
+/// The part of `x`'s line in `file` before byte `x`.
+fn line_before(file: &str, x: usize) -> &str {
+    &file[file[..x].rfind(['\n', '\r']).map_or(0, |i| i + 1)..x]
+}
+
+/// The part of `x`'s line in `file` from byte `x` on.
+fn line_from(file: &str, x: usize) -> &str {
+    &file[x..file[x..].find(['\n', '\r']).map_or(file.len(), |i| x + i)]
 }
