@@ -120,14 +120,13 @@ fn check(file: &str, old: &str, new: &str) -> bool {
             Err(f) if f.code == Code::AlreadyApplied => {
                 let at = places[0];
                 let e = at + old.len();
-                let (line_before, line_from) = (|x| line_before(file, x), |x| line_from(file, x));
                 let brk = |t: &str| matches!(t, "\n" | "\r\n" | "\r");
                 let lead = old.strip_suffix(new).is_some_and(brk)
-                    && shows(line_before(at))
-                    && shows(line_from(e - new.len()));
+                    && shows(line_before(file, at))
+                    && shows(line_from(file, e - new.len()));
                 let trail = old.strip_prefix(new).is_some_and(brk)
-                    && shows(line_before(at + new.len()))
-                    && shows(line_from(e));
+                    && shows(line_before(file, at + new.len()))
+                    && shows(line_from(file, e));
                 assert!(
                     shows(new) && (lead || trail),
                     "{case}: a unique exact match was refused: {f:?}"
@@ -139,13 +138,12 @@ fn check(file: &str, old: &str, new: &str) -> bool {
             Err(f) if f.code == Code::SearchBlockNotFound => {
                 let at = places[0];
                 let e = at + old.len();
-                let (line_before, line_from) = (|x| line_before(file, x), |x| line_from(file, x));
                 let lead = old.starts_with(['\n', '\r'])
                     && !new.starts_with(['\n', '\r'])
-                    && shows(line_before(at));
+                    && shows(line_before(file, at));
                 let trail = old.ends_with(['\n', '\r'])
                     && !new.ends_with(['\n', '\r'])
-                    && shows(line_from(e));
+                    && shows(line_from(file, e));
                 assert!(
                     shows(old) && shows(new) && (lead || trail),
                     "{case}: a unique exact match was refused: {f:?}"
