@@ -24,6 +24,12 @@ pub fn line_breaks_unescaped(s: &str) -> String {
 /// with only its line breaks escaped does not have there. Between smartened quotes (`“a:\t”`) only
 /// a `\"`, `\'` or `\\` counts: a tab escape there may be the program's own.
 pub fn escaped_as_a_whole(s: &str) -> bool {
+    // A backquote that begins its line and pairs with none in the text closes a raw string (a Go
+    // raw string, a JS template) opened above the edit: what comes before it lies inside that
+    // literal, what comes after it outside (issue #25 G5, ground truth seed 29 case 335116).
+    if let Some(i) = closing_backquote(s) {
+        return escaped_as_a_whole(&s[i + 1..]);
+    }
     // Every double quote escaped (`\"` and no bare `"`): the text has no literal of its own to
     // hold them, its quotes were escaped with it (a Go raw string's backquote opens no literal
     // here, issue #25 G5).
@@ -59,6 +65,26 @@ pub fn escaped_as_a_whole(s: &str) -> bool {
         }
     }
     false
+}
+
+/// Whether every quoted literal of `s` closes on its line, backquotes included: when one does not
+/// (a Go raw string or JS template closed or opened beyond the text), where its literals lie is
+/// unsure, and an escape's place tells nothing about how the text was escaped.
+pub fn literals_pair(s: &str) -> bool {
+    outside_literals(s, true).is_some()
+}
+
+/// The byte offset of `s`'s first backquote when the text has an odd number of them and that one
+/// begins its line (only spaces, tabs or `\t` escapes before it since the text's start or its last
+/// `\n` escape): the backquote that closes a literal opened before the text.
+fn closing_backquote(s: &str) -> Option<usize> {
+    let i = s.find('`')?;
+    if s.matches('`').count().is_multiple_of(2) {
+        return None;
+    }
+    let line = s[..i].rsplit("\\n").next().unwrap_or("");
+    let indent = line.replace("\\t", "");
+    indent.chars().all(|c| c == ' ' || c == '\t').then_some(i)
 }
 
 /// Whether one side escapes the program's backslashes (`\\n` in `old`: escaped as a whole) while the
@@ -302,5 +328,52 @@ mod tests {
         );
         // A backquote literal that closes on its line is still one.
         assert_eq!(line_breaks_unescaped("x = `a\\nb`\\ny"), "x = `a\\nb`\ny");
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25, G5, seed 29 cases 340920 and 335116): `new`
+    /// starts with the backquote closing a Go raw string opened above the edit, so every escape in
+    /// it lies inside a literal that never closes and shows nothing of how it was escaped; its
+    /// `\t` stayed a backslash and a `t`. Both sides are one line from one encoder: such a side is
+    /// read as the other one, escaped as a whole. A side whose own literals pair keeps its reading,
+    /// and so does an unsure side beside an `old` with only its line breaks escaped.
+    #[test]
+    fn a_side_whose_literals_do_not_pair_is_read_as_the_other_side() {
+        use crate::edit::apply::apply_edits;
+        use crate::edit::ir::Edit;
+        use crate::edit::matcher::Tolerance;
+        assert!(!literals_pair("`\\n}\\n\\treturn x"));
+        // A backquote beginning the text, unpaired, closes a literal opened above: a `\t` after it
+        // lies outside every literal (seed 29 case 335116); one ending a line opens a literal.
+        assert!(escaped_as_a_whole("` \\n} item\\n\\treturn r\\n}"));
+        assert!(escaped_as_a_whole("x\\n  `\\n\\treturn r"));
+        assert!(!escaped_as_a_whole("x := `\\n\\tname: a"));
+        assert!(!escaped_as_a_whole("`a\\tb`\\nx"));
+        assert!(literals_pair("x = `a`\\n\\ty"));
+        let text = "func f() string {\n\treturn `\nname: app\n`\n}\n\nfunc g() {}\n";
+        let es = [Edit::new(
+            "`\\n}\\n\\nfunc g() {}",
+            "`\\n}\\n\\nfunc g() {\\n\\treturn \\\"ok\\\"\\n}",
+        )];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "func f() string {\n\treturn `\nname: app\n`\n}\n\nfunc g() {\n\treturn \"ok\"\n}\n"
+        );
+        // `old` escaped as a whole (a `\t` outside any literal), `new` unsure: whole too.
+        let es = [Edit::new(
+            "\\treturn `\\nname: app\\n`\\n}",
+            "\\treturn `\\nname: app\\n`\\n}\\n\\nfunc h() {\\n\\tx()\\n}",
+        )];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert!(out.text.contains("func h() {\n\tx()\n}"), "{}", out.text);
+        // Beside an `old` that shows no escaping of its own (its backquote unpaired too), an
+        // unsure `new` keeps the line-break reading: its `\t` stays the program's.
+        let text = "const s = `a\n  ${x}\n`;\nlog(1);\n";
+        let es = [Edit::new("`;\\nlog(1);", "`;\\nlog(1);\\nlog(\"\\t\");")];
+        let out = apply_edits(text, &es, Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "const s = `a\n  ${x}\n`;\nlog(1);\nlog(\"\\t\");\n"
+        );
     }
 }
