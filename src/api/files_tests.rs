@@ -756,3 +756,42 @@ fn an_edit_lines_insertion_retried_is_already_applied() {
     let r = call("print(y)\n", "insert_after", 1, "x = f()");
     assert_eq!(r["ok"], true, "{r}");
 }
+
+/// G2 (ground truth seed 29 case 722613, shrunk): an `editLines` replace that rewrote a range into
+/// fewer lines, retried. Its anchors still read true (the same numbers, and the line it kept at the
+/// end equals the one below it), and its lines already stand at the start of its range: applied
+/// again it would delete the line after them, which it never showed. `ALREADY_APPLIED`, file
+/// unchanged, with a hint to send a deletion as a `delete` op; a `delete` op then lands, and a
+/// replace whose lines are not already there still shrinks its range.
+#[test]
+fn an_edit_lines_replace_that_shrank_its_range_retried_is_already_applied() {
+    let w = Ws::new();
+    let before = "}\n\nint save(int c) {\n    return r;\n    return r;\n}\n";
+    w.write("u.c", before);
+    let op = json!({"op": "replace", "start": anchor(2, ""), "end": anchor(4, "    return r;"), "lines": ["", "ok save(int c) {"]});
+    let r = run(
+        "edit_lines",
+        json!(["u.c", [op.clone()], w.opts(json!({}))]),
+    );
+    assert_eq!(r["ok"], true, "{r}");
+    let once = "}\n\nok save(int c) {\n    return r;\n}\n";
+    assert_eq!(w.read("u.c"), once.as_bytes());
+    let r = run("edit_lines", json!(["u.c", [op], w.opts(json!({}))]));
+    assert_eq!(code(&r), "ALREADY_APPLIED", "{r}");
+    assert!(
+        r["message"].as_str().unwrap().contains("`delete` op"),
+        "{r}"
+    );
+    assert_eq!(w.read("u.c"), once.as_bytes());
+    // The deletion, sent as a delete op, lands.
+    let del = json!({"op": "delete", "start": anchor(4, "    return r;")});
+    let r = run("edit_lines", json!(["u.c", [del], w.opts(json!({}))]));
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(w.read("u.c"), b"}\n\nok save(int c) {\n}\n");
+    // Lines not yet standing at the range's start: the range shrinks.
+    w.write("u.c", before);
+    let op = json!({"op": "replace", "start": anchor(3, "int save(int c) {"), "end": anchor(5, "    return r;"), "lines": ["int save(int c) {", "    return 0;"]});
+    let r = run("edit_lines", json!(["u.c", [op], w.opts(json!({}))]));
+    assert_eq!(r["ok"], true, "{r}");
+    assert_eq!(w.read("u.c"), b"}\n\nint save(int c) {\n    return 0;\n}\n");
+}

@@ -246,6 +246,43 @@ pub fn rewrites_itself(
         .map(|s| (s + 1, s + k))
 }
 
+/// Whether an edit that matched the bytes `span` of `text`, to be replaced by `replacement` (its
+/// `new` in the file's frame), already stands there as its own result: `replacement` occurs across
+/// an edge of the match (overlapping it, neither inside it nor the match itself), and putting the
+/// matched text back in its place gives a text the edit turns into this one (`rerun`). A first
+/// application that replaced `P X` by `X Q` leaves `P X Q` where the text had `P P X`, and the
+/// retry still finds `P X` once, inside its own result (ground truth seed 29 cases 581515 and
+/// 136613). Only for a `new` with a line of its own: a deletion's result is in every text it
+/// applies to. The 1-based lines of the occurrence.
+pub fn stands_across(
+    text: &str,
+    span: (usize, usize),
+    replacement: &str,
+    rerun: impl Fn(&str) -> Option<String>,
+) -> Option<(usize, usize)> {
+    let (s, e) = span;
+    let matched = &text[s..e];
+    if replacement.trim().is_empty() || !has_own_line(matched.lines(), replacement.lines()) {
+        return None;
+    }
+    let lo = s.saturating_sub(replacement.len());
+    let hi = (e + replacement.len()).min(text.len());
+    let window = text.get(lo..hi)?;
+    window
+        .match_indices(replacement)
+        .map(|(i, _)| (lo + i, lo + i + replacement.len()))
+        .filter(|&(ns, ne)| ns < e && s < ne && !(s <= ns && ne <= e))
+        .take(4)
+        .find(|&(ns, ne)| {
+            let before = format!("{}{}{}", &text[..ns], matched, &text[ne..]);
+            rerun(&before).as_deref() == Some(text)
+        })
+        .map(|(ns, ne)| {
+            let lt = LineTable::new(text);
+            (lt.line_of(ns), lt.line_of(ne.saturating_sub(1).max(ns)))
+        })
+}
+
 /// `t`'s lines, split on `\n`, without the empty part after a final one.
 fn lines_of(t: &str) -> Vec<&str> {
     t.strip_suffix('\n').unwrap_or(t).split('\n').collect()
@@ -561,7 +598,9 @@ pub fn reapplied_line_ops(
             let at = match op.kind {
                 Kind::InsertAfter if solid => Some(s),
                 Kind::InsertBefore if solid && s > n => Some(s - 1 - n),
-                Kind::Replace => replace_grown_at(lt, op, &same),
+                Kind::Replace => {
+                    replace_grown_at(lt, op, &same).or_else(|| replace_shrunk_at(lt, op, &same))
+                }
                 _ => None,
             };
             match at.filter(|&at| same(at, &op.lines)) {
@@ -570,10 +609,50 @@ pub fn reapplied_line_ops(
             }
         })
         .collect();
-    failure("ops", &states, |i| match ops.len() {
+    let shrunk: Vec<usize> = ops
+        .iter()
+        .zip(&states)
+        .enumerate()
+        .filter(|(_, (op, st))| {
+            matches!(st, State::Applied(..)) && replace_shrunk_at(lt, op, &same).is_some()
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let f = failure("ops", &states, |i| match ops.len() {
         1 => "the op".to_string(),
         _ => format!("ops[{i}]"),
-    })
+    })?;
+    let mut f = f;
+    if let Some(&i) = shrunk.first() {
+        f.message.push_str(&format!(" ops[{i}] writes lines that already stand at the start (or end) of its range and would only delete the rest of it: if that deletion is what you mean, send a `delete` op for exactly those lines."));
+    }
+    Some(f)
+}
+
+/// A `replace` of `r` lines by fewer lines, one at least not blank, that already stand as the
+/// first (last) lines of its range: a replacement that shrank its range, retried — its anchors
+/// still read true, and applied again it would delete the lines after (before) what it wrote,
+/// lines it never showed (ground truth seed 29 case 722613: a function's header rewritten and one
+/// of two equal lines below it deleted; the retry deleted the other). A deletion sent this way
+/// for the first time reads the same; the refusal's message says to send it as a `delete` op. The
+/// 0-based line where its lines stand.
+fn replace_shrunk_at(
+    lt: &LineTable,
+    op: &crate::edit::line_edit::LineOp,
+    same: &impl Fn(usize, &[String]) -> bool,
+) -> Option<usize> {
+    let (s, e) = (
+        op.start.line,
+        op.end.as_ref().map_or(op.start.line, |a| a.line),
+    );
+    let (n, r) = (op.lines.len(), (e + 1).checked_sub(s)?);
+    if s == 0 || n == 0 || n >= r || e > lt.len() || op.lines.iter().all(|l| l.trim().is_empty()) {
+        return None;
+    }
+    if same(s - 1, &op.lines) {
+        return Some(s - 1);
+    }
+    (same(e - n, &op.lines)).then_some(e - n)
 }
 
 /// A `replace` whose lines are its range's lines plus lines added after (before) them, one at least
@@ -1047,7 +1126,7 @@ fn failure(kind: &str, states: &[State], name: impl Fn(usize) -> String) -> Opti
             State::Applied((a, b), still) => {
                 applied.push(i);
                 let how = if *still {
-                    "where its old text matches: applying it again would write its new lines twice"
+                    "where its old text matches: applying it again would change those lines a second time"
                 } else {
                     "and its old text is no longer in the file"
                 };

@@ -236,12 +236,22 @@ pub fn plan_edits_in(
                 // Each side escaped as a whole (`\"`, `\\`, `\t` outside quoted literals) or only
                 // its line breaks (a program's own `"\n"` left as it is); both as a whole when that
                 // `old` matches nowhere.
-                use crate::edit::formats::unescape::{escaped_as_a_whole, line_breaks_unescaped};
-                let side = |s: &str| match escaped_as_a_whole(s) {
+                // A side whose literals do not pair on their lines (a backquote closing a raw
+                // string opened above the edit) shows nothing of its escaping: it is read as the
+                // other side is, when that one is escaped as a whole (both one line, from one
+                // encoder).
+                use crate::edit::formats::unescape::{
+                    escaped_as_a_whole, line_breaks_unescaped, literals_pair,
+                };
+                let (wo, wn) = (escaped_as_a_whole(&e.old), escaped_as_a_whole(&e.new));
+                let side = |s: &str, whole: bool| match whole {
                     true => unescape_once(s),
                     false => line_breaks_unescaped(s),
                 };
-                let (mut old, mut new) = (side(&e.old), side(&e.new));
+                let (mut old, mut new) = (
+                    side(&e.old, wo || (wn && !literals_pair(&e.old))),
+                    side(&e.new, wn || (wo && !literals_pair(&e.new))),
+                );
                 let mut again = locate(&h, &old, &new, expected, tol);
                 if matches!(again, Err(Miss::NotFound { .. })) && unescape_once(&e.old) != old {
                     (old, new) = (unescape_once(&e.old), unescape_once(&e.new));
@@ -540,24 +550,36 @@ pub fn plan_batch_in(
                         .ok()
                         .map(|q| q.render(t))
                 };
+                // Likewise a replacement whose result already stands across its match (a region
+                // the first application rewrote and `old` still spans the edge of).
                 let reapplied: Vec<(usize, (usize, usize))> = p
                     .matches
                     .iter()
-                    .filter(|m| {
+                    .enumerate()
+                    .filter(|(_, m)| {
                         p.matches
                             .iter()
                             .filter(|o| o.edit_index == m.edit_index)
                             .count()
                             == 1
                     })
-                    .filter_map(|m| {
+                    .filter_map(|(k, m)| {
                         let e = &edits[m.edit_index];
+                        let (s, end, _, _) = p.changes[k];
                         crate::edit::already::rewrites_itself(
                             text,
                             e,
                             (m.start_line, m.end_line),
                             |t| rerun(e, t),
                         )
+                        .or_else(|| {
+                            crate::edit::already::stands_across(
+                                text,
+                                (s, end),
+                                &p.replacements[k],
+                                |t| rerun(e, t),
+                            )
+                        })
                         .map(|at| (m.edit_index, at))
                     })
                     .collect();
@@ -1344,6 +1366,73 @@ mod tests {
         );
         let f = apply_batch(&once.text, &[e], Tolerance::Safe, Dialect::EditsInTurn).unwrap_err();
         assert_eq!(f.code, Code::AlreadyApplied);
+    }
+
+    /// G2 (ground truth seed 29 cases 581515 and 136613, shrunk): a replacement whose `new` begins
+    /// with the end of its `old` (`P X` → `X Q`), retried: `old` is found once more, across the
+    /// edge of the text the first application wrote. Putting the matched text back in place of that
+    /// result gives a text the edit turns into this one: `ALREADY_APPLIED`, nothing written. The
+    /// first sending lands; so does the same edit where its result does not stand.
+    #[test]
+    fn a_replacement_retried_across_the_edge_of_its_result_is_already_applied() {
+        let e = Edit::new("        return name;\n    }", "    }\n    return item;");
+        let before = "fn b() {\n    if x {\n        return name;\n        return name;\n    }\n}\n";
+        let once = apply_batch(
+            before,
+            std::slice::from_ref(&e),
+            Tolerance::Safe,
+            Dialect::EditsInTurn,
+        )
+        .unwrap();
+        assert_eq!(
+            once.text,
+            "fn b() {\n    if x {\n        return name;\n    }\n    return item;\n}\n"
+        );
+        let f = apply_batch(
+            &once.text,
+            std::slice::from_ref(&e),
+            Tolerance::Safe,
+            Dialect::EditsInTurn,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::AlreadyApplied, "{f:?}");
+        assert_eq!(f.detail("already_applied"), Some(&serde_json::json!([0])));
+        // Its `old` ending inside a line (a Go raw string's closing backquote given a suffix).
+        let e = Edit::new("  - hello\n`", "` result");
+        let before = "s := `\nitems:\n  - hello\n  - hello\n`\n}\n";
+        let once = apply_batch(
+            before,
+            std::slice::from_ref(&e),
+            Tolerance::Safe,
+            Dialect::EditsInTurn,
+        )
+        .unwrap();
+        assert_eq!(once.text, "s := `\nitems:\n  - hello\n` result\n}\n");
+        let f = apply_batch(
+            &once.text,
+            std::slice::from_ref(&e),
+            Tolerance::Safe,
+            Dialect::EditsInTurn,
+        )
+        .unwrap_err();
+        assert_eq!(f.code, Code::AlreadyApplied, "{f:?}");
+        // The same edits where their results do not stand: they land.
+        let text = "fn b() {\n        return name;\n    }\n    return other;\n}\n";
+        let e = Edit::new("        return name;\n    }", "    }\n    return item;");
+        let a = apply_batch(text, &[e], Tolerance::Safe, Dialect::EditsInTurn).unwrap();
+        assert_eq!(
+            a.text,
+            "fn b() {\n    }\n    return item;\n    return other;\n}\n"
+        );
+        let text = "s := `\nitems:\n  - hello\n` other\n}\n";
+        let a = apply_batch(
+            text,
+            &[Edit::new("  - hello\n`", "` result")],
+            Tolerance::Safe,
+            Dialect::EditsInTurn,
+        )
+        .unwrap();
+        assert_eq!(a.text, "s := `\nitems:\n` result other\n}\n");
     }
 
     /// An indented first line begins a line: with its indentation forgiven it is no match for the

@@ -182,7 +182,11 @@ pub fn closer_elsewhere(
 /// [`closer_elsewhere`] for an edit that copies context, by the first reading only: strictly fewer
 /// liberties. For a deletion of a block's first or last lines, whose new side is a run of lines
 /// its old side already holds: the same lines standing elsewhere as a view shows them are lines
-/// two places share (a twin block), not a result.
+/// two places share (a twin block), not a result — unless the old side needed its indentation
+/// forgiven where it matched (a liberty a view shows): then the lines as sent, standing elsewhere
+/// but for bytes no view shows, are the model's text, and the place it matched is a twin it was not
+/// written against (ground truth seed 27 case 200226: a Python method's last line deleted at the
+/// end of the file, retried, matched a nested copy eight columns deeper).
 pub fn strictly_closer_elsewhere(
     text: &str,
     lt: &LineTable,
@@ -190,7 +194,7 @@ pub fn strictly_closer_elsewhere(
     old: u8,
     at: (usize, usize),
 ) -> Option<(usize, usize)> {
-    elsewhere(text, lt, lines, old, at, true, false)
+    elsewhere(text, lt, lines, old, at, true, old & INDENT != 0)
 }
 
 fn elsewhere(

@@ -1047,3 +1047,28 @@ fn an_edge_deletion_retried_at_an_indented_twin_is_already_applied() {
         .text;
     assert!(apply_batch(&once, &edits(&[(o, n)]), SAFE, Dialect::EditsInTurn).is_ok());
 }
+
+/// G2 (ground truth seed 27 case 200226, shrunk): a method's last line deleted where the hunk was
+/// written (at the file's columns), retried: the hunk's kept lines stand there as sent (a trailing
+/// space aside, which no view shows), and its old side is found only at a copy nested eight columns
+/// deeper, through the indentation liberty. Already applied. The same hunk sent to the text before
+/// lands once; and where the kept lines stand elsewhere only at another depth (a view shows the
+/// difference), the deletion at the indented copy is a fresh edit and lands.
+#[test]
+fn an_edge_deletion_retried_where_its_kept_lines_stand_as_sent_is_already_applied() {
+    let nested = "class S:\n    def check(self):\n        pass\n\n        def save(self, y):\n            log(y)\n            retries = y + 13\n            timeout = y + 4\n            return y\n\n";
+    let text = format!("{nested}def save(self, y):\n    log(y)\n    retries = y + 13  \n    timeout = y + 4\n    return y\n");
+    let h = diff_hunks("--- a/app.py\n+++ b/app.py\n@@ ... @@\n \n def save(self, y):\n     log(y)\n     retries = y + 13\n     timeout = y + 4\n-    return y\n");
+    let (once, f) = hunks_twice(&text, &h);
+    assert!(once.ends_with("    timeout = y + 4\n"), "{once}");
+    assert!(once.starts_with(nested), "{once}");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    // The kept lines elsewhere only at another depth: the nested copy's deletion lands.
+    let text = format!(
+        "{nested}def save(self, y):\n      log(y)\n      retries = y + 13\n      timeout = y + 4\n"
+    );
+    let a = apply_hunks(&text, &h, SAFE).expect("lands at the nested copy");
+    assert!(a.text.starts_with("class S:\n    def check(self):\n        pass\n\n        def save(self, y):\n            log(y)\n            retries = y + 13\n            timeout = y + 4\n\n"), "{}", a.text);
+    check_hunks(&text, &h, &a.matches, SAFE)
+        .expect("kept lines shown elsewhere at another depth: not a retry");
+}
