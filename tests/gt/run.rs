@@ -703,6 +703,7 @@ pub fn repro(case: &Case, o: &Outcome, class: Option<&str>) -> Value {
             json!({
                 "path": f.path,
                 "before": text_of(&render_lines(&f.before, f.bom)),
+                "first_sent_to": f.first.as_ref().map(|x| text_of(&render_lines(x, f.bom))),
                 "intended": f.accept.iter().map(|x| text_of(&render_lines(x, f.bom))).collect::<Vec<_>>(),
                 "written": a.as_ref().map(|a| text_of(a)),
             })
