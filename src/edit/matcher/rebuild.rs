@@ -754,7 +754,39 @@ fn rebuild_aligned(
                         _ => None,
                     };
                     let runs = (donor, tier, &budget);
-                    render_added(n, full, (shift, tm), &ctx, &pieces, &fix, runs)
+                    let written = render_added(n, full, (shift, tm), &ctx, &pieces, &fix, runs);
+                    // Two lines of the run each one word changed from the same old line, one of
+                    // them paired with it: which one edits that line (and keeps its inline
+                    // whitespace) is a guess when the other would be written otherwise for it
+                    // (ground truth seed 29 case 230936).
+                    if tier == Tier::InlineWhitespace && uneven_run[jn].is_some() && donor.is_none()
+                    {
+                        let rival = (0..old.len()).find(|&j| {
+                            paired[j]
+                                && full_old(j)
+                                && !is_blank(old[j])
+                                && one_word_changed(ko[j], kn[jn])
+                                && (0..new.len()).any(|x| {
+                                    x != jn
+                                        && partner[x] == Some(j)
+                                        && new[x] != old[j]
+                                        && one_word_changed(ko[j], kn[x])
+                                })
+                                && render_added(
+                                    n,
+                                    full,
+                                    (shift, tm),
+                                    &ctx,
+                                    &pieces,
+                                    &fix,
+                                    (Some((ko[j], key(seg(j)))), tier, &budget),
+                                ) != written
+                        });
+                        if rival.is_some() {
+                            return Err(IndentMiss::SpacingUndecided { line: jn + 1 });
+                        }
+                    }
+                    written
                 }
             };
             pieces.push(piece.into());
@@ -1140,7 +1172,23 @@ fn drift<'t>(
     // not zero: a wider tab that happens to give a uniform drift is two guesses at once (the width
     // and the shift), and fits the lines after another edit as well as before it.
     let converted = !tabs && pairs.iter().any(|(_, o)| o.contains('\t'));
-    let (zero, shifted) = if tabs {
+    // Spaces the model wrote for a tab-indented region's tabs likewise: one tab is the model's own
+    // unit of spaces (the widths its lines step by), and a drift that is uniform only at another
+    // width is two guesses at once (ground truth seed 29 case 738940: a deletion retried, read with
+    // a tab of 2, deleted a closing brace four columns left of the one the model wrote).
+    let spaced: Vec<usize> = pairs
+        .iter()
+        .filter(|(_, o)| !o.is_empty())
+        .map(|(_, o)| o.len())
+        .collect();
+    let spaces_for_tabs = tabs
+        && pairs.len() >= 2
+        && pairs.iter().all(|(_, o)| !o.contains('\t'))
+        && !spaced.is_empty();
+    let model_unit = [spaced.iter().fold(0, |g, &w| gcd(g, w))];
+    let (zero, shifted) = if spaces_for_tabs {
+        ([8, 4, unit, 2], &model_unit[..])
+    } else if tabs {
         ([8, 4, unit, 2], &[8, 4, unit, 2][..])
     } else if converted {
         ([unit, 2, 4, 8], &[unit][..])
@@ -1158,6 +1206,13 @@ fn drift<'t>(
         tabs,
         unit: if tabs { tab } else { unit },
     })
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    match b {
+        0 => a,
+        _ => gcd(b, a % b),
+    }
 }
 
 /// The drift as text, when it is one: `(a, b)` such that every file line of the match reads `a + x`

@@ -2150,6 +2150,34 @@ fn tabs_over_spaces_with_a_drift_are_one_level_each() {
     );
 }
 
+/// Issue #25 G2 (ground truth seed 29 case 738940, shrunk): spaces the model wrote for a
+/// tab-indented file's tabs are its own unit per tab (the widths its lines step by: 4 here). A
+/// drift uniform only at another width (a tab of 2: -4 on both lines) is two guesses at once; a
+/// retried deletion read so deleted the closing brace of the enclosing function. At the model's
+/// unit the lines drift unevenly: refused. Written at that unit, with or without a shift, it lands.
+#[test]
+fn spaces_over_tabs_drift_at_the_models_own_unit() {
+    let file = "func r() {\n\tif a {\n\t\tpush()\n}\n";
+    assert!(apply(file, "        push()\n    }", "        push()").is_err());
+    let file = "func r() {\n\tif a {\n\t\tpush()\n\t}\n}\n";
+    let (out, tier) = apply(
+        file,
+        "        push()\n    }",
+        "        push()\n        done()\n    }",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "func r() {\n\tif a {\n\t\tpush()\n\t\tdone()\n\t}\n}\n"
+    );
+    let (out, _) = apply(file, "    push()\n}", "    push()\n    done()\n}").unwrap();
+    assert_eq!(
+        out,
+        "func r() {\n\tif a {\n\t\tpush()\n\t\tdone()\n\t}\n}\n"
+    );
+}
+
 /// Issue #25 (seed 25 case 615732): one line written for two that space their words differently
 /// (`timeout  = 31`, `total    = 31`), at the inline-whitespace tier and with one word changed from
 /// each: whose spacing it keeps is a guess, so the match is refused. With one such line it keeps
@@ -2178,6 +2206,42 @@ fn one_line_for_two_differently_spaced_lines_is_undecided() {
     assert_eq!(
         out,
         "func f() {\n\ty  = 31\n\ttotal    = 31\n\treturn y\n}\n"
+    );
+}
+
+/// Issue #25 G14 (ground truth seed 29 case 230936, shrunk): two lines of a run that replaces one
+/// aligned line by several, each one word changed from it (`size limit = 89;` and
+/// `const limit    = 22;` for `const limit    = 89;`), at the inline-whitespace tier. Which one
+/// edits that line, and so keeps its alignment, is a guess when the other would be written
+/// otherwise for it: refused. With one such line, it keeps the line's alignment.
+#[test]
+fn two_lines_one_word_from_the_same_aligned_line_are_undecided() {
+    let file = "  f() {\n    let i = 1;\n    const limit    = 89;\n  }\n\n  g() {}\n";
+    let r = apply(
+        file,
+        "    const limit = 89;\n  }",
+        "    size limit = 89;\n  if (x) {\n    const limit    = 22;\n  }",
+    );
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::SpacingUndecided { .. },
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    let (out, tier) = apply(
+        file,
+        "    const limit = 89;\n  }",
+        "    size limit = 89;\n  if (x) {\n    run(22);\n  }",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert_eq!(
+        out,
+        "  f() {\n    let i = 1;\n    size limit    = 89;\n  if (x) {\n    run(22);\n  }\n\n  g() {}\n"
     );
 }
 
