@@ -1435,26 +1435,6 @@ mod tests {
         assert_eq!(a.text, "s := `\nitems:\n` result other\n}\n");
     }
 
-    /// G9/G15 (ground truth seed 29 case 834046, shrunk): lines a view numbered (`cat -n`, `N: `),
-    /// replaced by nothing, go whole with their line break: a view shows whole lines, and the
-    /// break left behind would stand as an empty line where they were. At the end of a file
-    /// without a final line break the break before them goes. The same text without numbers is
-    /// deleted byte for byte as sent.
-    #[test]
-    fn numbered_lines_replaced_by_nothing_go_whole() {
-        let del = |text: &str, old: &str| {
-            apply_edits(text, &[Edit::new(old, "")], Tolerance::Safe)
-                .unwrap()
-                .text
-        };
-        assert_eq!(del("a\nX\nY\nb\n", "     2\tX\n     3\tY"), "a\nb\n");
-        assert_eq!(del("a\n    X\n}  \n", "     2\t    X\n     3\t}  "), "a\n");
-        assert_eq!(del("a\nX\nY", "2: X\n3: Y"), "a");
-        assert_eq!(del("a\r\nX\r\nY\r\nb\r\n", "2\tX\n3\tY"), "a\r\nb\r\n");
-        // Not numbered: the bytes as sent.
-        assert_eq!(del("a\nX\nY\nb\n", "X\nY"), "a\n\nb\n");
-    }
-
     /// An indented first line begins a line: with its indentation forgiven it is no match for the
     /// end of a longer line (`    café` is not the `café` of `  - café`).
     #[test]

@@ -729,7 +729,6 @@ fn locate_with(
                     true,
                     kept,
                 );
-                let found = numbered_lines_deleted(h, form, found);
                 return lines_deleted_at_eof(h, form.deletes, found);
             }
         }
@@ -836,7 +835,6 @@ fn locate_with(
                 let found = decide(
                     h, &form.old, &form.new, tier, &form.via, count, spans, expected, true, kept,
                 );
-                let found = numbered_lines_deleted(h, form, found);
                 return lines_deleted_at_eof(h, form.deletes, found);
             }
         }
@@ -1017,43 +1015,6 @@ fn lines_deleted_at_eof(
                     _ => {}
                 }
             }
-        }
-    }
-    Ok(ms)
-}
-
-/// Lines a view numbered, replaced by nothing: a view shows whole lines, so they go whole, their
-/// line break with them (left, it would stand as an empty line where they were; ground truth seed
-/// 29 case 834046). At the end of a file without a final line break, the break before them goes
-/// instead, and the file still lacks one.
-fn numbered_lines_deleted(
-    h: &Haystack,
-    form: &Form,
-    found: Result<Vec<Match>, Miss>,
-) -> Result<Vec<Match>, Miss> {
-    let mut ms = found?;
-    if form.line.is_none() || !form.new.is_empty() || form.eof {
-        return Ok(ms);
-    }
-    let b = h.text.as_bytes();
-    for m in &mut ms {
-        if !m.replacement.is_empty() || m.end <= m.start {
-            continue;
-        }
-        let starts_line = m.start == 0 || b[m.start - 1] == b'\n';
-        if !starts_line {
-            continue;
-        }
-        match b.get(m.end) {
-            Some(b'\r') if b.get(m.end + 1) == Some(&b'\n') => m.end += 2,
-            Some(b'\n') => m.end += 1,
-            None if m.start > 0 => {
-                m.start -= 1;
-                if m.start > 0 && b[m.start - 1] == b'\r' {
-                    m.start -= 1;
-                }
-            }
-            _ => {}
         }
     }
     Ok(ms)
