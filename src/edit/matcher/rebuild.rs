@@ -6,7 +6,8 @@
 //! without leading and trailing whitespace; inside a run of replaced lines, by position when the counts agree (unless the pairing
 //! by similarity scores more: the lines moved), else each new line with its most similar old line
 //! (character-bigram Dice, at least 0.5, monotone; a line with one word changed scores by its share
-//! of kept words, so short lines pair too).
+//! of kept words, and one with a word added after its old line's words scores 0.5, so short lines
+//! pair too).
 //!
 //! - A line of `new` identical to its `old` line is the file's line, byte for byte.
 //! - A changed line keeps the file's bytes wherever the model left its old line alone: a character diff
@@ -1809,6 +1810,14 @@ fn one_word_changed(a: &str, b: &str) -> bool {
     wa.len() == wb.len() && wa.len() >= 2 && wa.iter().zip(&wb).filter(|(x, y)| x != y).count() == 1
 }
 
+/// Whether `b` is `a`'s words followed by one word more: the same line edited, not a line written
+/// anew.
+fn one_word_added(a: &str, b: &str) -> bool {
+    let wa: Vec<&str> = a.split(is_indent).filter(|w| !w.is_empty()).collect();
+    let wb: Vec<&str> = b.split(is_indent).filter(|w| !w.is_empty()).collect();
+    !wa.is_empty() && wb.len() == wa.len() + 1 && wb.starts_with(&wa)
+}
+
 /// Length of the leading run of characters that fold to a space or a tab (what the indentation
 /// tiers' normalization strips; `indent_of` takes only spaces and tabs).
 fn spaces_lead(s: &str) -> usize {
@@ -1955,6 +1964,9 @@ fn pair_lines(ko: &[&str], kn: &[&str]) -> Vec<(usize, usize)> {
                             let w = ko[x].split(is_indent).filter(|w| !w.is_empty()).count();
                             s.max(1.0 - 0.5 / w as f32)
                         }
+                        // A line with one word added after its words is its old line edited too
+                        // (a raw string's closing "`" given a suffix: no bigram to share).
+                        false if one_word_added(ko[x], kn[y]) => s.max(0.5),
                         false => s,
                     }
                 })

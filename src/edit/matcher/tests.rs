@@ -2178,6 +2178,23 @@ fn spaces_over_tabs_drift_at_the_models_own_unit() {
     );
 }
 
+/// Issue #25 G12 (ground truth seed 29 case 798695, shrunk): a Go raw string's closing line given
+/// a suffix (`` ` `` → `` ` limit``) in a run that also deletes the YAML line above it, `old` and
+/// `new` shifted two columns right. The new line is the closing line edited (one word added after
+/// its words): at that line's columns in the model's frame, while the neighbours (after `env:`)
+/// put it one level deeper at the file's. Inside the embedded block the readings disagree: refused,
+/// never the closing backquote moved into the string. Sent at the file's columns, it lands.
+#[test]
+fn a_raw_strings_closing_line_given_a_suffix_pairs_with_that_line() {
+    let file = "func config() string {\n\treturn `\nname: app\nenv:\n  DEBUG: \"true\"\n`\n}\n";
+    assert!(apply(file, "    DEBUG: \"true\"\n  `", "  ` limit").is_err());
+    let (out, _) = apply(file, "  DEBUG: \"true\"\n`", "` limit").unwrap();
+    assert_eq!(
+        out,
+        "func config() string {\n\treturn `\nname: app\nenv:\n` limit\n}\n"
+    );
+}
+
 /// Issue #25 (seed 25 case 615732): one line written for two that space their words differently
 /// (`timeout  = 31`, `total    = 31`), at the inline-whitespace tier and with one word changed from
 /// each: whose spacing it keeps is a guess, so the match is refused. With one such line it keeps
