@@ -629,6 +629,15 @@ pub fn reapplied_line_ops(
     Some(f)
 }
 
+/// An op's first and last line (1-based), the number of lines it writes and of lines in its range.
+fn op_range(op: &crate::edit::line_edit::LineOp) -> Option<(usize, usize, usize, usize)> {
+    let (s, e) = (
+        op.start.line,
+        op.end.as_ref().map_or(op.start.line, |a| a.line),
+    );
+    Some((s, e, op.lines.len(), (e + 1).checked_sub(s)?))
+}
+
 /// A `replace` of `r` lines by fewer lines, one at least not blank, that already stand as the
 /// first (last) lines of its range: a replacement that shrank its range, retried — its anchors
 /// still read true, and applied again it would delete the lines after (before) what it wrote,
@@ -641,11 +650,7 @@ fn replace_shrunk_at(
     op: &crate::edit::line_edit::LineOp,
     same: &impl Fn(usize, &[String]) -> bool,
 ) -> Option<usize> {
-    let (s, e) = (
-        op.start.line,
-        op.end.as_ref().map_or(op.start.line, |a| a.line),
-    );
-    let (n, r) = (op.lines.len(), (e + 1).checked_sub(s)?);
+    let (s, e, n, r) = op_range(op)?;
     if s == 0 || n == 0 || n >= r || e > lt.len() || op.lines.iter().all(|l| l.trim().is_empty()) {
         return None;
     }
@@ -664,11 +669,7 @@ fn replace_grown_at(
     op: &crate::edit::line_edit::LineOp,
     same: &impl Fn(usize, &[String]) -> bool,
 ) -> Option<usize> {
-    let (s, e) = (
-        op.start.line,
-        op.end.as_ref().map_or(op.start.line, |a| a.line),
-    );
-    let (n, r) = (op.lines.len(), (e + 1).checked_sub(s)?);
+    let (s, e, n, r) = op_range(op)?;
     if s == 0 || r == 0 || n <= r || e > lt.len() {
         return None;
     }

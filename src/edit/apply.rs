@@ -1375,63 +1375,41 @@ mod tests {
     /// first sending lands; so does the same edit where its result does not stand.
     #[test]
     fn a_replacement_retried_across_the_edge_of_its_result_is_already_applied() {
+        let batch = |text: &str, e: &Edit| {
+            apply_batch(
+                text,
+                std::slice::from_ref(e),
+                Tolerance::Safe,
+                Dialect::EditsInTurn,
+            )
+        };
         let e = Edit::new("        return name;\n    }", "    }\n    return item;");
         let before = "fn b() {\n    if x {\n        return name;\n        return name;\n    }\n}\n";
-        let once = apply_batch(
-            before,
-            std::slice::from_ref(&e),
-            Tolerance::Safe,
-            Dialect::EditsInTurn,
-        )
-        .unwrap();
+        let once = batch(before, &e).unwrap();
         assert_eq!(
             once.text,
             "fn b() {\n    if x {\n        return name;\n    }\n    return item;\n}\n"
         );
-        let f = apply_batch(
-            &once.text,
-            std::slice::from_ref(&e),
-            Tolerance::Safe,
-            Dialect::EditsInTurn,
-        )
-        .unwrap_err();
+        let f = batch(&once.text, &e).unwrap_err();
         assert_eq!(f.code, Code::AlreadyApplied, "{f:?}");
         assert_eq!(f.detail("already_applied"), Some(&serde_json::json!([0])));
         // Its `old` ending inside a line (a Go raw string's closing backquote given a suffix).
         let e = Edit::new("  - hello\n`", "` result");
         let before = "s := `\nitems:\n  - hello\n  - hello\n`\n}\n";
-        let once = apply_batch(
-            before,
-            std::slice::from_ref(&e),
-            Tolerance::Safe,
-            Dialect::EditsInTurn,
-        )
-        .unwrap();
+        let once = batch(before, &e).unwrap();
         assert_eq!(once.text, "s := `\nitems:\n  - hello\n` result\n}\n");
-        let f = apply_batch(
-            &once.text,
-            std::slice::from_ref(&e),
-            Tolerance::Safe,
-            Dialect::EditsInTurn,
-        )
-        .unwrap_err();
+        let f = batch(&once.text, &e).unwrap_err();
         assert_eq!(f.code, Code::AlreadyApplied, "{f:?}");
         // The same edits where their results do not stand: they land.
         let text = "fn b() {\n        return name;\n    }\n    return other;\n}\n";
         let e = Edit::new("        return name;\n    }", "    }\n    return item;");
-        let a = apply_batch(text, &[e], Tolerance::Safe, Dialect::EditsInTurn).unwrap();
+        let a = batch(text, &e).unwrap();
         assert_eq!(
             a.text,
             "fn b() {\n    }\n    return item;\n    return other;\n}\n"
         );
         let text = "s := `\nitems:\n  - hello\n` other\n}\n";
-        let a = apply_batch(
-            text,
-            &[Edit::new("  - hello\n`", "` result")],
-            Tolerance::Safe,
-            Dialect::EditsInTurn,
-        )
-        .unwrap();
+        let a = batch(text, &Edit::new("  - hello\n`", "` result")).unwrap();
         assert_eq!(a.text, "s := `\nitems:\n` result other\n}\n");
     }
 
