@@ -598,9 +598,7 @@ pub fn reapplied_line_ops(
             let at = match op.kind {
                 Kind::InsertAfter if solid => Some(s),
                 Kind::InsertBefore if solid && s > n => Some(s - 1 - n),
-                Kind::Replace => {
-                    replace_grown_at(lt, op, &same).or_else(|| replace_shrunk_at(lt, op, &same))
-                }
+                Kind::Replace => replace_grown_at(lt, op, &same),
                 _ => None,
             };
             match at.filter(|&at| same(at, &op.lines)) {
@@ -609,24 +607,10 @@ pub fn reapplied_line_ops(
             }
         })
         .collect();
-    let shrunk: Vec<usize> = ops
-        .iter()
-        .zip(&states)
-        .enumerate()
-        .filter(|(_, (op, st))| {
-            matches!(st, State::Applied(..)) && replace_shrunk_at(lt, op, &same).is_some()
-        })
-        .map(|(i, _)| i)
-        .collect();
-    let f = failure("ops", &states, |i| match ops.len() {
+    failure("ops", &states, |i| match ops.len() {
         1 => "the op".to_string(),
         _ => format!("ops[{i}]"),
-    })?;
-    let mut f = f;
-    if let Some(&i) = shrunk.first() {
-        f.message.push_str(&format!(" ops[{i}] writes lines that already stand at the start (or end) of its range and would only delete the rest of it: if that deletion is what you mean, send a `delete` op for exactly those lines."));
-    }
-    Some(f)
+    })
 }
 
 /// An op's first and last line (1-based), the number of lines it writes and of lines in its range.
@@ -636,28 +620,6 @@ fn op_range(op: &crate::edit::line_edit::LineOp) -> Option<(usize, usize, usize,
         op.end.as_ref().map_or(op.start.line, |a| a.line),
     );
     Some((s, e, op.lines.len(), (e + 1).checked_sub(s)?))
-}
-
-/// A `replace` of `r` lines by fewer lines, one at least not blank, that already stand as the
-/// first (last) lines of its range: a replacement that shrank its range, retried — its anchors
-/// still read true, and applied again it would delete the lines after (before) what it wrote,
-/// lines it never showed (ground truth seed 29 case 722613: a function's header rewritten and one
-/// of two equal lines below it deleted; the retry deleted the other). A deletion sent this way
-/// for the first time reads the same; the refusal's message says to send it as a `delete` op. The
-/// 0-based line where its lines stand.
-fn replace_shrunk_at(
-    lt: &LineTable,
-    op: &crate::edit::line_edit::LineOp,
-    same: &impl Fn(usize, &[String]) -> bool,
-) -> Option<usize> {
-    let (s, e, n, r) = op_range(op)?;
-    if s == 0 || n == 0 || n >= r || e > lt.len() || op.lines.iter().all(|l| l.trim().is_empty()) {
-        return None;
-    }
-    if same(s - 1, &op.lines) {
-        return Some(s - 1);
-    }
-    (same(e - n, &op.lines)).then_some(e - n)
 }
 
 /// A `replace` whose lines are its range's lines plus lines added after (before) them, one at least

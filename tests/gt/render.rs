@@ -48,8 +48,10 @@
 //! generated as a retry when every hunk is one: the text sent again is a well-formed, unique edit of
 //! the result, and nothing it writes (a deletion writes no line of its own) marks that file as its
 //! result, so no engine could tell it from a first sending. The same for an `editLines` range
-//! deleted or replaced by blank lines whose anchors read true on the result (the same numbers, and
-//! lines with the same hashes: a blank line at each end again).
+//! deleted, replaced by blank lines, or replaced by fewer lines than it holds, whose anchors read
+//! true on the result (the same numbers, and lines with the same hashes): what it writes already
+//! stands at the range's start, and the op reads as a deletion of the rest restating the lines it
+//! keeps, exactly as such a deletion's first sending does.
 //!
 //! Per noise kind, what the intended file allows:
 //!
@@ -1588,10 +1590,11 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                     && h.new.iter().all(|n| matches!(n, NL::Kept(_)))
                     && result.windows(old.len()).any(|w| w == old.as_slice())
             });
-            // editLines: a range replaced by blank lines (or deleted) between anchors that read
-            // true on the result too (the same numbers, lines with the same hashes: two blank
-            // lines) is as well-formed an edit of the result, and what it writes is no line of
-            // its own.
+            // editLines: a range replaced by blank lines (or deleted), or by fewer lines than it
+            // holds, between anchors that read true on the result too (the same numbers, lines
+            // with the same hashes) is as well-formed an edit of the result: what it writes
+            // already stands at the range's start, and it reads as a deletion of the rest that
+            // restates the lines it keeps, as a first sending does (seed 29 case 722613).
             let tag = surepatch::edit::hash::line_tag;
             let anchors_hold = format == Format::EditLines
                 && p.hunks.iter().all(|h| {
@@ -1604,7 +1607,14 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                             .get(i)
                             .is_some_and(|l| tag(&l.text) == tag(&p.doc.lines[i].text))
                     };
-                    h.b > h.a && h.stale.is_none() && new_blank && holds(h.a) && holds(h.b - 1)
+                    // Fewer lines than the range: on the result they stand at its start, and
+                    // the op reads as a deletion of the rest that restates the lines it keeps.
+                    let shrinks = h.new.len() < h.b - h.a;
+                    h.b > h.a
+                        && h.stale.is_none()
+                        && (new_blank || shrinks)
+                        && holds(h.a)
+                        && holds(h.b - 1)
                 });
             if still || anchors_hold {
                 deletions_still_shown += 1;
