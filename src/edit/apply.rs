@@ -314,7 +314,7 @@ pub fn plan_edits_in(
             return Err(Failure::new(
                 Code::SearchBlockNotFound,
                 format!(
-                    "edits[{i}].old is found only inside line {line}, which holds more text on the side where new adds lines: writing it would split that line. Copy the whole line into old (and new)."
+                    "edits[{i}].old is found only inside line {line}, which holds more text: the lines new adds would split that line or follow a line the edit did not copy whole. Copy the whole line into old (and new)."
                 ),
             )
             .with("edit_index", i)
@@ -789,12 +789,13 @@ fn regions(h: &Haystack, spans: &[(usize, usize)]) -> Vec<Region> {
         .collect()
 }
 
-/// Whether an `old`, matched at `m` with text left on its (last) line after it (or on its first
-/// line before it), has a `new` that is `old` and a line break and more (more, a line break, and
-/// `old`): the model read `old` as ending (starting) a line and adds lines after (before) it, and
-/// the rest of the line would land on the far side of them (`\nretries:` matched in front of
-/// `retries: 1`, new adding a line after it). Whatever stands on the other side of the match: `ok` inside
-/// `echo "ok\n"` with lines added after it is a line the model did not see, not a split it chose.
+/// Whether an `old`, matched at `m` with text left on its line beside it (after or before it),
+/// has a `new` that is `old` and a line break and more (more, a line break, and `old`): the model
+/// read `old` as a line and adds lines after (before) it. With text on the side where lines are
+/// added, the rest of the line would land on the far side of them (`\nretries:` matched in front
+/// of `retries: 1`, new adding a line after it); with text on the other side, the lines follow a
+/// line the model did not copy whole (`name: x` found at the end of `  - name: x`). Either way `ok`
+/// inside `echo "ok\n"` is a line the model did not see, not one it chose.
 pub fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, new: &str) -> bool {
     if old.trim().is_empty() {
         return false;
@@ -808,12 +809,23 @@ pub fn splits_its_line(text: &str, m: &crate::edit::matcher::Match, old: &str, n
     // A match ending (starting) with a line break (its own, or one a mixed file's span took on)
     // ends (starts) at a line's edge.
     let region = &text[m.start..m.end];
-    let grows_after = new.strip_prefix(old).is_some_and(brk) && !region.ends_with(['\n', '\r']);
+    // Lines added after `old` (before it): its rest starts with a line break, or `old` ends with
+    // one (starts with one) and more follows (precedes) it.
+    let ends_brk = |s: &str| s.ends_with(['\n', '\r']);
+    let grows_after = new
+        .strip_prefix(old)
+        .is_some_and(|r| brk(r) || (ends_brk(old) && !r.trim().is_empty()));
     let grows_before = new
         .strip_suffix(old)
-        .is_some_and(|p| p.ends_with(['\n', '\r']))
-        && !brk(region);
-    (grows_after && !after.trim().is_empty()) || (grows_before && !before.trim().is_empty())
+        .is_some_and(|p| ends_brk(p) || (brk(old) && !p.trim().is_empty()));
+    // The line `old` stands for must be a whole line of the file (its indentation aside): text on
+    // either side makes it part of a longer line, which the lines added beside it would either
+    // split or follow unseen (`name: x` + a line, found at the end of `  - name: x`; seed 30 cases
+    // 23507 and 816620, stale edits landing after another line).
+    // (A match that ends or starts with a line break has no text beyond that edge on its line.)
+    let text_after = !ends_brk(region) && !after.trim().is_empty();
+    let text_before = !brk(region) && !before.trim().is_empty();
+    (grows_after || grows_before) && (text_after || text_before)
 }
 
 /// Whether the match `m` opens with a line break that ends a line holding text (or ends with one
@@ -1504,6 +1516,26 @@ mod tests {
         let inline =
             apply_edits(text, &[Edit::new("résumé:", "resume:")], Tolerance::Safe).unwrap();
         assert_eq!(inline.text, "services:\n  cron:\n      resume: config\n");
+        // Text on the other side too (seed 30 cases 23507 and 816620: a stale `name: résumé` line
+        // found at the end of `  - name: résumé`, a line added after it): the lines would follow
+        // a line the model did not copy whole.
+        let text = "name: retry\nitems:\n  - name: résumé\nx = 1  # a\n";
+        for (old, new) in [
+            ("name: résumé", "name: résumé\nretries: hello"),
+            ("name: résumé\n", "name: résumé\nretries: hello\n"),
+            ("x = 1", "y = 0\nx = 1"),
+        ] {
+            let f = apply_edits(text, &[Edit::new(old, new)], Tolerance::Safe).unwrap_err();
+            assert_eq!(f.code, Code::SearchBlockNotFound, "{old:?}");
+        }
+        // The whole line, indentation aside, still lands.
+        let e = Edit::new("  - name: résumé", "  - name: résumé\n  - name: b");
+        let a = apply_edits(text, &[e], Tolerance::Safe).unwrap();
+        assert!(
+            a.text.contains("  - name: résumé\n  - name: b\nx = 1"),
+            "{}",
+            a.text
+        );
     }
 
     #[test]
