@@ -29,7 +29,10 @@
 //!   (lines inserted before the first line of its body, none opening a block: at that line's column),
 //!   else at its neighbour's column or dedented; the line after the run likewise. On a tie, the lines
 //!   paired with old lines decide when they all sit at their file lines' columns and no added line
-//!   encloses them; otherwise the model's frame. So `new` written at the file's columns is not shifted
+//!   encloses them; otherwise the model's frame. One frame per match: a frame the neighbours of one
+//!   run decide is every run's; else runs whose paired lines tell the two frames are refused
+//!   (`FramesDisagree`), and a run whose lines tell nothing takes the frame the others' paired lines
+//!   tell. So `new` written at the file's columns is not shifted
 //!   twice, and a block the model re-indents on purpose still is. A line that closes a bracket right
 //!   after an opening line sits at the opener's column (an empty block). A run whose every line
 //!   carries the leading text `old` drifted by, when that text indents with a character the region
@@ -42,7 +45,8 @@
 //!   Python, YAML or Makefile by its path, a heredoc or raw string by the file's content: `layout.rs`)
 //!   a frame is a line's block, taken only when the evidence decides it and agrees: the neighbours of
 //!   every run and its paired lines name one frame (paired lines at their file columns beside copies
-//!   at old's read at the file's columns when the neighbours say so), else the match is refused —
+//!   at old's read at the file's columns when the neighbours say so, unless `old` sits deeper than
+//!   the file: lines of `new` repeating it there then rule the file's frame out), else the match is refused —
 //!   `FramesDisagree` when they contradict each other, `FrameUndecided` (naming a line and its column
 //!   in each reading) when nothing decides and the readings write different columns. A run whose own
 //!   lines tell both frames (a line standing for replaced lines of two depths, paired lines pointing
@@ -641,18 +645,32 @@ fn rebuild_aligned(
     if let Some(place) = strict {
         // Changed lines at their file lines' columns beside copies at old's (`Conflict`) read at
         // the file's columns when the neighbouring lines place them there too.
+        let r = reindent.expect("a drift");
+        // Lines of `new` repeating old's at old's columns where `old` sits deeper than the file:
+        // a copy loses indentation (a view trimmed, a patch's dedented context, a selection from a
+        // line's first character), and its added lines may then be at the file's columns; a copy
+        // that gained indentation is at no file's columns, so `new`, repeating old there, is in the
+        // model's frame. Evidence that places a run at the file's columns instead disagrees with
+        // it: refused (ground truth seed 30 case 819951: a line added below a one-line `old`
+        // shifted two columns right was written as sent, two columns off).
+        let copied_deeper = repeats_old && r.delta < 0;
         let all: Vec<Frame> = runs
             .iter()
             .flat_map(|r| [r.3.neighbours, r.3.pairs])
             .flatten()
             .map(|f| match f {
-                Frame::Conflict if one.is_some() => Frame::File,
+                Frame::Conflict if one.is_some() && !copied_deeper => Frame::File,
                 f => f,
             })
             .collect();
+        // It only vetoes: with no other evidence, the readings are weighed as below (a copy
+        // deeper than the file may be a view's artefact, the added lines written at the file's
+        // columns).
+        if copied_deeper && all.contains(&Frame::File) {
+            return Err(IndentMiss::FramesDisagree);
+        }
         // A line torn between two replaced lines of different depths: its columns tell nothing,
         // and unless the neighbouring lines decide the frame, its block is a guess.
-        let r = reindent.expect("a drift");
         if let Some(miss) = runs
             .iter()
             .filter(|run| run.3.torn && one.is_none())
@@ -673,6 +691,17 @@ fn rebuild_aligned(
                 }
             }
         }
+    }
+    // One frame per match, told by paired lines: runs whose paired lines sit at old's columns in
+    // one and at the file's in another are refused (`new` is not written in two frames); when
+    // they agree, a run whose lines tell nothing is written in their frame too.
+    if one.is_none() {
+        let told: Vec<Frame> = runs.iter().filter_map(|r| r.3.pairs).collect();
+        if told.windows(2).any(|w| w[0] != w[1]) {
+            return Err(IndentMiss::FramesDisagree);
+        }
+        // A conflict alone is refused below, run by run.
+        one = told.first().copied().filter(|&f| f != Frame::Conflict);
     }
     let mut jn = 0;
     let mut runs = runs.into_iter();

@@ -1,7 +1,15 @@
 use super::*;
 
 fn apply(text: &str, old: &str, new: &str) -> Result<(String, Tier), Miss> {
-    let h = Haystack::new(text);
+    apply_at(None, text, old, new)
+}
+
+/// [`apply`] in a file at `path` (its kind: where indentation is syntax).
+fn apply_at(path: Option<&str>, text: &str, old: &str, new: &str) -> Result<(String, Tier), Miss> {
+    let h = match path {
+        Some(p) => Haystack::new(text).with_layout(Layout::of_path(p)),
+        None => Haystack::new(text),
+    };
     let ms = locate(&h, old, new, 1, Tolerance::Safe)?;
     let m = &ms[0];
     Ok((
@@ -2287,5 +2295,97 @@ fn a_block_at_the_files_end_and_elsewhere_at_one_tier_is_ambiguous() {
     assert_eq!(
         out,
         "fn a() {\r\n\tz();\r\n}\r\n\r\nfn b() {\r\n\ty();\r\n}"
+    );
+}
+
+/// One frame per match, told by paired lines (ground truth seed 30 case 699555): `} item` written
+/// at its old line's columns (the model's frame) and `return value;` at its file line's (the
+/// file's) are two frames in one `new`; whichever each run took, the result mixed them. Refused;
+/// written in one frame it lands, and a run whose lines tell nothing follows the others.
+#[test]
+fn runs_told_two_frames_by_their_paired_lines_are_refused() {
+    let file = "impl D {\n    fn g() {\n        x();\n    }\n\n    fn parse(item: i32) {\n        return name;\n        if item > 1 {\n        }\n    }\n}\n";
+    let old = "        }\n\n        fn parse(item: i32) {\n            return name;";
+    let r = apply(file, old, "        } item\n\n        return value;");
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::FramesDisagree,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    // Wholly in the model's frame: shifted four columns left.
+    let (out, tier) = apply(file, old, "        } item\n\n            return value;").unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert!(
+        out.contains("    } item\n\n        return value;\n        if item"),
+        "{out}"
+    );
+    // Wholly at the file's columns: `} item` tells the file's frame; `return value;` at a column
+    // neither frame pairs it with tells nothing, and is written in the file's frame too (it had
+    // been shifted four columns left, into the model's).
+    let (out, _) = apply(file, old, "    } item\n\n    return value;").unwrap();
+    assert!(
+        out.contains("    } item\n\n    return value;\n        if item"),
+        "{out}"
+    );
+}
+
+/// A one-line `old` copied two columns deeper than the file's line, repeated in `new` as copied
+/// (ground truth seed 30 case 819951): `new` is in the model's frame, where the line added below it
+/// sits at column 4; the file's next line (column 8) fits the added line better as sent (column 6).
+/// Two pieces of evidence for two blocks in Python: refused. Where they agree it lands, and a copy
+/// that lost its indentation (a patch's dedented context) still lets the neighbours place the
+/// added lines at the file's columns.
+#[test]
+fn a_copy_deeper_than_the_file_keeps_new_in_the_models_frame() {
+    let py = Some("lib/store.py");
+    let file = "class Store:\n        def save(self):\n            pass\n";
+    let r = apply_at(
+        py,
+        file,
+        "  class Store:",
+        "  class Store:\n      total = 1",
+    );
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::FramesDisagree,
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    // The neighbours agree with the model's frame: the added line lands at column 4.
+    let file = "class Store:\n    def save(self):\n        pass\n";
+    let (out, tier) = apply_at(
+        py,
+        file,
+        "  class Store:",
+        "  class Store:\n      total = 1",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "class Store:\n    total = 1\n    def save(self):\n        pass\n"
+    );
+    // Copied without indentation (old shallower than the file): the added line written at the
+    // file's columns stays there.
+    let file = "def f():\n    if x:\n        y = 1\n    return y\n";
+    let (out, _) = apply_at(
+        py,
+        file,
+        "if x:\n    y = 1",
+        "if x:\n    y = 1\n        z = 2",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "def f():\n    if x:\n        y = 1\n        z = 2\n    return y\n"
     );
 }
