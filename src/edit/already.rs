@@ -351,8 +351,11 @@ pub fn blank_line_gone(h: &Haystack, found: &[Match], read: bool) -> Option<(usi
         if r.trim().is_empty() {
             return None;
         }
-        let lead = t.strip_suffix(r).is_some_and(is_break) && !r.starts_with(breaks);
-        let trail = t.strip_prefix(r).is_some_and(is_break) && !r.ends_with(breaks);
+        // The break removed, with the trailing whitespace of the line it ends (a blank first line
+        // of `old` matched the tail `\t` of `}\t`: ground truth seed 31 case 535968).
+        let lone_break = |s: &str| is_break(s.trim_start_matches([' ', '\t']));
+        let lead = t.strip_suffix(r).is_some_and(lone_break) && !r.starts_with(breaks);
+        let trail = t.strip_prefix(r).is_some_and(lone_break) && !r.ends_with(breaks);
         let gone = match m.tier == Tier::Exact && !read {
             // Matched as sent: only a join of two lines that show text.
             true => {

@@ -759,6 +759,36 @@ fn a_blank_line_deleted_twice_is_already_applied() {
     assert_eq!(out.text, "x = 1\n");
 }
 
+/// G2 (ground truth seed 31 case 535968): the blank line's deletion retried where the line above
+/// ends with trailing whitespace (`}\t`): the blank first line of `old` matched that whitespace, so
+/// the text removed was the tab and the break, a join of `}` and `load() {`. The break with the
+/// trailing whitespace of the line it ends is still one break: already applied, at every tier.
+#[test]
+fn a_blank_line_deleted_twice_beside_trailing_whitespace_is_already_applied() {
+    let text = "fi
+}\t\n\nload() {\n    echo \"config\"\n    rm -f x.tmp\n}\n";
+    for old in [
+        "\nload() {\n    echo \"config\"\n    rm -f x.tmp\n",
+        "\nload() {\n    echo “config”\n    rm -f x.tmp\n",
+    ] {
+        let new = old.trim_start_matches('\n');
+        let es = edits(&[(old, new)]);
+        let (once, f) = twice(text, &es, Dialect::EditsInTurn);
+        assert_eq!(
+            once,
+            "fi\n}\t\nload() {\n    echo \"config\"\n    rm -f x.tmp\n}\n"
+        );
+        assert_eq!(f.code, Code::AlreadyApplied, "{old:?}: {f}");
+        // The file after the retry was refused: unchanged.
+        assert!(crate::edit::apply::apply_edits(&once, &es, SAFE).is_err());
+    }
+    // A whitespace-only line is a blank line: deleted as asked.
+    let text = "fi\n}\n\t\nload() {\n";
+    let es = edits(&[("\t\nload() {", "load() {")]);
+    let out = crate::edit::apply::apply_edits(text, &es, SAFE).expect("lands");
+    assert_eq!(out.text, "fi\n}\nload() {\n");
+}
+
 /// G2: the deletion of a blank line sent again and matched byte for byte (ground truth seed 25,
 /// cases 425591, 580321 and six more of the 1M run): the break it removes stands between two lines
 /// that show text, so no blank line is left and writing it would join them (`import osclass
