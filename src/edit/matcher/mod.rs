@@ -746,13 +746,52 @@ fn locate_with(
             let ls = h.text[..s].rfind('\n').map_or(0, |x| x + 1);
             h.text[ls..s].bytes().all(|c| c == b' ' || c == b'\t')
         };
+        // A multi-line `old` read at a line tier is read as lines (its lines' indentation and
+        // trailing whitespace forgiven as a view's): it ends where a line ends. A match ending
+        // before visible text of its last line (`offset = 1` in `offset = 1 # note`) is the
+        // fragment reading, which only the bytes as sent make (ground truth seed 31 case 501804:
+        // a retried deletion of a line found again, indented, in another function's longer line).
+        let line_end = |e: usize| {
+            h.text[e..]
+                .find(['\n', '\r'])
+                .map_or(h.text.len(), |x| e + x)
+        };
+        let ends_in_line = |&(_, e): &(usize, usize)| {
+            !h.text[..e].ends_with(['\n', '\r']) && !h.text[e..line_end(e)].trim().is_empty()
+        };
+        // Such fragments still name a place of the fragment reading: beside whole lines found at
+        // this tier or a looser one, two readings and two places.
+        let mut fragments: Vec<(usize, usize)> = Vec::new();
         for tier in LINE_TIERS {
             let spans = numbered_whole(form, at_end(form, inside(find_lines(h, &parts, tier))));
-            let spans = match in_line {
+            let spans: Vec<(usize, usize)> = match in_line {
                 true => spans.into_iter().filter(whole).collect(),
+                false if parts.len() > 1 => {
+                    let (cut, lines): (Vec<_>, Vec<_>) = spans.into_iter().partition(ends_in_line);
+                    // One place per end, whichever tier found it first (a looser one may
+                    // take the first line's indentation too).
+                    for f in on_words(&form.old, (cut.len(), cut)).1 {
+                        if !fragments.iter().any(|g| g.1 == f.1) {
+                            fragments.push(f);
+                        }
+                    }
+                    lines
+                }
                 false => spans,
             };
             let spans = on_words(&form.old, (spans.len(), spans)).1;
+            if !spans.is_empty() && !fragments.is_empty() {
+                let mut all: Vec<(usize, usize)> =
+                    spans.iter().chain(&fragments).copied().collect();
+                all.sort_unstable();
+                all.dedup();
+                return Err(Miss::Count {
+                    tier,
+                    count: all.len(),
+                    spans: all,
+                    expected,
+                });
+            }
             if !spans.is_empty() && disagrees(form, &spans) {
                 if unnumbered.is_empty() {
                     unnumbered_at = tier;
