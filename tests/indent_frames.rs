@@ -126,8 +126,10 @@ fn a_python_hunk_whose_frame_nothing_decides_is_refused() {
     );
 }
 
-/// YAML inside a shell heredoc follows YAML's rules, whatever the host file is: the same tie is
-/// refused inside the heredoc of a `.sh` file, and lands where no heredoc holds the lines.
+/// YAML inside a shell heredoc follows YAML's rules, whatever the host file is: inside the heredoc
+/// of a `.sh` file the readings are refused (`v: 1` below a list item fits the item's text column,
+/// the file's frame, while `new` repeats the item two columns deeper than the file, the model's),
+/// and the same text lands where no heredoc holds the lines (free layout: the model's frame).
 #[test]
 fn a_tie_inside_an_embedded_heredoc_is_refused() {
     let body = "items:\n  - name: a\n    size: 1\n";
@@ -141,7 +143,10 @@ fn a_tie_inside_an_embedded_heredoc_is_refused() {
     );
     refused_unchanged(&resp, &after, &sh);
     assert!(
-        resp["message"].as_str().unwrap().contains("a heredoc"),
+        resp["message"]
+            .as_str()
+            .unwrap()
+            .contains("the two readings put that line at different depths"),
         "{resp}"
     );
     let plain = format!("setup() {{\n    echo hi\n{body}}}\n");

@@ -27,7 +27,8 @@
 //!   delta) or as already at the file's columns, whichever fits the non-blank file lines around the run
 //!   better: after an opening line (`:`, `{`, `(`, `[`) the run's first line should sit one level deeper
 //!   (lines inserted before the first line of its body, none opening a block: at that line's column),
-//!   else at its neighbour's column or dedented; the line after the run likewise. On a tie, the lines
+//!   else at its neighbour's column or dedented; the line after the run likewise (a YAML list
+//!   item's own lines continue at its text's column: `  - name: x` then `    size: 1`). On a tie, the lines
 //!   paired with old lines decide when they all sit at their file lines' columns and no added line
 //!   encloses them; otherwise the model's frame. One frame per match: a frame the neighbours of one
 //!   run decide is every run's; else runs whose paired lines tell the two frames are refused
@@ -136,6 +137,14 @@ fn foreign(prefix: &str, tabs: bool) -> bool {
 
 /// Whether a Makefile line is a rule (`build: main.o`, `%.o: %.c`): at column 0, a `:` that is no
 /// assignment (`:=`, `::=`) with no `=` before it.
+/// The column of a list item's text (`  - name: x`: 4), where the item's next lines continue.
+fn item_text(line: &str, tab: usize) -> Option<isize> {
+    let ind = indent_of(line);
+    let rest = line[ind.len()..].strip_prefix('-')?;
+    let gap = rest.len() - rest.trim_start_matches(' ').len();
+    (gap > 0 && !rest.trim().is_empty()).then(|| (columns(ind, tab) + 1 + gap) as isize)
+}
+
 fn makefile_rule(line: &str) -> bool {
     if line.starts_with([' ', '\t', '#']) {
         return false;
@@ -550,6 +559,12 @@ fn rebuild_aligned(
     // The runs of changed lines [a, b), each with the file lines around it and the frame it reads in
     // (and what tells its frame).
     let mut runs: Vec<(usize, usize, Run, Evidence)> = Vec::new();
+    // Where `- ` starts a list item whose lines continue at its text's column: a YAML file, or a
+    // block embedded in a file (a heredoc, a raw string), only looked for under a drift.
+    let yaml_items = h.layout == Layout::Significant(layout::YAML)
+        || (h.layout == Layout::Free
+            && reindent.is_some_and(|r| r.delta != 0)
+            && layout::embedded_at(h, i).is_some());
     let mut jn = 0;
     while jn < new.len() {
         if unchanged(jn) {
@@ -611,6 +626,7 @@ fn rebuild_aligned(
                 h.layout,
                 Layout::Significant(place) if place == layout::MAKEFILE || place == layout::YAML
             ),
+            items: yaml_items,
         };
         let pair_of = |x: usize| -> Option<(&str, &str)> {
             partner[x]
@@ -1326,6 +1342,9 @@ struct Run<'t> {
     make: bool,
     /// The file's language lets a block be empty (a YAML key with no value, a rule with no recipe).
     empty_ok: bool,
+    /// A line starting with `- ` is a list item whose own lines continue at its text's column
+    /// (YAML, or a block embedded in the file).
+    items: bool,
 }
 
 /// What tells a run's frame: the file lines around it (`None`: both frames fit them alike), and its
@@ -1456,6 +1475,8 @@ impl Run<'_> {
                 // After an opening line, one level deeper (a closing line: at its column).
                 Some(p) if self.opens(p) && closes(new[first]) => (f - cols(p)).abs(),
                 Some(p) if self.opens(p) => (f - body_col).abs().min((f - body_line).abs()),
+                // A list item's own next line at its text's column.
+                Some(p) if self.items && item_text(p, r.tab) == Some(f) => 0,
                 // Else at its column or dedented.
                 Some(p) => (f - cols(p)).max(0),
                 None => 0,
@@ -1468,6 +1489,12 @@ impl Run<'_> {
                 // its column or dedented.
                 Some(nx) if opens_last && closes(nx) => (cols(nx) - l).abs(),
                 Some(nx) if opens_last => (cols(nx) - l - u).abs(),
+                Some(nx)
+                    if self.items
+                        && item_text(new[last], r.tab).is_some_and(|c| c + shift == cols(nx)) =>
+                {
+                    0
+                }
                 Some(nx) => (cols(nx) - l).max(0),
                 None => 0,
             };

@@ -2389,3 +2389,81 @@ fn a_copy_deeper_than_the_file_keeps_new_in_the_models_frame() {
         "def f():\n    if x:\n        y = 1\n        z = 2\n    return y\n"
     );
 }
+
+/// A YAML list item's own lines continue at its text's column (ground truth seed 31 case 671244):
+/// `  - name: done` followed by the file's `    size: 54` is how every item of the list reads, so
+/// the neighbours do not count that line as deeper than the run. Lines paired both ways (two at
+/// the file's columns, one at its old line's) leave only the neighbours, which now fit both
+/// frames: refused, not moved two columns into the item above. Written in one frame, it lands.
+#[test]
+fn a_yaml_list_items_lines_continue_at_its_text() {
+    let yml = Some("config/app.yaml");
+    let file = "items:\n  - name: ready\n    size: 25\n  - name: naive\n    size: 5\n  - name: config\n    size: 54\n";
+    let old = "- name: naive\n  size: 5\n- name: config";
+    let r = apply_at(
+        yml,
+        file,
+        old,
+        "  - name: naive3\n  count: naive\n  - name: done",
+    );
+    assert!(matches!(r, Err(Miss::InconsistentIndent { .. })), "{r:?}");
+    let want = "items:\n  - name: ready\n    size: 25\n  - name: naive3\n    size: 6\n  - name: done\n    size: 54\n";
+    // The model's frame, every line.
+    let (out, tier) = apply_at(yml, file, old, "- name: naive3\n  size: 6\n- name: done").unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(out, want);
+    // The file's columns, every line.
+    let (out, _) = apply_at(
+        yml,
+        file,
+        old,
+        "  - name: naive3\n    size: 6\n  - name: done",
+    )
+    .unwrap();
+    assert_eq!(out, want);
+}
+
+/// At a line tier a multi-line `old` is read as lines, so it ends where a line ends (ground truth
+/// seed 31 case 501804): a retried deletion of `offset = size + 78` found again, indented and with
+/// straight quotes, in another function whose line goes on with ` # café`, had cut that line and
+/// joined its comment to the line above. The fragment reading is the bytes as sent only; at a line
+/// tier it is no place of its own, but beside whole lines it still makes two.
+#[test]
+fn a_multi_line_old_read_at_a_line_tier_ends_where_a_line_ends() {
+    let file = "class C:\n    def alpha(self, y):\n        print(\"ready\")\n        offset = size + 78 # café\n";
+    let old = "def alpha(self, y):\n    print(“ready”)\n    offset = size + 78";
+    let new = "def alpha(self, y):\n    print(“ready”)";
+    let r = apply(file, old, new);
+    assert!(matches!(r, Err(Miss::NotFound { .. })), "{r:?}");
+    // Without the indentation noise, as sent byte for byte, the fragment is the edit's own reading.
+    let sent = "    def alpha(self, y):\n        print(\"ready\")\n        offset = size + 78";
+    let (out, tier) = apply(
+        file,
+        sent,
+        "    def alpha(self, y):\n        print(\"ready\")",
+    )
+    .unwrap();
+    assert_eq!(tier, Tier::Exact);
+    assert_eq!(
+        out,
+        "class C:\n    def alpha(self, y):\n        print(\"ready\") # café\n"
+    );
+    // Whole lines at a line tier still land.
+    let whole =
+        "class C:\n    def alpha(self, y):\n        print(\"ready\")\n        offset = size + 78\n";
+    let (out, tier) = apply(whole, old, new).unwrap();
+    assert_eq!(tier, Tier::Indentation);
+    assert_eq!(
+        out,
+        "class C:\n    def alpha(self, y):\n        print(\"ready\")\n"
+    );
+    // A fragment at one tier beside whole lines at a looser one: two readings, two places.
+    let both =
+        format!("{file}\ndef alpha(self, y):\n    print(\"ready\")\n    offset = size + 78\n");
+    let r = apply(
+        &both,
+        "  def alpha(self, y):\n      print(“ready”)\n      offset = size + 78",
+        new,
+    );
+    assert!(matches!(r, Err(Miss::Count { count: 2, .. })), "{r:?}");
+}
