@@ -20,9 +20,13 @@
 //!   make content that matches nowhere (or twice, without a scope that tells them apart) land.
 //! - **Two readings.** A body whose context lines lost their ` ` prefix carries a second reading
 //!   ([`Hunk::alt_lines`]); it is tried only when the first matches nowhere.
-//! - **Order.** Hunks of one file must be in file order and must not overlap. A body is searched
-//!   below the previous hunk (text above it can not be meant, since hunks are in file order); one
-//!   that only occurs above or inside the previous hunk is refused with `OVERLAPPING_EDITS`. One
+//! - **Order.** Hunks of one file must not overlap. A body is searched below the previous hunk; one
+//!   found only above it (a patch out of file order) is placed there when it is unique and clear of
+//!   every hunk placed so far, else refused with `OVERLAPPING_EDITS`. The order chooses no place: a
+//!   body found below the previous hunk that also stands above it (at or below its scope line,
+//!   clear of the other hunks) is ambiguous, since a patch written in reverse reads the same —
+//!   unless the hunk's line numbers (a unified diff's) point at the place the order chose and at
+//!   no other: two pieces of evidence that agree. One
 //!   found below the previous hunk only at a tolerance tier, while it matches as well or better
 //!   above it (below its scope line), is refused as ambiguous: the order of the hunks may choose
 //!   between places, never prefer a looser match (a twin differing in what a view does not show)
@@ -836,33 +840,59 @@ pub fn apply_hunks_in(
         });
         regions.push(region);
     }
-    // A patch out of file order says nothing by its order: a hunk the order placed below the
-    // previous one while its body also stands between its scope line and that hunk is ambiguous
-    // (its twin above is as likely the place the model meant).
-    if any_reordered {
-        for &(i, scope_lo, start) in &by_order {
-            let hk = &hunks[i];
-            let at = format!("hunks[{i}] (patch line {}): ", hk.source_line);
-            let o = LineOpts::of(hk);
-            let (old, new, kept) = (hk.old_lines(), hk.new_lines(), hk.kept_lines());
-            let found = locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo, Some(&kept));
-            let what = "the hunk's context and removed lines (the patch is out of file order, so its order places nothing)";
-            let f = match found {
-                Err(LineMiss::Many { tier, count, lines }) => {
-                    ambiguous(&at, what, tier, count, &lines, hk.line_hint)
+    // The order of a patch's hunks chooses no place (models write hunks out of file order, and a
+    // patch reversed reads the same as one in order): a hunk the order placed below the previous
+    // one while its body also stands between its scope line and that hunk, clear of every other
+    // hunk, is ambiguous (ground truth seed 31 case 827464: the second of two reversed chunks
+    // landed in a later copy of the function it meant).
+    for &(i, scope_lo, start) in &by_order {
+        let hk = &hunks[i];
+        let at = format!("hunks[{i}] (patch line {}): ", hk.source_line);
+        let o = LineOpts::of(hk);
+        let (old, new, kept) = (hk.old_lines(), hk.new_lines(), hk.kept_lines());
+        let found = locate_lines(&pd, &hp, &ix, &old, &new, o, tol, scope_lo, Some(&kept));
+        let what = match any_reordered {
+            true => "the hunk's context and removed lines (the patch is out of file order, so its order places nothing)",
+            false => "the hunk's context and removed lines (above the previous hunk too: the order of the hunks chooses no place)",
+        };
+        let placed: Vec<(usize, usize)> = regions
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != i)
+            .map(|(_, g)| (h.line_of(g.start), h.end_line_of(g.start, g.end)))
+            .collect();
+        let clear = |&(s, e): &(usize, usize)| !placed.iter().any(|&(a, b)| s <= b && a <= e);
+        let chosen = h.line_of(start);
+        // The order, confirmed by the hunk's line numbers (near the place it chose and no other),
+        // places it: two pieces of evidence that agree. Either alone does not.
+        let near = |l: usize| hk.line_hint.is_some_and(|x| x.abs_diff(l) <= HINT_REACH);
+        let confirmed =
+            |others: &[usize]| !any_reordered && near(chosen) && !others.iter().any(|&l| near(l));
+        let f = match found {
+            Err(LineMiss::Many { tier, count, lines }) => {
+                let listed_all = lines.len() == count;
+                if listed_all && !lines.iter().any(|l| l.0 != chosen && clear(l)) {
+                    continue;
                 }
-                Ok(r2) if r2.start != start => {
-                    let r = &regions[i];
-                    let both = [
-                        (h.line_of(r2.start), h.end_line_of(r2.start, r2.end)),
-                        (h.line_of(r.start), h.end_line_of(r.start, r.end)),
-                    ];
-                    ambiguous(&at, what, r2.tier, 2, &both, hk.line_hint)
+                let others: Vec<usize> =
+                    lines.iter().map(|l| l.0).filter(|&l| l != chosen).collect();
+                if listed_all && confirmed(&others) {
+                    continue;
                 }
-                _ => continue,
-            };
-            return Err(f.with("hunk_index", i).with("hunk_line", hk.source_line));
-        }
+                ambiguous(&at, what, tier, count, &lines, hk.line_hint)
+            }
+            Ok(r2) if r2.start != start => {
+                let other = (h.line_of(r2.start), h.end_line_of(r2.start, r2.end));
+                if !clear(&other) || confirmed(&[other.0]) {
+                    continue;
+                }
+                let r = &regions[i];
+                let both = [other, (h.line_of(r.start), h.end_line_of(r.start, r.end))];
+                ambiguous(&at, what, r2.tier, 2, &both, hk.line_hint)
+            }
+            _ => continue,
+        };
+        return Err(f.with("hunk_index", i).with("hunk_line", hk.source_line));
     }
     // A batch-mate's old side shows the model smartens: what every match adds is folded too (an
     // exact match, or one found through a needle transform such as `blank_edges`, folds nothing
@@ -1549,7 +1579,7 @@ mod tests {
     /// `api:`; searched below the first hunk it found only the copy under `api:`. Once the patch
     /// shows it is out of file order, its order places nothing: the hunk is ambiguous.
     #[test]
-    fn a_patch_out_of_order_does_not_place_a_hunk_by_its_order() {
+    fn the_order_of_the_hunks_places_no_hunk() {
         let text = "top: 1\nworker:\n  port: 80\n  env: a\nlimit: 2\ncron:\n  x: 1\napi:\n  port: 80\n  env: a\n";
         let a = hunk(vec![
             Remove("limit: 2".into()),
@@ -1562,11 +1592,41 @@ mod tests {
         let f = apply_hunks(text, &[a.clone(), b.clone(), c], Tolerance::Safe).unwrap_err();
         assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
         assert!(f.message.contains("out of file order"), "{}", f.message);
-        // In file order, the order places it: below the first hunk, the copy under `api:`.
-        let out = apply_hunks(text, &[a, b], Tolerance::Safe).unwrap();
+        // In file order the order places nothing either (ground truth seed 31 case 827464): a
+        // patch written in reverse reads the same, so the copy under `worker:` is as likely.
+        let f = apply_hunks(text, &[a.clone(), b.clone()], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        assert_eq!(f.detail("match_lines"), Some(&serde_json::json!([3, 9])));
+        assert!(
+            f.message.contains("order of the hunks chooses no place"),
+            "{}",
+            f.message
+        );
+        // Line numbers alone choose nothing, but beside the order they confirm it: pointing at the
+        // copy the order chose (line 9), it lands there; pointing at the other, refused.
+        let mut b9 = b.clone();
+        b9.line_hint = Some(9);
+        let out = apply_hunks(text, &[a.clone(), b9], Tolerance::Safe).unwrap();
         assert_eq!(
             out.text,
             "top: 1\nworker:\n  port: 80\n  env: a\nlimit: 3\ncron:\n  x: 1\napi:\n  port: 80\n"
+        );
+        let mut b3 = b.clone();
+        b3.line_hint = Some(3);
+        let f = apply_hunks(text, &[a.clone(), b3], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockAmbiguous, "{f:?}");
+        // A copy above that an earlier hunk rewrites is no place for it: the one below lands.
+        let c = hunk(vec![
+            ctx("worker:"),
+            ctx("  port: 80"),
+            Remove("  env: a".into()),
+            Add("  env: b".into()),
+        ]);
+        let d = hunk(vec![ctx("  port: 80"), Remove("  env: a".into())]);
+        let out = apply_hunks(text, &[c, d], Tolerance::Safe).unwrap();
+        assert_eq!(
+            out.text,
+            "top: 1\nworker:\n  port: 80\n  env: b\nlimit: 2\ncron:\n  x: 1\napi:\n  port: 80\n"
         );
     }
 
