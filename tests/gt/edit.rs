@@ -377,12 +377,24 @@ fn make_edit(r: &mut Rng, doc: &Doc, at: usize, kind: EditKind) -> Option<LineEd
 ///   same as inserting it before.
 ///
 /// The engine keeps one twin with its own bytes; either one is the file's bytes for that line.
+/// Whether `a` and `b` have as many words, all but one the same.
+fn one_word_apart(a: &str, b: &str) -> bool {
+    let (a, b): (Vec<&str>, Vec<&str>) = (
+        a.split_whitespace().collect(),
+        b.split_whitespace().collect(),
+    );
+    a.len() == b.len() && a.iter().zip(&b).filter(|(x, y)| x != y).count() == 1
+}
+
 fn twins(
     doc: &Doc,
     edits: &[LineEdit],
 ) -> std::collections::HashMap<usize, Vec<(String, &'static str)>> {
     let shown = |t: &str| t.trim_end_matches([' ', '\t']).to_string();
     let n = doc.lines.len();
+    // A line the model writes in a mixed file may end either way (`EOL_ANY`): which of it and an
+    // equal kept line keeps the kept line's break is no view's to tell (seed 31 case 926836).
+    let written_eol = if doc.mixed_eol() { "?" } else { doc.eol };
     let mut out: std::collections::HashMap<usize, Vec<(String, &'static str)>> = Default::default();
     for e in edits {
         let kept_here: Vec<usize> = e
@@ -401,7 +413,7 @@ fn twins(
             .new
             .iter()
             .filter_map(|nl| match nl {
-                NL::Written { text, .. } => Some((text.clone(), doc.eol)),
+                NL::Written { text, .. } => Some((text.clone(), written_eol)),
                 NL::Kept(_) => None,
             })
             .collect();
@@ -409,6 +421,16 @@ fn twins(
             for t in removed.iter().chain(&written) {
                 if shown(&t.0) == shown(&doc.lines[k].text) {
                     out.entry(k).or_default().push(t.clone());
+                }
+            }
+            // A line written with one word changed from a kept line reads as that line edited as
+            // well (a diff keeping as many lines either way): which of them keeps its break is
+            // no view's to tell either (seed 31 case 934516).
+            // Its line break only: the visible text stays the kept line's.
+            for t in &written {
+                if one_word_apart(&t.0, &doc.lines[k].text) {
+                    let own = doc.lines[k].text.clone();
+                    out.entry(k).or_default().push((own, t.1));
                 }
             }
         }

@@ -87,7 +87,9 @@
 //!   `a x` from `a x a` reads the same as deleting `x a`), which of the two is "the kept one" is
 //!   not in the text sent. The kept line may then carry its twin's invisible bytes (trailing
 //!   whitespace; in a mixed-ending file, the line break): either result is the file's own bytes for
-//!   that line, and no engine could know which the generator meant (`edit::twins`). Visible text
+//!   that line, and no engine could know which the generator meant (`edit::twins`). So may a kept
+//!   line's break when the edit writes a line one word apart from it (a diff that keeps as many
+//!   lines reads the kept line as the one edited), in a mixed-ending file. Visible text
 //!   and every other line are still held byte for byte;
 //! - smartened quotes (noise `smart_quotes`): a written line is expected with the file's straight
 //!   quotes when a copied line *of the same file* showed the model smartening (the engine folds
@@ -2676,7 +2678,8 @@ fn render_edit_lines(
 /// Whether YAML lines nest a mapping key under a key whose value is a plain scalar (`image: app`
 /// followed by a deeper `ITEM: 1`): "mapping values are not allowed here", no document. Narrow on
 /// purpose: list items, block scalars (`|`, `>`), flow collections, anchors, tags and quoted values
-/// are left alone.
+/// that do not close on their line (a flow scalar may go on below) are left alone; a quoted value
+/// closed on its line is a scalar like any other (`limit: "über"` over a deeper `size: 98`).
 fn yaml_nests_under_scalar(lines: &[ExpLine]) -> bool {
     let indent = |t: &str| t.len() - t.trim_start_matches(' ').len();
     let mut prev: Option<&str> = None;
@@ -2687,11 +2690,23 @@ fn yaml_nests_under_scalar(lines: &[ExpLine]) -> bool {
         }
         if let Some(p) = prev {
             let body = p.trim_start();
+            // `"…"` or `'…'` closed on the line, with no quote of its kind inside.
+            let closed = |v: &str| {
+                [('"', '"'), ('\'', '\'')].iter().any(|&(a, b)| {
+                    v.len() >= 2
+                        && v.starts_with(a)
+                        && v.ends_with(b)
+                        && !v[1..v.len() - 1].contains(a)
+                        && !v.contains('\\')
+                })
+            };
             let scalar = !body.starts_with("- ")
                 && body.split_once(": ").is_some_and(|(k, v)| {
+                    let v = v.trim_end();
                     !k.contains(' ')
                         && !v.is_empty()
-                        && !v.starts_with(['|', '>', '{', '[', '&', '*', '!', '"', '\'', '#'])
+                        && (closed(v)
+                            || !v.starts_with(['|', '>', '{', '[', '&', '*', '!', '"', '\'', '#']))
                 });
             let key = t.trim_start().contains(": ") || t.ends_with(':');
             if scalar && key && indent(t) > indent(p) {
