@@ -861,8 +861,15 @@ pub fn apply_hunks_in(
             .filter(|&(j, _)| j != i)
             .map(|(_, g)| (h.line_of(g.start), h.end_line_of(g.start, g.end)))
             .collect();
-        let clear = |&(s, e): &(usize, usize)| !placed.iter().any(|&(a, b)| s <= b && a <= e);
-        let chosen = h.line_of(start);
+        let r = &regions[i];
+        let own = (h.line_of(r.start), h.end_line_of(r.start, r.end));
+        // Another place: clear of every other hunk, and not the chosen one (found again from the
+        // scope line, it may start a line apart: a blank edge line taken or not).
+        let other_place = |&(s, e): &(usize, usize)| {
+            let overlaps = |(a, b): (usize, usize)| s <= b && a <= e;
+            !placed.iter().copied().chain([own]).any(overlaps)
+        };
+        let chosen = own.0;
         // The order, confirmed by the hunk's line numbers (near the place it chose and no other),
         // places it: two pieces of evidence that agree. Either alone does not.
         let near = |l: usize| hk.line_hint.is_some_and(|x| x.abs_diff(l) <= HINT_REACH);
@@ -871,23 +878,22 @@ pub fn apply_hunks_in(
         let f = match found {
             Err(LineMiss::Many { tier, count, lines }) => {
                 let listed_all = lines.len() == count;
-                if listed_all && !lines.iter().any(|l| l.0 != chosen && clear(l)) {
-                    continue;
-                }
-                let others: Vec<usize> =
-                    lines.iter().map(|l| l.0).filter(|&l| l != chosen).collect();
-                if listed_all && confirmed(&others) {
+                let others: Vec<usize> = lines
+                    .iter()
+                    .filter(|l| other_place(l))
+                    .map(|l| l.0)
+                    .collect();
+                if listed_all && (others.is_empty() || confirmed(&others)) {
                     continue;
                 }
                 ambiguous(&at, what, tier, count, &lines, hk.line_hint)
             }
             Ok(r2) if r2.start != start => {
                 let other = (h.line_of(r2.start), h.end_line_of(r2.start, r2.end));
-                if !clear(&other) || confirmed(&[other.0]) {
+                if !other_place(&other) || confirmed(&[other.0]) {
                     continue;
                 }
-                let r = &regions[i];
-                let both = [other, (h.line_of(r.start), h.end_line_of(r.start, r.end))];
+                let both = [other, own];
                 ambiguous(&at, what, r2.tier, 2, &both, hk.line_hint)
             }
             _ => continue,
