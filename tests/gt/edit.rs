@@ -433,6 +433,17 @@ fn twins(
                     out.entry(k).or_default().push((own, t.1));
                 }
             }
+            // An edit that writes a line it also removes (`return value;` moved below) can be
+            // diffed keeping that line instead of this one, as many lines kept either way: which
+            // line keeps its break is no view's to tell (seed 32 case 37579).
+            let moved = written
+                .iter()
+                .any(|w| removed.iter().any(|r| shown(&r.0) == shown(&w.0)));
+            if moved && doc.mixed_eol() {
+                out.entry(k)
+                    .or_default()
+                    .push((doc.lines[k].text.clone(), "?"));
+            }
         }
         // Beside the edit: the removed (or written) lines, in order, against the kept lines after
         // the edit, and from the end against the kept lines before it.

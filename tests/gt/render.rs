@@ -89,7 +89,8 @@
 //!   whitespace; in a mixed-ending file, the line break): either result is the file's own bytes for
 //!   that line, and no engine could know which the generator meant (`edit::twins`). So may a kept
 //!   line's break when the edit writes a line one word apart from it (a diff that keeps as many
-//!   lines reads the kept line as the one edited), in a mixed-ending file. Visible text
+//!   lines reads the kept line as the one edited) or writes a line it also removes (a diff may
+//!   keep that one instead), in a mixed-ending file. Visible text
 //!   and every other line are still held byte for byte;
 //! - smartened quotes (noise `smart_quotes`): a written line is expected with the file's straight
 //!   quotes when a copied line *of the same file* showed the model smartening (the engine folds
