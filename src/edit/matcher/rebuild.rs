@@ -513,6 +513,16 @@ fn rebuild_aligned(
     for j in partner.iter().flatten() {
         paired[*j] = true;
     }
+    // Old lines paired with a new line that is that line edited (alike, or one word changed or
+    // added), not by position alone.
+    let paired_alike = |j: usize| {
+        (0..new.len()).any(|x| {
+            partner[x] == Some(j)
+                && (resembles(ko[j], kn[x])
+                    || one_word_changed(ko[j], kn[x])
+                    || one_word_added(ko[j], kn[x]))
+        })
+    };
     // Lines of `new` that repeat a whole line of `old` as it is (at old's columns): `new` is written
     // in the model's own frame there, whatever its changed lines do.
     let repeats_old = (0..new.len()).any(|jn| {
@@ -628,10 +638,23 @@ fn rebuild_aligned(
             ),
             items: yaml_items,
         };
+        // A line standing for the lines its run replaces (the first, and those no other new line
+        // pairs with) tells a frame by whichever of them it sits at, old's columns or the file's
+        // (`fin:` written at the file's column of the `cron:` it replaces, not of the first line:
+        // seed 33 case 346220); at both, `torn` says so.
         let pair_of = |x: usize| -> Option<(&str, &str)> {
-            partner[x]
-                .or(stands_for[x].map(|(first, _)| first))
-                .filter(|&j| full_old(j) && !is_blank(old[j]))
+            let usable = |j: &usize| full_old(*j) && !is_blank(old[*j]);
+            if let Some(j) = partner[x] {
+                return Some(j).filter(usable).map(|j| (old[j], seg(j)));
+            }
+            let (first, len) = stands_for[x]?;
+            let tab = reindent.map_or(4, |r| r.tab);
+            let nc = columns(indent_of(new[x]), tab);
+            let cols = |l: &str| columns(indent_of(l), tab);
+            (first..first + len)
+                .filter(|j| (*j == first || !paired[*j]) && usable(j))
+                .find(|&j| nc == cols(old[j]) || nc == cols(seg(j)))
+                .or(Some(first).filter(usable))
                 .map(|j| (old[j], seg(j)))
         };
         let ev = ctx.frame(new, (a, b), &full_new, (&pair_of, &torn), repeats_old);
@@ -788,9 +811,11 @@ fn rebuild_aligned(
                     // An added line with one word changed from exactly one line the match deletes
                     // is that line edited (a diff that kept an equal line between them): its
                     // inline runs are settled against that line's (G14).
+                    // A line paired by position only with one it does not resemble (an equal
+                    // count of lines replaced) is as good as unpaired (seed 33 case 155327).
                     let mut donors = (0..old.len()).filter(|&j| {
                         tier == Tier::InlineWhitespace
-                            && !paired[j]
+                            && !paired_alike(j)
                             && full_old(j)
                             && !is_blank(old[j])
                             && one_word_changed(ko[j], kn[jn])

@@ -2467,3 +2467,51 @@ fn a_multi_line_old_read_at_a_line_tier_ends_where_a_line_ends() {
     );
     assert!(matches!(r, Err(Miss::Count { count: 2, .. })), "{r:?}");
 }
+
+/// G14 (ground truth seed 33 case 155327): an added line one word from an old line that an equal
+/// count of replaced lines pairs by position only with a line it does not resemble (`total = 17`
+/// beside `if y > 1 {`) still takes that line's alignment run: it is that line edited.
+#[test]
+fn a_line_paired_by_position_only_still_lends_its_run() {
+    let file = "func beta(limit int) int {\n\tretries  = 13\n\treturn timeout\n\ttotal    = 17\n\treturn name\n}\n\nfunc load() {\n}\n";
+    let old = "func beta(limit int) int {\n\tretries = 13\n\treturn timeout\n\ttotal = 17\n\treturn name\n}\n";
+    let new = "func beta(limit int) int {\n\tretries = 13\n\treturn timeout6\n\tif y > 1 {\n\t\treturn value\n\t}\n\toffset = 17\n\terror name\n} offset\n";
+    let (out, tier) = apply(file, old, new).unwrap();
+    assert_eq!(tier, Tier::InlineWhitespace);
+    assert!(out.contains("\n\toffset    = 17\n"), "{out}");
+    // Two old lines one word from it: which one it edits is a guess, and neither run is taken.
+    let file2 = file.replace("\treturn name\n", "\tsize     = 17\n");
+    let old2 = old.replace("\treturn name\n", "\tsize = 17\n");
+    let (out, _) = apply(&file2, &old2, new).unwrap();
+    assert!(out.contains("\n\toffset = 17\n"), "{out}");
+}
+
+/// G12 (ground truth seed 33 case 346220): a key written for the lines it replaces stands for all
+/// of them: `fin:` at the file's column of the `cron:` it replaces tells the file's frame while
+/// `count: config` at its old line's columns tells the model's; in YAML the neighbours fit both,
+/// so the run is refused rather than moved two columns.
+#[test]
+fn a_replacing_key_tells_the_frame_of_any_line_it_replaces() {
+    let yml = Some("deploy/values.yml");
+    let file = "services:\n  web:\n    env:\n      RETRIES: 4\n      count: hello\n  cron:\n    image: app:3.3\n";
+    let old = "    RETRIES: 4\n    count: hello\ncron:\n  image: app:3.3";
+    let r = apply_at(
+        yml,
+        file,
+        old,
+        "    RETRIES: 4\n  fin:\n    count: config\n  image: app:3.3",
+    );
+    assert!(matches!(r, Err(Miss::InconsistentIndent { .. })), "{r:?}");
+    // Written wholly in the model's frame, it lands there.
+    let (out, _) = apply_at(
+        yml,
+        file,
+        old,
+        "    RETRIES: 4\n    count: config\nfin:\n  image: app:3.3",
+    )
+    .unwrap();
+    assert_eq!(
+        out,
+        "services:\n  web:\n    env:\n      RETRIES: 4\n      count: config\n  fin:\n    image: app:3.3\n"
+    );
+}
