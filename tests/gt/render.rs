@@ -372,20 +372,31 @@ fn keeps_words_beside_a_run(doc: &Doc, h: &Hunk) -> bool {
             _ => None,
         })
         .collect();
-    let added: Vec<Vec<&str>> = h
+    // Each written line as the model sends it (a changed line collapsed by the noise, an added one
+    // as written), with the line it was changed from. Single-spaced neighbours only: an added line
+    // that keeps a run is no such reading.
+    let added: Vec<(Option<usize>, Vec<String>)> = h
         .new
         .iter()
         .filter_map(|n| match n {
-            // Single-spaced neighbours only: a line that keeps the run is no such reading.
-            NL::Written { text, .. } => Some(text.trim().split(' ').collect()),
+            NL::Written { text, origin } => {
+                let sent = match origin {
+                    Some(_) => collapse_inline(text),
+                    None => text.clone(),
+                };
+                Some((
+                    *origin,
+                    sent.trim().split(' ').map(str::to_string).collect(),
+                ))
+            }
             _ => None,
         })
         .collect();
     (h.a..h.b)
         .filter(|i| !kept.contains(i))
-        .map(|i| doc.lines[i].text.as_str())
-        .filter(|t| has_inline_run(t))
-        .any(|t| {
+        .map(|i| (i, doc.lines[i].text.as_str()))
+        .filter(|(_, t)| has_inline_run(t))
+        .any(|(i, t)| {
             let body = t[indent_of(t).len()..].trim_end_matches([' ', '\t']);
             let mut at = 0;
             while let Some(k) = body[at..].find("  ") {
@@ -396,10 +407,12 @@ fn keeps_words_beside_a_run(doc: &Doc, h: &Hunk) -> bool {
                     body[end..].split_whitespace().next(),
                 );
                 if let (Some(w1), Some(w2)) = (before, after) {
-                    if added
-                        .iter()
-                        .any(|a| a.windows(2).any(|w| w[0] == w1 && w[1] == w2))
-                    {
+                    // A changed line keeping its own line's words is that line edited (seed 33
+                    // case 417959: `x        = 26` → `timeout        = 26` sent as
+                    // `timeout = 26`, which reads as the replaced `timeout  = 26` kept).
+                    if added.iter().any(|(o, a)| {
+                        *o != Some(i) && a.windows(2).any(|w| w[0] == w1 && w[1] == w2)
+                    }) {
                         return true;
                     }
                 }
