@@ -67,7 +67,8 @@
 //!   an embedded YAML block) only the generator's frame is (a tie-break there changes block
 //!   membership: issue #25 §1) — unless that frame makes a YAML file no document (a key nested
 //!   under a key with a scalar value, `image: app` over a deeper `ITEM: 1`): then the other
-//!   reading, where it is a document, is what the file can mean, and it is accepted too;
+//!   reading, where it is a document (or nests fewer keys so, when another edit of the file left
+//!   one), is what the file can mean, and it is accepted too;
 //! - tabs for spaces (noise `tabs_spaces`) is used on a hunk only when one of its old lines holds
 //!   indentation the model converts (a tab, or the file's unit of spaces): the copy of `old` then
 //!   shows the conversion. Where no old line does (a YAML block indented by two under a unit of
@@ -1543,7 +1544,11 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
         let mut accept = vec![primary.clone()];
         // A YAML file whose intended text nests a key under a key with a scalar value is no YAML
         // document: the other reading of the same text, when it is one, is what the file can mean.
-        let malformed = p.doc.lang == Lang::Yaml && yaml_nests_under_scalar(&primary);
+        let nestings = match p.doc.lang == Lang::Yaml {
+            true => yaml_nestings_under_scalars(&primary),
+            false => 0,
+        };
+        let malformed = nestings > 0;
         if noise.indent() && (!p.doc.lang.indent_significant() || malformed) {
             // The other indentation reading of the same text, hunk by hunk (the engine may read
             // each hunk either way).
@@ -1577,7 +1582,7 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                     }
                 }
                 let alt = intended(&p.doc, &alt, &relax);
-                if !malformed || !yaml_nests_under_scalar(&alt) {
+                if !malformed || yaml_nestings_under_scalars(&alt) < nestings {
                     accept.push(alt);
                 }
             }
@@ -2689,13 +2694,18 @@ fn render_edit_lines(
     Some(("edit_lines", json!([doc.path, ops, options(&[])])))
 }
 
-/// Whether YAML lines nest a mapping key under a key whose value is a plain scalar (`image: app`
+/// How many times YAML lines nest a mapping key under a key whose value is a plain scalar (`image: app`
 /// followed by a deeper `ITEM: 1`): "mapping values are not allowed here", no document. Narrow on
 /// purpose: list items, block scalars (`|`, `>`), flow collections, anchors, tags and quoted values
 /// that do not close on their line (a flow scalar may go on below) are left alone; a quoted value
 /// closed on its line is a scalar like any other (`limit: "über"` over a deeper `size: 98`).
-fn yaml_nests_under_scalar(lines: &[ExpLine]) -> bool {
+///
+/// Counted: another edit of the same file may leave one elsewhere, so a reading is judged by
+/// whether it has fewer (seed 30 case 612054: a first block deleting `name:` and `services:` left
+/// `version: 2` over `  web:`).
+fn yaml_nestings_under_scalars(lines: &[ExpLine]) -> usize {
     let indent = |t: &str| t.len() - t.trim_start_matches(' ').len();
+    let mut count = 0;
     let mut prev: Option<&str> = None;
     for l in lines {
         let t = l.text.trim_end();
@@ -2724,10 +2734,10 @@ fn yaml_nests_under_scalar(lines: &[ExpLine]) -> bool {
                 });
             let key = t.trim_start().contains(": ") || t.ends_with(':');
             if scalar && key && indent(t) > indent(p) {
-                return true;
+                count += 1;
             }
         }
         prev = Some(t);
     }
-    false
+    count
 }
