@@ -715,6 +715,25 @@ fn locate_with(
                 if let Some(m) = twins_whole(form, twins) {
                     return Err(m);
                 }
+                // Nor does a view show that the file's last line lacks a line break: a form found
+                // once, exactly, whose lines are also the file's last ones without their final
+                // break is found twice, numbered or not (its numbers choose no place; ground truth
+                // seed 34 case 246896: hashline prefixes naming one of two identical functions).
+                let more: Vec<(usize, usize)> = eof_twins(h, &form.old, Tier::Exact, &spans)
+                    .into_iter()
+                    .filter(|&(s, e)| s >= within.start && e <= within.end)
+                    .collect();
+                if !more.is_empty() && !form.eof {
+                    let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(more).collect();
+                    all.sort_unstable();
+                    let tier = form.via.iter().copied().max().unwrap_or(Tier::Exact);
+                    return Err(Miss::Count {
+                        tier: tier.max(Tier::BlankEdges),
+                        count: all.len(),
+                        spans: all,
+                        expected,
+                    });
+                }
             }
             if count > 0 {
                 let found = decide(

@@ -1131,6 +1131,59 @@ fn prefixes_are_a_views_numbering_only_when_they_read_as_one() {
     assert!(matches!(r, Err(Miss::Count { count: 2, .. })), "{r:?}");
 }
 
+/// A view does not show whether the file's last line ends with a line break, so numbered lines
+/// found once in the middle of a file, and once more as its last lines without a final break, are
+/// found twice, whichever copy the numbers name (ground truth seed 34 case 246896: hashline
+/// prefixes naming one of two identical Go functions, the other one at the end of the file).
+#[test]
+fn numbered_lines_with_a_twin_at_the_files_end_are_ambiguous() {
+    let body = "\tif idx > 48 {\n\t\treturn value\n\t}\n}";
+    let file = format!("func a() {{\n{body}\n\nfunc b() {{\n{body}");
+    let new = "\tif idx > 48 {\n\t\treturn idx\n\t}\n}\n";
+    // Numbers naming the first copy, then the last, in three view formats: refused each time.
+    for first in [2, 8] {
+        let views = [
+            |n: usize, l: &str| format!("{n}: {l}"),
+            |n: usize, l: &str| format!("{n:>6}\t{l}"),
+            |n: usize, l: &str| format!("{n}:ab{:02x}|{l}", n % 256),
+        ];
+        for view in views {
+            let old: String = body
+                .lines()
+                .enumerate()
+                .map(|(i, l)| view(first + i, l) + "\n")
+                .collect();
+            let r = apply_at(Some("main.go"), &file, &old, new);
+            assert!(
+                matches!(r, Err(Miss::Count { count: 2, .. })),
+                "{first}: {old:?}: {r:?}"
+            );
+        }
+    }
+    // The same block without numbers: refused as before.
+    let r = apply_at(Some("main.go"), &file, &format!("{body}\n"), new);
+    assert!(matches!(r, Err(Miss::Count { count: 2, .. })), "{r:?}");
+    // A visibly different last copy: the numbered block lands at its one place.
+    let other =
+        format!("func a() {{\n{body}\n\nfunc b() {{\n\tif idx > 49 {{\n\t\treturn value\n\t}}\n}}");
+    let old: String = body
+        .lines()
+        .enumerate()
+        .map(|(i, l)| format!("{}: {l}\n", 2 + i))
+        .collect();
+    let (out, tier) =
+        apply_at(Some("main.go"), &other, &old, new).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(tier, Tier::LinePrefix);
+    assert!(
+        out.starts_with("func a() {\n\tif idx > 48 {\n\t\treturn idx\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("\tif idx > 49 {\n\t\treturn value\n\t}\n}"),
+        "{out}"
+    );
+}
+
 /// `new` is stripped only with old's numbering: lines that look like `N: ` but start at another
 /// number are content (dict keys), kept; with old's numbering they are the view's, stripped.
 #[test]
