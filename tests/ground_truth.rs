@@ -162,3 +162,21 @@ fn findings_reproductions_write_the_intended_file_or_refuse() {
     println!("{checked} of {n} reproductions checked (the others are in known classes)");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// The oracle's YAML "no document" test (tests/gt/render.rs, `yaml_breaks`): a key at the column of
+/// the entries of a sequence deeper than the key holding it breaks the document; a key after a
+/// sequence at its own key's column (the compact form), or a key of the item itself, does not.
+#[test]
+fn oracle_reads_a_key_beside_a_deeper_sequence_as_no_document() {
+    use gt::render::is_key_beside_deeper_sequence as beside;
+    let items = ["items:", "  - name: error", "    size: 2"];
+    assert!(beside(&items, "  size: fin"));
+    assert!(beside(&items[..2], "  size:"));
+    assert!(!beside(&items, "    size: fin"));
+    assert!(!beside(&items, "  - name: fin"));
+    assert!(!beside(&items, "other: 1"));
+    let compact = ["items:", "- a", "- b"];
+    assert!(!beside(&compact, "other: 1"));
+    assert!(!beside(&["items:", "  name: a"], "  size: 2"));
+    assert!(beside(&["a:", "  b:", "    - x", "    - y: 1"], "    z: 2"));
+}

@@ -1545,7 +1545,7 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
         // A YAML file whose intended text nests a key under a key with a scalar value is no YAML
         // document: the other reading of the same text, when it is one, is what the file can mean.
         let nestings = match p.doc.lang == Lang::Yaml {
-            true => yaml_nestings_under_scalars(&primary),
+            true => yaml_breaks(&primary),
             false => 0,
         };
         let malformed = nestings > 0;
@@ -1582,7 +1582,7 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                     }
                 }
                 let alt = intended(&p.doc, &alt, &relax);
-                if !malformed || yaml_nestings_under_scalars(&alt) < nestings {
+                if !malformed || yaml_breaks(&alt) < nestings {
                     accept.push(alt);
                 }
             }
@@ -2700,18 +2700,30 @@ fn render_edit_lines(
 /// that do not close on their line (a flow scalar may go on below) are left alone; a quoted value
 /// closed on its line is a scalar like any other (`limit: "über"` over a deeper `size: 98`).
 ///
+/// Also counted: a mapping key at the column of the sequence entries just above it, where that
+/// sequence is deeper than the key that holds it (`items:`, `  - name: a`, then `  size: 1`: "did
+/// not find expected '-' indicator"). A sequence at its key's own column (`items:`, `- a`, then
+/// `other: 1`) is YAML's compact form, and a key after it is that key's sibling (seed 34 case
+/// 697913: an `indent_abs` hunk whose `+` line, read at absolute columns, sat beside the item it
+/// belonged to).
+///
 /// Counted: another edit of the same file may leave one elsewhere, so a reading is judged by
 /// whether it has fewer (seed 30 case 612054: a first block deleting `name:` and `services:` left
 /// `version: 2` over `  web:`).
-fn yaml_nestings_under_scalars(lines: &[ExpLine]) -> usize {
+fn yaml_breaks(lines: &[ExpLine]) -> usize {
     let indent = |t: &str| t.len() - t.trim_start_matches(' ').len();
     let mut count = 0;
     let mut prev: Option<&str> = None;
+    let mut seen: Vec<&str> = Vec::new();
     for l in lines {
         let t = l.text.trim_end();
         if t.trim().is_empty() || t.trim_start().starts_with('#') {
             continue;
         }
+        if is_key_beside_deeper_sequence(&seen, t) {
+            count += 1;
+        }
+        seen.push(t);
         if let Some(p) = prev {
             let body = p.trim_start();
             // `"…"` or `'…'` closed on the line, with no quote of its kind inside.
@@ -2740,4 +2752,31 @@ fn yaml_nestings_under_scalars(lines: &[ExpLine]) -> usize {
         prev = Some(t);
     }
     count
+}
+
+/// [`yaml_breaks`]' second shape: `t`, a mapping key (not an entry), sits at the column of the
+/// sequence entries that the nearest line at or left of its column (among `above`, non-blank lines)
+/// belongs to, and the line heading that sequence is left of that column.
+pub fn is_key_beside_deeper_sequence(above: &[&str], t: &str) -> bool {
+    let indent = |t: &str| t.len() - t.trim_start_matches(' ').len();
+    let body = t.trim_start();
+    let is_key = !body.starts_with("- ") && (body.contains(": ") || body.ends_with(':'));
+    if !is_key {
+        return false;
+    }
+    let c = indent(t);
+    // Up through the sequence's entries (and their deeper lines) to the line that heads it.
+    let mut entries = false;
+    for a in above.iter().rev() {
+        let (ai, ab) = (indent(a), a.trim_start());
+        if ai > c {
+            continue;
+        }
+        if ai == c && (ab.starts_with("- ") || ab == "-") {
+            entries = true;
+            continue;
+        }
+        return entries && ai < c;
+    }
+    false
 }
