@@ -383,7 +383,14 @@ fn locate_with(
     // uniform). No match starts or ends between the CR and the LF of a line break (a lone CR
     // would be left).
     let on_words = |old: &str, (count, spans): (usize, Vec<(usize, usize)>)| {
-        let multi = old.trim_end_matches(['\n', '\r']).contains(['\n', '\r']);
+        // Lines after the first, blank ones too (`x = 1\n\n` names a line and the blank line below
+        // it; ground truth seed 35 case 210406: such an `old` copied 4 columns left of the file's 8
+        // matched from inside the indentation, and `new` was written in the file's frame).
+        let one_break = old
+            .strip_suffix("\r\n")
+            .or_else(|| old.strip_suffix(['\n', '\r']))
+            .unwrap_or(old);
+        let multi = one_break.contains(['\n', '\r']);
         let b = h.text.as_bytes();
         let in_crlf = |i: usize| i > 0 && i < b.len() && b[i - 1] == b'\r' && b[i] == b'\n';
         let kept: Vec<(usize, usize)> = spans
@@ -468,6 +475,30 @@ fn locate_with(
             if spans.len() == expected
                 && invisible_twins(h, &o, Tier::Exact, expected, expected, within.clone()).is_none()
             {
+                // `old` as sent, its final line break included, standing elsewhere but for bytes
+                // a view does not show (a CR in a CRLF file, trailing whitespace): the file's end
+                // and that place are two (as they are in an LF file, where `old` is found exactly;
+                // ground truth seed 35 case 980223: `}\n` written at the end of the file's last
+                // line, not over the `}\r\n` that closes a dict).
+                let whole = split_lines(old);
+                for tier in LINE_TIERS.into_iter().filter(|&t| t < Tier::Indentation) {
+                    let found = inside(find_lines(h, &whole, tier));
+                    let other = on_words(old, (found.len(), found)).1;
+                    if !other.is_empty() {
+                        let mut all: Vec<(usize, usize)> =
+                            spans.iter().copied().chain(other).collect();
+                        all.sort_unstable();
+                        all.dedup();
+                        let count = all.len();
+                        all.truncate(MAX_LISTED);
+                        return Err(Miss::Count {
+                            tier: tier.max(Tier::BlankEdges),
+                            count,
+                            spans: all,
+                            expected,
+                        });
+                    }
+                }
                 let found = decide(
                     h,
                     &o,

@@ -1131,6 +1131,64 @@ fn prefixes_are_a_views_numbering_only_when_they_read_as_one() {
     assert!(matches!(r, Err(Miss::Count { count: 2, .. })), "{r:?}");
 }
 
+/// `old` byte for byte but for the final line break the file's end lacks is found there, unless
+/// `old` as sent stands elsewhere but for bytes a view does not show: a CR of a CRLF file (ground
+/// truth seed 35 case 980223: `}\n` was written at the end of the file's last line, not over the
+/// `}\r\n` closing a dict), or trailing whitespace. The LF file refused it already.
+#[test]
+fn the_files_end_without_a_break_is_a_second_place_beside_a_crlf_line() {
+    for file in [
+        "S = {\r\n  1: 2,\r\n}\r\nr = {\"a\": 37}",
+        "S = {\n  1: 2,\n}\nr = {\"a\": 37}",
+        "S = {\r\n  1: 2,\r\n} \r\nr = {\"a\": 37}",
+    ] {
+        let r = apply(file, "}\n", "v = 30\n");
+        assert!(
+            matches!(r, Err(Miss::Count { count: 2, .. })),
+            "{file:?}: {r:?}"
+        );
+    }
+    // Only at the file's end: lands there.
+    let file = "S = [\r\n  1,\r\n]\r\nr = {\"a\": 37}";
+    let (out, tier) = apply(file, "37}\n", "38}\n").unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        (out.as_str(), tier),
+        ("S = [\r\n  1,\r\n]\r\nr = {\"a\": 38}", Tier::BlankEdges)
+    );
+}
+
+/// An `old` of one line and the blank line below it names two lines: it matches whole lines, never
+/// from inside a line's indentation (ground truth seed 35 case 210406: copied 4 columns
+/// left of the file's 8, it matched from inside the indentation and `new`, written in the copy's
+/// frame, landed 4 columns left of its block).
+#[test]
+fn a_line_and_the_blank_line_below_it_match_whole_lines() {
+    let file = "class A:\n    def check(self):\n        t = 1\n        retries = 83\n\ndef render():\n    pass\n";
+    let r = apply_at(
+        Some("r.py"),
+        file,
+        "    retries = 83\n\n",
+        "\n    name = 83",
+    );
+    match r {
+        Ok((out, _)) => assert!(out.contains("\n        name = 83\n"), "{out}"),
+        Err(m) => assert!(
+            matches!(m, Miss::InconsistentIndent { .. } | Miss::NotFound { .. }),
+            "{m:?}"
+        ),
+    }
+    // The whole line from its text on, or with all of its indentation: lands.
+    let file = "def f():\n    retries = 83\n\n    return 1\n";
+    for old in ["retries = 83\n\n", "    retries = 83\n\n"] {
+        let (out, _) = apply_at(Some("r.py"), file, old, &old.replace("83", "84"))
+            .unwrap_or_else(|e| panic!("{old:?}: {e:?}"));
+        assert_eq!(
+            out, "def f():\n    retries = 84\n\n    return 1\n",
+            "{old:?}"
+        );
+    }
+}
+
 /// A view does not show whether the file's last line ends with a line break, so numbered lines
 /// found once in the middle of a file, and once more as its last lines without a final break, are
 /// found twice, whichever copy the numbers name (ground truth seed 34 case 246896: hashline
