@@ -705,7 +705,9 @@ fn locate_with(
     // Places a numbered form found where its numbers do not point, and the loosest tier that found
     // one: the content is there, so a place a later form finds where they do point, at that tier or
     // a looser one, is a second place, not the one meant (found at a stricter tier, it is the
-    // better reading: a final line break dropped at the end of the file over an indented twin).
+    // better reading: a final line break dropped at the end of the file over an indented twin; but
+    // a place that differs only in what a view does not show, a CR or trailing whitespace, is as
+    // good as one found exactly).
     let mut unnumbered: Vec<(usize, usize)> = Vec::new();
     let mut unnumbered_at = Tier::Exact;
     let second_place = |unnumbered: &[(usize, usize)], spans: &[(usize, usize)], tier: Tier| {
@@ -736,7 +738,7 @@ fn locate_with(
             if count > 0
                 && form.line.is_some()
                 && !unnumbered.is_empty()
-                && unnumbered_at == Tier::Exact
+                && unnumbered_at <= Tier::TrailingWhitespace
             {
                 return Err(second_place(&unnumbered, &spans, Tier::LinePrefix));
             }
@@ -750,10 +752,11 @@ fn locate_with(
                 // once, exactly, whose lines are also the file's last ones without their final
                 // break is found twice, numbered or not (its numbers choose no place; ground truth
                 // seed 34 case 246896: hashline prefixes naming one of two identical functions).
-                let more: Vec<(usize, usize)> = eof_twins(h, &form.old, Tier::Exact, &spans)
-                    .into_iter()
-                    .filter(|&(s, e)| s >= within.start && e <= within.end)
-                    .collect();
+                let more: Vec<(usize, usize)> =
+                    numbered_whole(form, eof_twins(h, &form.old, Tier::Exact, &spans))
+                        .into_iter()
+                        .filter(|&(s, e)| s >= within.start && e <= within.end)
+                        .collect();
                 if !more.is_empty() && !form.eof {
                     let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(more).collect();
                     all.sort_unstable();
@@ -871,7 +874,7 @@ fn locate_with(
                 if let Some(m) = twins_whole(form, twins) {
                     return Err(m);
                 }
-                let more = eof_twins(h, &form.old, tier, &spans);
+                let more = numbered_whole(form, eof_twins(h, &form.old, tier, &spans));
                 if !more.is_empty() && !form.eof {
                     let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(more).collect();
                     all.sort_unstable();
@@ -1182,8 +1185,14 @@ fn eof_twins(h: &Haystack, old: &str, tier: Tier, found: &[(usize, usize)]) -> V
     // What a view does not show is no difference here either: line endings and trailing
     // whitespace (the tier that forgives them), and NFC against NFD (read at the typography tier,
     // then held to the block's own characters).
-    let seen = find_lines(h, &core, tier.max(Tier::TrailingWhitespace));
+    let mut seen = find_lines(h, &core, tier.max(Tier::TrailingWhitespace));
+    if core.len() == 1 {
+        // One line: the line tiers leave its occurrences as sent to the exact tier.
+        seen.extend(find_exact_all(h.text, core[0]).1);
+    }
     let mut out: Vec<(usize, usize)> = seen.into_iter().filter(clear).collect();
+    out.sort_unstable();
+    out.dedup();
     if out.is_empty() && tier < Tier::Typography && !old.is_ascii() {
         let nfc = |l: &str| -> String { l.trim_end().nfc().collect() };
         out = find_lines(h, &core, Tier::Typography)

@@ -2626,3 +2626,30 @@ fn a_replacing_key_tells_the_frame_of_any_line_it_replaces() {
         "services:\n  web:\n    env:\n      RETRIES: 4\n      count: config\n  fin:\n    image: app:3.3\n"
     );
 }
+
+/// One line and its break, numbered or not, in a file whose last line is that line without a break
+/// and which holds it once more in the middle (its line ending CRLF or LF, or with trailing
+/// whitespace): two places that differ in what a view does not show, whichever the numbers name.
+#[test]
+fn a_one_line_old_and_the_files_unbroken_last_line_are_two_places() {
+    for text in [
+        "a {\r\n}\r\nb\r\n}",
+        "a {\n}\nb\n}",
+        "a {\r\n}\r\nb\r\n}\r\n",
+        "a {\n} \nb\n}",
+    ] {
+        for old in ["4: }\n", "2: }\n", "}\n", "     2\t}\n", "     4\t}\n"] {
+            let r = apply(text, old, &old.replace('}', "x"));
+            assert!(
+                matches!(r, Err(Miss::Count { count: 2, .. })),
+                "{text:?} {old:?}: {r:?}"
+            );
+        }
+    }
+    // A visibly other middle line: the numbered last line lands.
+    let (out, _) = apply("a {\n};\nb\n}", "4: }\n", "4: x\n").unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(out, "a {\n};\nb\nx");
+    // The file's end inside a longer line is no place of numbered (whole-line) text.
+    let (out, _) = apply("a {\n}\nb\n37}", "2: }\n", "2: x\n").unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(out, "a {\nx\nb\n37}");
+}
