@@ -374,3 +374,19 @@ fn a_key_whose_body_is_rewritten_does_not_place_the_new_body() {
     assert_eq!(resp["ok"], json!(true), "{resp}");
     assert_eq!(after[0], before.replace("80:80", "81:81"));
 }
+
+/// A hunk whose body puts an elision placeholder over the code it stands for, in a frame the
+/// pieces disagree on: the placeholder is named (`ELIDED_CONTENT`), as for edits, not the columns.
+#[test]
+fn a_placeholder_is_named_before_disagreeing_hunk_frames() {
+    let patch = "*** Begin Patch\n*** Update File: deploy/values.yml\n@@\n cron:\n-  image: app:1.7\n-  ports: # cafe\n+    # ... existing code ...\n     - \"8060:80\"\n*** End Patch\n";
+    let (resp, after, _d) = run(
+        &[("deploy/values.yml", YAML)],
+        "apply_patch",
+        |root| json!([patch, {"workspace_root": root}]),
+    );
+    assert_eq!(resp["ok"], json!(false), "{resp}");
+    assert_eq!(resp["code"], json!("ELIDED_CONTENT"), "{resp}");
+    assert_eq!(resp["hunk_index"], json!(0), "{resp}");
+    assert_eq!(after[0], YAML, "the file changed");
+}

@@ -797,6 +797,18 @@ pub fn apply_hunks_in(
                     lines: (sl, el),
                     why,
                 }) => {
+                    // A body that puts an elision placeholder over the code it stands for: the
+                    // placeholder is the cause to name, not the columns (as for edits).
+                    let lines = h.lines();
+                    let (s, e) = (lines.start(sl - 1), lines.content_end(el - 1));
+                    let new_text = new.join("\n");
+                    let elided = crate::edit::placeholder::elided_in_change(text, s, e, &new_text);
+                    if !elided.is_empty() {
+                        let found: Vec<(usize, &str)> =
+                            elided.iter().map(|&(j, l)| (sl + j, l)).collect();
+                        let who = format!("hunks[{i}] (patch line {})", hk.source_line);
+                        return Err(tag(crate::edit::placeholder::elided_failure(&found, &who)));
+                    }
                     let (difference, message) =
                         matcher::words::indent_miss_words(why, sl, el, "the hunk");
                     let c = candidates::Candidate {
