@@ -257,9 +257,14 @@ pub(super) fn absorb_indent(
         // The lines of `new` with text, when every one sits at column 0 like `old`'s first line as
         // sent, are in the frame that copy was written in: they take the indentation it left out
         // (a recipe line moved below a blank line keeps its tab). Indented ones are left as sent.
+        // Not when `old` has text on a later line: that line matched as sent, at the file's
+        // columns, so `new` is in the file's frame (ground truth seed 38 case 479005: `}` then
+        // `impl Delta {` at column 0, the `}` matched after a method's indentation, and `new`'s
+        // `impl Delta {` went four columns right).
         let mut texts = new.split(['\n', '\r']).filter(|l| !is_blank(l)).peekable();
         let relative = texts.peek().is_some() && texts.all(|l| indent_of(l).is_empty());
-        if moves && relative {
+        let later_text = old.split(['\n', '\r']).skip(1).any(|l| !is_blank(l));
+        if moves && relative && !later_text {
             return Ok(Some((
                 ls,
                 format!("{prefix}{old}"),

@@ -2653,3 +2653,28 @@ fn a_one_line_old_and_the_files_unbroken_last_line_are_two_places() {
     let (out, _) = apply("a {\n}\nb\n37}", "2: }\n", "2: x\n").unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(out, "a {\nx\nb\n37}");
 }
+
+/// `old` begun after its first line's indentation, its later lines matched as sent at the file's
+/// columns, and `new` starting with an empty line: `new` is in the file's frame, not moved right by
+/// the indentation the first line left out (ground truth seed 38 case 479005: `impl Delta {` went
+/// four columns right). With no later text in `old`, the first line's frame is all there is.
+#[test]
+fn a_first_line_begun_after_its_indentation_moves_nothing_its_later_lines_place() {
+    let file = "impl A {\n    fn f() {\n        g();\n    }\n\nimpl Delta {\n    fn h() {}\n}\n";
+    let (out, _) = apply_at(
+        Some("src/lib.rs"),
+        file,
+        "}\n\nimpl Delta {",
+        "\nimpl Delta {",
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(
+        out,
+        "impl A {\n    fn f() {\n        g();\n\nimpl Delta {\n    fn h() {}\n}\n"
+    );
+    // In a Makefile, a recipe line moved below a blank line keeps its tab (nothing after it).
+    let mk = "all:\n\techo a\n\techo b\n";
+    let (out, _) = apply_at(Some("Makefile"), mk, "echo a\n", "\necho a\n")
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(out, "all:\n\n\techo a\n\techo b\n");
+}
