@@ -227,7 +227,8 @@ pub fn plan_edits_in(
                     && !e.new.contains(['\n', '\r'])
                     && e.old.contains("\\n")
                     && !crate::edit::formats::unescape::escapes_disagree(&e.old, &e.new)
-                    && !crate::edit::formats::unescape::curly_escape_unsure(&e.new) =>
+                    && !crate::edit::formats::unescape::curly_escape_unsure(&e.new)
+                    && !crate::edit::formats::unescape::new_escaping_unsure(&e.old, &e.new) =>
             {
                 // `old` and `new` escaped once too often (literal `\n`, no real line break on either
                 // side): the escaped form matched nowhere, so the unescaped one may, when it is

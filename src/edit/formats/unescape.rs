@@ -87,6 +87,36 @@ fn closing_backquote(s: &str) -> Option<usize> {
     indent.chars().all(|c| c == ' ' || c == '\t').then_some(i)
 }
 
+/// Whether nothing tells how `new` was escaped while its two readings differ: its literals do not
+/// pair (a raw string closed or opened beyond the text), so its escapes' places tell nothing, and
+/// neither side shows the text escaped as a whole, nor a bare double quote (a text escaped as a
+/// whole has none: its quotes were escaped with it). Ground truth seed 39 case
+/// 350391: `result: \"done\"` before the backquote closing a Go raw string, beside an `old` with
+/// only `\n` escapes, kept its backslashes; read as escaped as a whole it is `result: "done"`.
+pub fn new_escaping_unsure(old: &str, new: &str) -> bool {
+    !literals_pair(new)
+        && !escaped_as_a_whole(new)
+        && !escaped_as_a_whole(old)
+        && !bare_double_quote(old)
+        && !bare_double_quote(new)
+        && super::unescape_once(new) != line_breaks_unescaped(new)
+}
+
+/// Whether `s` holds a `"` that no backslash escapes.
+fn bare_double_quote(s: &str) -> bool {
+    let mut chars = s.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next();
+            }
+            '"' => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Whether one side escapes the program's backslashes (`\\n` in `old`: escaped as a whole) while the
 /// other holds a single backslash escape inside a literal delimited by curly quotes (`“café\n”`):
 /// smartened quotes are no literal to [`line_breaks_unescaped`], so that escape would be read as a
@@ -375,5 +405,31 @@ mod tests {
             out.text,
             "const s = `a\n  ${x}\n`;\nlog(1);\nlog(\"\\t\");\n"
         );
+    }
+
+    /// Found by the ground-truth fuzzer (issue #25 G5, seed 39 case 350391): `new`'s `\"done\"`
+    /// stands before the backquote closing a Go raw string, so its place tells nothing, and `old`
+    /// has only `\n` escapes and no quote: escaped as a whole it is `"done"`, with only its line
+    /// breaks escaped `\"done\"`. Nothing tells which: refused, the file unchanged. A bare quote on
+    /// either side, or a side escaped as a whole, still decides.
+    #[test]
+    fn an_unsure_new_beside_an_old_that_shows_nothing_is_refused() {
+        use crate::edit::apply::apply_edits;
+        use crate::edit::ir::Edit;
+        use crate::edit::matcher::Tolerance;
+        let text = "var c = `\n  - done\n` \n}\n";
+        let es = [Edit::new(
+            "  - done\\n` \\n}",
+            "  - done\\n  result: \\\"done\\\"\\n` x\\n} item",
+        )];
+        let f = apply_edits(text, &es, Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, crate::error::Code::SearchBlockNotFound);
+        assert!(new_escaping_unsure(&es[0].old, &es[0].new));
+        // `old` escaped as a whole (a `\t` outside any literal): whole, `"done"`.
+        assert!(!new_escaping_unsure("\\tx\\n}", "\\\"done\\\"\\n` x"));
+        // A bare quote in `old`: only its line breaks were escaped.
+        assert!(!new_escaping_unsure("f(\"a\")\\n}", "\\\"done\\\"\\n` x"));
+        // Both readings alike: nothing to decide.
+        assert!(!new_escaping_unsure("a\\nb", "` x\\ny"));
     }
 }
