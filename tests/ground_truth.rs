@@ -180,3 +180,29 @@ fn oracle_reads_a_key_beside_a_deeper_sequence_as_no_document() {
     assert!(!beside(&["items:", "  name: a"], "  size: 2"));
     assert!(beside(&["a:", "  b:", "    - x", "    - y: 1"], "    z: 2"));
 }
+
+/// The oracle's Python "no program" test (tests/gt/render.rs, `python_breaks`): a block opener whose
+/// next line of code is not deeper has no body.
+#[test]
+fn oracle_counts_python_openers_left_without_a_body() {
+    use gt::render::python_breaks;
+    let lines = |t: &[&str]| -> Vec<gt::edit::ExpLine> {
+        t.iter()
+            .map(|l| gt::edit::ExpLine {
+                text: l.to_string(),
+                alts: vec![],
+                eol: "\n",
+                origin: None,
+                relax: 0,
+            })
+            .collect()
+    };
+    let body = ["    if retries > 99:", "        x = 1", "    y = 15"];
+    assert_eq!(python_breaks(&lines(&body)), 0);
+    let gone = ["    if retries > 99:", "    x = 1", "    y = 15"];
+    assert_eq!(python_breaks(&lines(&gone)), 1);
+    let commented = ["def f():  # note", "", "    # c", "    return 1"];
+    assert_eq!(python_breaks(&lines(&commented)), 0);
+    assert_eq!(python_breaks(&lines(&["x = {", "\"a\":", "}"])), 0);
+    assert_eq!(python_breaks(&lines(&["else:"])), 1);
+}

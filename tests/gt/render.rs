@@ -374,22 +374,22 @@ fn keeps_words_beside_a_run(doc: &Doc, h: &Hunk) -> bool {
         })
         .collect();
     // Each written line as the model sends it (a changed line collapsed by the noise, an added one
-    // as written), with the line it was changed from. Single-spaced neighbours only: an added line
-    // that keeps a run is no such reading.
+    // as written), with the line it was changed from, compared by its words: an added line that
+    // keeps the run as well reads as the replaced line edited all the more (seed 39 case 435564:
+    // `const size     = 52;` replaced by `const offset = 52;`, sent collapsed, and an added
+    // `const size     = 91;`, which reads as the line edited, its alignment kept).
     let added: Vec<(Option<usize>, Vec<String>)> = h
         .new
         .iter()
         .filter_map(|n| match n {
-            NL::Written { text, origin } => {
-                let sent = match origin {
-                    Some(_) => collapse_inline(text),
-                    None => text.clone(),
-                };
-                Some((
-                    *origin,
-                    sent.trim().split(' ').map(str::to_string).collect(),
-                ))
-            }
+            NL::Written { text, origin } => Some((
+                *origin,
+                collapse_inline(text)
+                    .trim()
+                    .split(' ')
+                    .map(str::to_string)
+                    .collect(),
+            )),
             _ => None,
         })
         .collect();
@@ -1307,7 +1307,12 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             if ex + vis > 0
                 || seen_in_a_line(&p.doc, &stale)
                 || stale == shown
-                || others.iter().any(|o| o.contains(&stale))
+                // As a view shows it too: the trailing whitespace of a whole line is forgiven
+                // (seed 39 case 873592: `\trm -f result.o ` read in turn as the line another edit
+                // writes without the space).
+                || others
+                    .iter()
+                    .any(|o| o.contains(&stale) || key(o).contains(&key(&stale)))
             {
                 return None;
             }
@@ -1548,10 +1553,16 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
         let mut accept = vec![primary.clone()];
         // A YAML file whose intended text nests a key under a key with a scalar value is no YAML
         // document: the other reading of the same text, when it is one, is what the file can mean.
-        let nestings = match p.doc.lang == Lang::Yaml {
-            true => yaml_breaks(&primary),
-            false => 0,
+        // The same for a Python block opener left without a body (seed 39 case 813215: an
+        // `indent_abs` chunk whose `+` line, read at absolute columns, took the place of the only
+        // body line of `if retries > 99:` beside it). The generator's files hold such openers of
+        // their own, so a reading is judged by whether it leaves fewer.
+        let breaks = |lines: &[ExpLine]| match p.doc.lang {
+            Lang::Yaml => yaml_breaks(lines),
+            Lang::Python => python_breaks(lines),
+            _ => 0,
         };
+        let nestings = breaks(&primary);
         let malformed = nestings > 0;
         if noise.indent() && (!p.doc.lang.indent_significant() || malformed) {
             // The other indentation reading of the same text, hunk by hunk (the engine may read
@@ -1586,7 +1597,7 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                     }
                 }
                 let alt = intended(&p.doc, &alt, &relax);
-                if !malformed || yaml_breaks(&alt) < nestings {
+                if !malformed || breaks(&alt) < nestings {
                     accept.push(alt);
                 }
             }
@@ -2765,6 +2776,36 @@ fn yaml_breaks(lines: &[ExpLine]) -> usize {
         prev = Some(t);
     }
     count
+}
+
+/// How many Python block openers (`if …:`, `def …:`, `else:` and the like, a line whose code ends
+/// with `:`) have no body: the next line with code is not deeper, or there is none
+/// ("expected an indented block"). Comments and blank lines are skipped; only a line whose first
+/// word is a block keyword opens a block (a dict entry `"a":` does not).
+pub fn python_breaks(lines: &[ExpLine]) -> usize {
+    const OPENERS: [&str; 12] = [
+        "if", "elif", "else", "for", "while", "def", "class", "try", "except", "finally", "with",
+        "async",
+    ];
+    let indent = |t: &str| t.len() - t.trim_start_matches([' ', '\t']).len();
+    let code: Vec<&str> = lines
+        .iter()
+        .map(|l| l.text.trim_end())
+        .filter(|t| !t.trim().is_empty() && !t.trim_start().starts_with('#'))
+        .collect();
+    let opener = |t: &str| {
+        let body = t.trim_start();
+        let word = body
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .next()
+            .unwrap_or("");
+        let code = body.split(" #").next().unwrap_or(body).trim_end();
+        OPENERS.contains(&word) && code.ends_with(':')
+    };
+    (0..code.len())
+        .filter(|&i| opener(code[i]))
+        .filter(|&i| code.get(i + 1).is_none_or(|n| indent(n) <= indent(code[i])))
+        .count()
 }
 
 /// [`yaml_breaks`]' second shape: `t`, a mapping key (not an entry), sits at the column of the
