@@ -464,6 +464,33 @@ fn twins(
                 }
                 out.entry(k).or_default().push(t.clone());
             }
+            // The run's last lines against the kept lines right after the edit, and its first
+            // ones against those right before it: `x` then `a` written before a kept `a\t` reads
+            // the same as `x`, the kept line, then `a` written (seed 40 case 766003).
+            for m in 1..=run.len() {
+                let tail = &run[run.len() - m..];
+                if e.end + m <= n
+                    && tail
+                        .iter()
+                        .enumerate()
+                        .all(|(j, t)| shown(&t.0) == shown(&doc.lines[e.end + j].text))
+                {
+                    for (j, t) in tail.iter().enumerate() {
+                        out.entry(e.end + j).or_default().push(t.clone());
+                    }
+                }
+                let head = &run[..m];
+                if m <= e.start
+                    && head
+                        .iter()
+                        .enumerate()
+                        .all(|(j, t)| shown(&t.0) == shown(&doc.lines[e.start - m + j].text))
+                {
+                    for (j, t) in head.iter().enumerate() {
+                        out.entry(e.start - m + j).or_default().push(t.clone());
+                    }
+                }
+            }
         }
     }
     out
@@ -507,9 +534,24 @@ pub fn intended(
             match nl {
                 NL::Kept(k) => out.push(kept(*k)),
                 NL::Written { text, origin } => out.push(ExpLine {
+                    // The file's bytes of a removed line it repeats by view keys; and of a kept
+                    // line beside the edit it repeats but for trailing whitespace, with which it
+                    // may trade places (inserting `a` after `a\t` reads the same as inserting it
+                    // before: which of the two keeps the tab is no view's to tell; seed 40 case
+                    // 766003).
                     alts: (e.start..e.end)
                         .map(|k| &doc.lines[k].text)
                         .filter(|t| *t != text && key(t) == key(text))
+                        .chain(
+                            (e.start.saturating_sub(e.new.len())
+                                ..(e.end + e.new.len()).min(doc.lines.len()))
+                                .map(|k| &doc.lines[k].text)
+                                .filter(|t| {
+                                    *t != text
+                                        && t.trim_end_matches([' ', '\t'])
+                                            == text.trim_end_matches([' ', '\t'])
+                                }),
+                        )
                         .cloned()
                         .collect(),
                     text: text.clone(),
