@@ -538,14 +538,24 @@ fn rebuild_aligned(
     // pairs with) whose columns tell both frames: at one such line's old columns and at another's
     // file columns (`- item` and `env:` replaced by one key), it is either line's successor.
     // The same for a line paired with an old line it does not resemble (a pairing by position only,
-    // `naïve:` for `- "8089:80"` while `env:` is replaced too): every line the run replaces counts.
+    // `naïve:` for `- "8089:80"` while `env:` is replaced too), or with one it changes while its run
+    // replaces more lines than it writes (`error:` for `worker:` while `image:` and `ports:` go
+    // too: ground truth seed 42 case 925662): every line the run replaces counts.
     let torn = |x: usize| -> bool {
         let Some(r) = reindent else {
             return false;
         };
         let (first, len, all) = match (stands_for[x], partner[x], replacing[x]) {
             (Some((first, len)), None, _) => (first, len, false),
-            (_, Some(j), Some((first, len))) if len > 1 && !resembles(ko[j], kn[x]) => {
+            (_, Some(j), Some((first, len)))
+                if len > 1
+                    && (!resembles(ko[j], kn[x])
+                        || ko[j] != kn[x]
+                            && (0..new.len())
+                                .filter(|&y| replacing[y] == Some((first, len)))
+                                .count()
+                                < len) =>
+            {
                 (first, len, true)
             }
             _ => return false,

@@ -2678,3 +2678,36 @@ fn a_first_line_begun_after_its_indentation_moves_nothing_its_later_lines_place(
         .unwrap_or_else(|e| panic!("{e:?}"));
     assert_eq!(out, "all:\n\n\techo a\n\techo b\n");
 }
+
+/// One line replacing a run of lines, paired with the first (changed: `error:` for `worker:`), sits
+/// at the first line's file column and at the other lines' old column: either line's successor, so
+/// either frame (ground truth seed 42 case 925662: YAML, `old` copied two columns left). Refused in
+/// a YAML file; a line that keeps the first line's text still tells the file's frame.
+#[test]
+fn a_changed_line_replacing_a_run_tells_no_frame_when_the_run_tells_both() {
+    let file = "  worker:\n    image: app:2.3\n    ports:\n";
+    let r = apply_at(
+        Some("values.yml"),
+        file,
+        "worker:\n  image: app:2.3\n  ports:\n",
+        "  error:\n",
+    );
+    assert!(
+        matches!(
+            r,
+            Err(Miss::InconsistentIndent {
+                why: IndentMiss::FrameUndecided { .. },
+                ..
+            })
+        ),
+        "{r:?}"
+    );
+    let (out, _) = apply_at(
+        Some("values.yml"),
+        file,
+        "worker:\n  image: app:2.3\n  ports:\n",
+        "worker:\n",
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(out, "  worker:\n");
+}
