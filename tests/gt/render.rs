@@ -44,7 +44,8 @@
 //! that sending writes an accepted result (`run::Verdict::Skipped` otherwise: counted apart, never
 //! as a refusal). This hides no wrong write the engine could avoid: the first sending is a
 //! rendering of the `none` kind (the same renderer), whose wrong writes are judged in those cases. **A deletion whose old side its result still
-//! shows** (a line deleted beside its equal: `P X X Q` → `P X Q`, the edit `P X` → `P`) is not
+//! shows** (a line deleted beside its equal: `P X X Q` → `P X Q`, the edit `P X` → `P`; or an edit
+//! that writes no line of its own, every written line a copy of an old one) is not
 //! generated as a retry when every hunk is one: the text sent again is a well-formed, unique edit of
 //! the result, and nothing it writes (a deletion writes no line of its own) marks that file as its
 //! result, so no engine could tell it from a first sending. The same for an `editLines` range
@@ -1614,10 +1615,11 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
             pinned.extend(p.doc.blocks.iter().map(|b| b.header));
         }
         if adv == Adv::Retry {
-            // Every hunk a deletion whose old side the result still shows, line for line (a line
-            // deleted beside its equal): sent again, the text is a well-formed edit of the file
-            // its first sending produced, and nothing it writes marks that file as its result.
-            // No engine can tell it from a first sending: not generated.
+            // Every hunk a deletion (or an edit writing no line of its own) whose old side the
+            // result still shows, line for line (a line deleted beside its equal): sent again, the
+            // text is a well-formed edit of the file its first sending produced, and nothing it
+            // writes marks that file as its result. No engine can tell it from a first sending:
+            // not generated.
             // The first old line may stand after a result line's indentation: the text as sent
             // begins there, read as a substring (seed 38 case 479005: `}` then `impl Delta {`,
             // the first brace deleted, its old side still shown from the `}` of `    }`).
@@ -1627,13 +1629,29 @@ fn try_case(r: &mut Rng, seed: u64, only: Option<Format>) -> Option<Case> {
                 w.strip_suffix(o)
                     .is_some_and(|head| head.bytes().all(|b| b == b' ' || b == b'\t'))
             };
+            // Or its last old line may end inside a result line: the text as sent ends there,
+            // read as a substring (seed 42 case 202687: `build: …` then `\trm -f result.o`, the
+            // first of two such lines deleted, its old side still shown up to ` # café`).
             let still = p.hunks.iter().all(|h| {
                 let old: Vec<String> = (h.a..h.b).map(|i| shown(&p.doc.lines[i].text)).collect();
+                let m = old.len();
+                let first = |w: &str| match m {
+                    1 => w.contains(&old[0]),
+                    _ => first_after_indent(w, &old[0]),
+                };
+                let last = |w: &str| w == old[m - 1] || w.starts_with(&old[m - 1]);
+                // A line of its own (one no old line is) is what marks the result; an edit
+                // whose written lines all repeat old lines writes none (seed 43 case 688479:
+                // `item`, `x` → `item`, `item` beside another `x`).
+                let own = h.new.iter().any(|n| match n {
+                    NL::Kept(_) => false,
+                    NL::Written { text, .. } => !old.contains(&shown(text)),
+                });
                 h.b > h.a
-                    && h.new.iter().all(|n| matches!(n, NL::Kept(_)))
-                    && result
-                        .windows(old.len())
-                        .any(|w| first_after_indent(&w[0], &old[0]) && w[1..] == old[1..])
+                    && !own
+                    && result.windows(m).any(|w| {
+                        first(&w[0]) && (m == 1 || w[1..m - 1] == old[1..m - 1] && last(&w[m - 1]))
+                    })
             });
             // editLines: a range replaced by blank lines (or deleted), or by fewer lines than it
             // holds, between anchors that read true on the result too (the same numbers, lines
