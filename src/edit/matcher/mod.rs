@@ -423,15 +423,7 @@ fn locate_with(
                     .filter(|&(s, e)| e == h.text.len() && !spans.iter().any(|&(a, _)| a == s))
                     .collect();
                 if !at_end.is_empty() {
-                    let mut all: Vec<(usize, usize)> =
-                        spans.iter().copied().chain(at_end).collect();
-                    all.sort_unstable();
-                    return Err(Miss::Count {
-                        tier: Tier::BlankEdges,
-                        count: all.len(),
-                        spans: all,
-                        expected,
-                    });
+                    return Err(places(&spans, at_end, Tier::BlankEdges, expected));
                 }
             }
             // ... nor, there, the trailing whitespace or the NFC/NFD form of those last lines.
@@ -711,15 +703,7 @@ fn locate_with(
     let mut unnumbered: Vec<(usize, usize)> = Vec::new();
     let mut unnumbered_at = Tier::Exact;
     let second_place = |unnumbered: &[(usize, usize)], spans: &[(usize, usize)], tier: Tier| {
-        let mut all: Vec<(usize, usize)> = unnumbered.iter().chain(spans).copied().collect();
-        all.sort_unstable();
-        all.dedup();
-        Miss::Count {
-            tier,
-            count: all.len(),
-            spans: all,
-            expected,
-        }
+        places(unnumbered, spans.iter().copied(), tier, expected)
     };
     for (fi, form) in forms.iter().enumerate() {
         if fi > 0 {
@@ -758,15 +742,8 @@ fn locate_with(
                         .filter(|&(s, e)| s >= within.start && e <= within.end)
                         .collect();
                 if !more.is_empty() && !form.eof {
-                    let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(more).collect();
-                    all.sort_unstable();
                     let tier = form.via.iter().copied().max().unwrap_or(Tier::Exact);
-                    return Err(Miss::Count {
-                        tier: tier.max(Tier::BlankEdges),
-                        count: all.len(),
-                        spans: all,
-                        expected,
-                    });
+                    return Err(places(&spans, more, tier.max(Tier::BlankEdges), expected));
                 }
             }
             if count > 0 {
@@ -834,16 +811,7 @@ fn locate_with(
             };
             let spans = on_words(&form.old, (spans.len(), spans)).1;
             if !spans.is_empty() && !fragments.is_empty() {
-                let mut all: Vec<(usize, usize)> =
-                    spans.iter().chain(&fragments).copied().collect();
-                all.sort_unstable();
-                all.dedup();
-                return Err(Miss::Count {
-                    tier,
-                    count: all.len(),
-                    spans: all,
-                    expected,
-                });
+                return Err(places(&spans, fragments.iter().copied(), tier, expected));
             }
             if !spans.is_empty() && disagrees(form, &spans) {
                 if unnumbered.is_empty() {
@@ -876,14 +844,7 @@ fn locate_with(
                 }
                 let more = numbered_whole(form, eof_twins(h, &form.old, tier, &spans));
                 if !more.is_empty() && !form.eof {
-                    let mut all: Vec<(usize, usize)> = spans.iter().copied().chain(more).collect();
-                    all.sort_unstable();
-                    return Err(Miss::Count {
-                        tier: tier.max(Tier::BlankEdges),
-                        count: all.len(),
-                        spans: all,
-                        expected,
-                    });
+                    return Err(places(&spans, more, tier.max(Tier::BlankEdges), expected));
                 }
             }
             // A form that kept some or all of `old`'s blank edge lines (`old` as sent among them),
@@ -909,16 +870,7 @@ fn locate_with(
                         other.extend(found.1.into_iter().filter(clear));
                     }
                     if !other.is_empty() {
-                        let mut all: Vec<(usize, usize)> =
-                            spans.iter().copied().chain(other).collect();
-                        all.sort_unstable();
-                        all.dedup();
-                        return Err(Miss::Count {
-                            tier: tier.max(Tier::BlankEdges),
-                            count: all.len(),
-                            spans: all,
-                            expected,
-                        });
+                        return Err(places(&spans, other, tier.max(Tier::BlankEdges), expected));
                     }
                 }
             }
@@ -1150,14 +1102,26 @@ pub fn eof_ambiguity(
     if more.is_empty() {
         return None;
     }
+    Some(places(found, more, tier.max(Tier::BlankEdges), found.len()))
+}
+
+/// The refusal naming every place `found` and `more` hold between them (in file order, each once):
+/// one reading found some, another the others.
+fn places(
+    found: &[(usize, usize)],
+    more: impl IntoIterator<Item = (usize, usize)>,
+    tier: Tier,
+    expected: usize,
+) -> Miss {
     let mut all: Vec<(usize, usize)> = found.iter().copied().chain(more).collect();
     all.sort_unstable();
-    Some(Miss::Count {
-        tier: tier.max(Tier::BlankEdges),
+    all.dedup();
+    Miss::Count {
+        tier,
         count: all.len(),
         spans: all,
-        expected: found.len(),
-    })
+        expected,
+    }
 }
 
 fn eof_twins(h: &Haystack, old: &str, tier: Tier, found: &[(usize, usize)]) -> Vec<(usize, usize)> {
