@@ -254,9 +254,18 @@ pub fn rewrites_itself(
 /// retry still finds `P X` once, inside its own result (ground truth seed 29 cases 581515 and
 /// 136613). Only for a `new` with a line of its own: a deletion's result is in every text it
 /// applies to. The 1-based lines of the occurrence.
+///
+/// The result may stand moved as a whole: a first application that matched through indentation
+/// drift wrote `new` some columns deeper (or shallower) than the model did, and the retried `old`,
+/// as sent, now matches a line of that result and the lines below it (ground truth seed 42 case
+/// 23163). So `replacement` is also sought with one indentation added to (or taken from) each of
+/// its non-blank lines, whole lines only, and put back as the matched text (or `old`) moved the
+/// same way. Either way the evidence is the rerun: the edit, applied to the text put back, writes
+/// this text byte for byte.
 pub fn stands_across(
     text: &str,
     span: (usize, usize),
+    (old, new): (&str, &str),
     replacement: &str,
     rerun: impl Fn(&str) -> Option<String>,
 ) -> Option<(usize, usize)> {
@@ -265,22 +274,126 @@ pub fn stands_across(
     if replacement.trim().is_empty() || !has_own_line(matched.lines(), replacement.lines()) {
         return None;
     }
-    let lo = s.saturating_sub(replacement.len());
-    let hi = (e + replacement.len()).min(text.len());
+    let lo = s.saturating_sub(replacement.len() * 2);
+    let hi = (e + replacement.len() * 2).min(text.len());
     let window = text.get(lo..hi)?;
-    window
+    let across = |(ns, ne): &(usize, usize)| ns < &e && &s < ne && !(s <= *ns && *ne <= e);
+    let lines_at = |(ns, ne): (usize, usize)| {
+        let lt = LineTable::new(text);
+        (lt.line_of(ns), lt.line_of(ne.saturating_sub(1).max(ns)))
+    };
+    let puts_back = |(ns, ne): (usize, usize), with: &str| {
+        let before = format!("{}{}{}", &text[..ns], with, &text[ne..]);
+        rerun(&before).as_deref() == Some(text)
+    };
+    let found = window
         .match_indices(replacement)
         .map(|(i, _)| (lo + i, lo + i + replacement.len()))
-        .filter(|&(ns, ne)| ns < e && s < ne && !(s <= ns && ne <= e))
+        .filter(across)
         .take(4)
-        .find(|&(ns, ne)| {
-            let before = format!("{}{}{}", &text[..ns], matched, &text[ne..]);
-            rerun(&before).as_deref() == Some(text)
+        .find(|&sp| puts_back(sp, matched));
+    if let Some(sp) = found {
+        return Some(lines_at(sp));
+    }
+    // Moved as a whole. The first application wrote `new` in the frame of the place it matched
+    // then (its kept lines' trailing whitespace included), so `new` as sent is sought too, and
+    // `old` put back beside the matched text: both in the file's line breaks.
+    let crlf = replacement.contains("\r\n");
+    let framed = |t: &str| {
+        let lf = t.replace("\r\n", "\n");
+        match crlf {
+            true => lf.replace('\n', "\r\n"),
+            false => lf,
+        }
+    };
+    let (old, new) = (framed(old), framed(new));
+    let at_line_start = |i: usize| i == 0 || text.as_bytes()[i - 1] == b'\n';
+    shifts(window, replacement).into_iter().find_map(|shift| {
+        let backs: Vec<String> = [matched, old.as_str()]
+            .iter()
+            .filter_map(|t| shifted(t, &shift))
+            .collect();
+        let mut results: Vec<String> = [replacement, new.as_str()]
+            .iter()
+            .filter_map(|t| shifted(t, &shift))
+            .collect();
+        results.dedup();
+        results.iter().find_map(|moved| {
+            window
+                .match_indices(moved.as_str())
+                .map(|(i, _)| (lo + i, lo + i + moved.len()))
+                .filter(|&(ns, _)| at_line_start(ns))
+                .filter(across)
+                .take(4)
+                .find(|&sp| backs.iter().any(|b| puts_back(sp, b)))
+                .map(lines_at)
         })
-        .map(|(ns, ne)| {
-            let lt = LineTable::new(text);
-            (lt.line_of(ns), lt.line_of(ne.saturating_sub(1).max(ns)))
+    })
+}
+
+/// One indentation shift: a prefix added to each non-blank line, or taken from each.
+enum Shift {
+    Add(String),
+    Take(String),
+}
+
+/// The indentation shifts that would put a line of `block` at the columns of a line of `window`
+/// holding the same text, in the order the window shows them (at most four; none for lines at the
+/// same columns). One pass over the window, each line looked up among `block`'s by its text.
+fn shifts(window: &str, block: &str) -> Vec<Shift> {
+    let mut ours: std::collections::HashMap<&str, Vec<&str>> = Default::default();
+    for (i, t) in block
+        .lines()
+        .map(indent_and_text)
+        .filter(|(_, t)| !t.is_empty())
+    {
+        let at = ours.entry(t).or_default();
+        if !at.contains(&i) && at.len() < 4 {
+            at.push(i);
+        }
+    }
+    let mut out: Vec<Shift> = Vec::new();
+    for (fi, ft) in window.lines().map(indent_and_text) {
+        for oi in ours.get(ft).into_iter().flatten() {
+            let shift = if let Some(p) = fi.strip_suffix(oi).filter(|p| !p.is_empty()) {
+                Shift::Add(p.to_string())
+            } else if let Some(p) = oi.strip_suffix(fi).filter(|p| !p.is_empty()) {
+                Shift::Take(p.to_string())
+            } else {
+                continue;
+            };
+            let same = |a: &Shift| match (a, &shift) {
+                (Shift::Add(x), Shift::Add(y)) | (Shift::Take(x), Shift::Take(y)) => x == y,
+                _ => false,
+            };
+            if !out.iter().any(same) {
+                out.push(shift);
+                if out.len() == 4 {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A line's indentation and its text (trailing whitespace left out).
+fn indent_and_text(l: &str) -> (&str, &str) {
+    let t = l.trim_start_matches([' ', '\t']);
+    (&l[..l.len() - t.len()], t.trim_end())
+}
+
+/// `block` with `shift` applied to each of its non-blank lines (line breaks kept); `None` when a
+/// line lacks the prefix to take.
+fn shifted(block: &str, shift: &Shift) -> Option<String> {
+    block
+        .split_inclusive('\n')
+        .map(|l| match shift {
+            _ if l.trim().is_empty() => Some(l.to_string()),
+            Shift::Add(p) => Some(format!("{p}{l}")),
+            Shift::Take(p) => l.strip_prefix(p.as_str()).map(str::to_string),
         })
+        .collect()
 }
 
 /// `t`'s lines, split on `\n`, without the empty part after a final one.

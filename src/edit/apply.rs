@@ -577,6 +577,7 @@ pub fn plan_batch_in(
                             crate::edit::already::stands_across(
                                 text,
                                 (s, end),
+                                (&e.old, &e.new),
                                 &p.replacements[k],
                                 |t| rerun(e, t),
                             )
@@ -1424,6 +1425,59 @@ mod tests {
         let text = "s := `\nitems:\n  - hello\n` other\n}\n";
         let a = batch(text, &Edit::new("  - hello\n`", "` result")).unwrap();
         assert_eq!(a.text, "s := `\nitems:\n` result other\n}\n");
+    }
+
+    /// G2 (ground truth seed 42 case 23163, shrunk): the first sending matched four columns deeper
+    /// than the model wrote (indentation drift) and wrote `new` there, moved four columns right. Its
+    /// last line (`return item;`, now at eight columns less four) reads as `old`'s first line, and
+    /// `old`, as sent, is found once more: across the edge of that result, a trailing space aside.
+    /// Putting `old`, moved the same way, back in place of the moved result gives a text the edit
+    /// turns into this one byte for byte: `ALREADY_APPLIED`. The same file with one byte of the
+    /// moved result changed is edited, as a first sending is.
+    #[test]
+    fn a_replacement_retried_across_its_result_moved_by_indentation_is_already_applied() {
+        let batch = |text: &str, e: &Edit| {
+            apply_batch(
+                text,
+                std::slice::from_ref(e),
+                Tolerance::Safe,
+                Dialect::EditsInTurn,
+            )
+        };
+        let e = Edit::new(
+            "    return item;\n}\n",
+            "    return idx;\n}\nreturn item;\n",
+        );
+        let first = "int f(int y) {\n    if (item > 60) {\n        return item;\n    }\n}  \n\nint g() {\n    return 1;\n}\n";
+        let once = batch(first, &e).unwrap();
+        assert_eq!(
+            once.text,
+            "int f(int y) {\n    if (item > 60) {\n        return idx;\n    }\n    return item;\n}  \n\nint g() {\n    return 1;\n}\n"
+        );
+        assert_eq!(once.matches[0].tier, Tier::Indentation.as_str());
+        let f = batch(&once.text, &e).unwrap_err();
+        assert_eq!(f.code, Code::AlreadyApplied, "{f:?}");
+        assert!(f.message.contains("lines 3-5"), "{}", f.message);
+        // One byte of the moved result differs: no reproduction, the edit lands where it matches.
+        let near = once.text.replace("return idx;", "return idy;");
+        let a = batch(&near, &e).unwrap();
+        assert_eq!(
+            a.text,
+            "int f(int y) {\n    if (item > 60) {\n        return idy;\n    }\n    return idx;\n}  \nreturn item;\n\nint g() {\n    return 1;\n}\n"
+        );
+        // Moved left: `new` written four columns deeper than the file's block it replaced.
+        let e = Edit::new(
+            "            return item;\n        }\n",
+            "            return idx;\n        }\n        return item;\n",
+        );
+        let first = "    if (x) {\n        return item;\n    }\n}\n";
+        let once = batch(first, &e).unwrap();
+        assert_eq!(
+            once.text,
+            "    if (x) {\n        return idx;\n    }\n    return item;\n}\n"
+        );
+        let f = batch(&once.text, &e).unwrap_err();
+        assert_eq!(f.code, Code::AlreadyApplied, "{f:?}");
     }
 
     /// An indented first line begins a line: with its indentation forgiven it is no match for the

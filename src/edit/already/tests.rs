@@ -886,6 +886,35 @@ fn a_hunk_retried_at_a_near_twin_is_already_applied() {
     assert_eq!(f.code, Code::AlreadyApplied, "{f}");
 }
 
+/// G2 (ground truth seed 43 case 979690, shrunk): a hunk retried in the composed normal form. It
+/// landed where its numbers point, a method whose context line spells `é` decomposed; retried, its
+/// old side is found only at the top-level twin, through indentation. Its new side stands at the
+/// method but for the normal form of a context line, which no view shows: closer than the twin,
+/// already applied. The same hunk sent first to the file lands at the method; and a line changed
+/// to one that stands elsewhere only in the other normal form, as its old side does (no liberty a
+/// view shows on either side), is no evidence: the edit lands.
+#[test]
+fn a_hunk_retried_in_the_other_normal_form_is_already_applied() {
+    let text = "impl A {\n    fn f() {\n        p(\"cafe\u{301}\");\n        let x = 1;\n    }\n}\nfn f() {\n    p(\"caf\u{e9}\");\n    let x = 1;\n}\n";
+    let h = diff_hunks("--- a/a.rs\n+++ b/a.rs\n@@ -2,4 +2,4 @@\n     fn f() {\n         p(\"caf\u{e9}\");\n-        let x = 1;\n+        let y = 2;\n     }\n");
+    let (once, f) = hunks_twice(text, &h);
+    assert_eq!(once, "impl A {\n    fn f() {\n        p(\"cafe\u{301}\");\n        let y = 2;\n    }\n}\nfn f() {\n    p(\"caf\u{e9}\");\n    let x = 1;\n}\n");
+    assert_eq!(f.code, Code::AlreadyApplied, "{f}");
+    assert!(f.message.contains("lines 2-5"), "{}", f.message);
+    // Both places at the same depth, a line changed without context, the result standing only in
+    // the other normal form, as the old side does: no evidence.
+    let text = "fn f() {\n    s = \"cafe\u{301} y\";\n}\nfn g() {\n    s = \"cafe\u{301} x\";\n}\n";
+    let h = diff_hunks("--- a/a.rs\n+++ b/a.rs\n@@ -5,1 +5,1 @@\n-    s = \"caf\u{e9} x\";\n+    s = \"caf\u{e9} y\";\n");
+    let a = apply_hunks(text, &h, SAFE).unwrap();
+    check_hunks(text, &h, &a.matches, SAFE).unwrap();
+    assert!(
+        a.text
+            .ends_with("fn g() {\n    s = \"cafe\u{301} y\";\n}\n"),
+        "{}",
+        a.text
+    );
+}
+
 /// G2: an insertion whose added lines were written at the file's columns beside a context copied
 /// without its indentation (noise `indent_abs`): no tier reads the new side as one block, so it is
 /// read line by line through the liberty the context needed (ground truth seed 25, shrunk).
