@@ -12,8 +12,8 @@
 //! the file writes with tabs, and both sides read through the same indentation liberty).
 //!
 //! Line endings never count (a view shows none: which of two twins holds the CRLF line decides
-//! nothing). Unicode normalization, which no view shows either, decides only when every other
-//! liberty already tells the places apart. An edit that copies context beside what it changes is judged more strictly: its whole
+//! nothing). Unicode normalization, which no view shows either, decides only beside a liberty a
+//! view shows that already tells the places apart. An edit that copies context beside what it changes is judged more strictly: its whole
 //! result standing elsewhere as a view shows it is already applied (see [`closer_elsewhere`]).
 
 use unicode_normalization::UnicodeNormalization;
@@ -35,6 +35,9 @@ const INLINE: u8 = 8;
 pub const BLANK_EDGES: u8 = 16;
 /// Unicode normalization (a composed `é` for a decomposed one): bytes no view shows.
 const NORM: u8 = 64;
+
+/// The liberties a view of the file shows.
+const SHOWN: u8 = TYPOGRAPHY | INDENT | INLINE | BLANK_EDGES;
 
 const LINE: [u8; 5] = [TRAILING, TYPOGRAPHY, INDENT, INLINE, NORM];
 
@@ -249,11 +252,14 @@ fn elsewhere(
         // `new` needing indentation still counts against it.
         let l_seen = l & !EOL;
         fewer(l_seen, seen)
-            // Or so with normalization left aside, which no view shows: a model cannot have
-            // meant one normal form over the other (ground truth seed 43 case 979690: a retried
-            // hunk, its result standing where its numbers point but for a context line in the
-            // other normal form, its old side found only four columns shallower).
-            || fewer(l_seen & !NORM, seen & !NORM)
+            // Or so with normalization left aside, which no view shows (a model cannot have meant
+            // one normal form over the other), when what the old side needs more is a liberty a
+            // view shows (ground truth seed 43 case 979690: a retried hunk, its result standing
+            // where its numbers point but for a context line in the other normal form, its old
+            // side found only four columns shallower). Against trailing whitespace alone, which
+            // no view shows either, it tells nothing (seed 43 case 625269: lines deleted at the
+            // top of a block, its kept lines standing at a twin in the other normal form).
+            || (fewer(l_seen & !NORM, seen & !NORM) && seen & !l_seen & SHOWN != 0)
             || (as_shown && l & !(EOL | TRAILING | NORM | (old & TYPOGRAPHY)) == 0)
     };
     forms.into_iter().find_map(|(form, extra)| {
@@ -347,11 +353,11 @@ mod tests {
         );
     }
 
-    /// Normalization, which no view shows, decides only when the other liberties already tell the
-    /// places apart (ground truth seed 43 case 979690): a result standing but for a context line
-    /// in the other normal form is closer than an old side read through indentation; against an
-    /// old side read through normalization alone, the same result is no evidence, and a result
-    /// needing indentation too is none either.
+    /// Normalization, which no view shows, decides only when a liberty a view shows already tells
+    /// the places apart (ground truth seed 43 case 979690): a result standing but for a context
+    /// line in the other normal form is closer than an old side read through indentation; against
+    /// an old side read through trailing whitespace or normalization alone, the same result is no
+    /// evidence (625269), and a result needing indentation too is none either.
     #[test]
     fn normalization_decides_only_beside_liberties_a_view_shows() {
         let (nfc, nfd) = ("    p(\"caf\u{e9}\")", "    p(\"cafe\u{301}\")");
@@ -368,6 +374,15 @@ mod tests {
             closer_elsewhere(&text, &lt, &new, old, (4, 5), false),
             None,
             "without context, indentation is no evidence"
+        );
+        // Old read through trailing whitespace alone, which no view shows either: no evidence.
+        let text = format!("{nfd}\n    q()\n\n{nfc}\n    r() \n");
+        let lt = LineTable::new(&text);
+        let old = at_match(&[nfc, "    r()"], &format!("{nfc}\n    r() \n")).unwrap();
+        assert_eq!(old, TRAILING);
+        assert_eq!(
+            strictly_closer_elsewhere(&text, &lt, &new, old, (4, 5)),
+            None
         );
         // Old read through normalization alone: equal liberties on what a view shows.
         let text = format!("{nfd}\n    q()\n\n{nfd}\n    r()\n");
