@@ -177,10 +177,11 @@ pub fn reads_as(text: &str, lt: &LineTable, lines: &[&str], from: usize, allowed
 /// - the new side reads there with strictly fewer liberties than `old` (line endings aside, and
 ///   indentation when the edit copies no context: a model that copied `old` without its
 ///   indentation may write `new` at the file's columns): it is closer to the model's text than the
-///   place the old side matched; or
+///   place the old side matched; or so with normalization left aside, when what `old` needs more
+///   is a liberty a view shows; or
 /// - `kept` (the edit copies lines it keeps beside the lines it changes, its context) and the new
 ///   side reads there as sent, but for bytes a view does not show (line endings, trailing
-///   whitespace) and the typography the old side too was read through (quotes the model
+///   whitespace, the normal form) and the typography the old side too was read through (quotes the model
 ///   smartened): the whole result, context included, already stands at a place a view shows as what
 ///   the edit would make of its match. Applying it would leave two such places, and no view tells
 ///   which one the edit made: a first application that meant to make a second copy widens its
