@@ -258,9 +258,9 @@ pub fn rewrites_itself(
 /// The result may stand moved as a whole: a first application that matched through indentation
 /// drift wrote `new` some columns deeper (or shallower) than the model did, and the retried `old`,
 /// as sent, now matches a line of that result and the lines below it (ground truth seed 42 case
-/// 23163). So `replacement` is also sought with one indentation added to (or taken from) each of
-/// its non-blank lines, whole lines only, and put back as the matched text (or `old`) moved the
-/// same way. Either way the evidence is the rerun: the edit, applied to the text put back, writes
+/// 23163). So `replacement` (and `new` as sent) is also sought with one indentation added to (or
+/// taken from) each of its non-blank lines, starting a line, and put back as the matched text (or
+/// `old`) moved the same way. Either way the evidence is the rerun: the edit, applied to the text put back, writes
 /// this text byte for byte.
 pub fn stands_across(
     text: &str,
@@ -308,17 +308,17 @@ pub fn stands_across(
     };
     let (old, new) = (framed(old), framed(new));
     let at_line_start = |i: usize| i == 0 || text.as_bytes()[i - 1] == b'\n';
-    shifts(window, replacement).into_iter().find_map(|shift| {
-        let backs: Vec<String> = [matched, old.as_str()]
-            .iter()
-            .filter_map(|t| shifted(t, &shift))
-            .collect();
-        let mut results: Vec<String> = [replacement, new.as_str()]
-            .iter()
-            .filter_map(|t| shifted(t, &shift))
-            .collect();
-        results.dedup();
-        results.iter().find_map(|moved| {
+    let mut results = vec![replacement];
+    if new != replacement {
+        results.push(new.as_str());
+    }
+    results.into_iter().find_map(|result| {
+        shifts(window, result).into_iter().find_map(|shift| {
+            let moved = shifted(result, &shift)?;
+            let backs: Vec<String> = [matched, old.as_str()]
+                .iter()
+                .filter_map(|t| shifted(t, &shift))
+                .collect();
             window
                 .match_indices(moved.as_str())
                 .map(|(i, _)| (lo + i, lo + i + moved.len()))
@@ -332,45 +332,40 @@ pub fn stands_across(
 }
 
 /// One indentation shift: a prefix added to each non-blank line, or taken from each.
+#[derive(PartialEq)]
 enum Shift {
     Add(String),
     Take(String),
 }
 
-/// The indentation shifts that would put a line of `block` at the columns of a line of `window`
-/// holding the same text, in the order the window shows them (at most four; none for lines at the
-/// same columns). One pass over the window, each line looked up among `block`'s by its text.
+/// The indentation shifts that would put `block`'s first non-blank line at the columns of a line of
+/// `window` holding the same text, in the order the window shows them (at most four; none for a
+/// line at the same columns).
 fn shifts(window: &str, block: &str) -> Vec<Shift> {
-    let mut ours: std::collections::HashMap<&str, Vec<&str>> = Default::default();
-    for (i, t) in block
+    let Some((oi, text)) = block
         .lines()
         .map(indent_and_text)
-        .filter(|(_, t)| !t.is_empty())
-    {
-        let at = ours.entry(t).or_default();
-        if !at.contains(&i) && at.len() < 4 {
-            at.push(i);
-        }
-    }
+        .find(|(_, t)| !t.is_empty())
+    else {
+        return Vec::new();
+    };
     let mut out: Vec<Shift> = Vec::new();
-    for (fi, ft) in window.lines().map(indent_and_text) {
-        for oi in ours.get(ft).into_iter().flatten() {
-            let shift = if let Some(p) = fi.strip_suffix(oi).filter(|p| !p.is_empty()) {
-                Shift::Add(p.to_string())
-            } else if let Some(p) = oi.strip_suffix(fi).filter(|p| !p.is_empty()) {
-                Shift::Take(p.to_string())
-            } else {
-                continue;
-            };
-            let same = |a: &Shift| match (a, &shift) {
-                (Shift::Add(x), Shift::Add(y)) | (Shift::Take(x), Shift::Take(y)) => x == y,
-                _ => false,
-            };
-            if !out.iter().any(same) {
-                out.push(shift);
-                if out.len() == 4 {
-                    return out;
-                }
+    for (fi, _) in window
+        .lines()
+        .map(indent_and_text)
+        .filter(|&(_, t)| t == text)
+    {
+        let shift = if let Some(p) = fi.strip_suffix(oi).filter(|p| !p.is_empty()) {
+            Shift::Add(p.to_string())
+        } else if let Some(p) = oi.strip_suffix(fi).filter(|p| !p.is_empty()) {
+            Shift::Take(p.to_string())
+        } else {
+            continue;
+        };
+        if !out.contains(&shift) {
+            out.push(shift);
+            if out.len() == 4 {
+                break;
             }
         }
     }
