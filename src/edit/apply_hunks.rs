@@ -501,6 +501,51 @@ fn find_anchor(
     }
 }
 
+/// The first line `anchor` names inside the block one of `lines` (1-based, in order) opens: how a
+/// scope below a scope that names several lines is read. `@@ func load` naming two functions, then
+/// `@@ if timeout > 90 {`, names the `if` inside one of them, not the first such line below the
+/// first of them, which may stand in another function between the two (ground truth seed 50 case
+/// 319018: that reading let a body found once, in that other function, land under a chain naming
+/// its twin). `None` when no block holds it (the chain is then read line after line, as before).
+fn nested_anchor(
+    pd: &Padded,
+    hp: &Haystack,
+    ix: &ExactIndex,
+    h: &Haystack,
+    anchor: &str,
+    lines: &[usize],
+    tol: Tolerance,
+) -> Option<AnchorHit> {
+    lines.iter().find_map(|&l| {
+        let (from, to) = block_of(h, l)?;
+        find_anchor(pd, hp, ix, h, anchor, from, tol).filter(|hit| hit.start < to)
+    })
+}
+
+/// The bytes of the block the 1-based line `line` opens, by indentation: the lines after it up to
+/// the first line with text no deeper than it (a line that closes it, `}`, `)`, `]` or `end`,
+/// included). `None` when it opens none.
+fn block_of(h: &Haystack, line: usize) -> Option<(usize, usize)> {
+    let lt = h.lines();
+    let depth = |i: usize| {
+        let c = lt.content(i, h.text);
+        c.len() - c.trim_start_matches([' ', '\t']).len()
+    };
+    let d = depth(line.checked_sub(1)?);
+    let mut i = line;
+    while i < lt.len() {
+        let c = lt.content(i, h.text).trim();
+        if !c.is_empty() && depth(i) <= d {
+            if c.starts_with(['}', ')', ']']) || c == "end" {
+                i += 1;
+            }
+            break;
+        }
+        i += 1;
+    }
+    (i > line).then(|| (lt.start(line), lt.end(i - 1)))
+}
+
 /// Applies `hunks` (of one file) to `text`, all or nothing.
 pub fn apply_hunks(text: &str, hunks: &[Hunk], tol: Tolerance) -> Result<AppliedHunks, Failure> {
     apply_hunks_in(text, hunks, tol, matcher::Layout::Free)
@@ -539,7 +584,13 @@ pub fn apply_hunks_in(
         let old = hk.old_lines();
         let new = hk.new_lines();
         for a in &hk.anchors {
-            match find_anchor(&pd, &hp, &ix, &h, a, lo, tol) {
+            // After a scope that names several lines, the next one is sought inside the blocks
+            // they open first: a chain of scopes names nested lines.
+            let nested = last_anchor
+                .as_ref()
+                .filter(|p| p.repeated)
+                .and_then(|p| nested_anchor(&pd, &hp, &ix, &h, a, &p.lines, tol));
+            match nested.or_else(|| find_anchor(&pd, &hp, &ix, &h, a, lo, tol)) {
                 // A hunk that only adds lines is placed by its scopes alone: each must name exactly
                 // one line.
                 Some(hit) if hit.repeated && old.is_empty() => {
@@ -1536,6 +1587,51 @@ mod tests {
         let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
         assert_eq!(out.matches[0].start_line, 6);
         assert!(out.dialect.contains(&Dialect::AnchorRepeated));
+    }
+
+    /// Ground truth seed 50 case 319018, shrunk: `@@ func load` names two functions and
+    /// `@@ if t {` the `if` of the second. Read line after line from the first `load`, the `if`
+    /// of the function between them (`parse`, the only place the body matches) was the scope, and
+    /// the body, holding that line, landed there. A chain names nested lines: the `if` is the one
+    /// inside a `load`, and the body, found only above it, is refused. The same chain over a body
+    /// inside the second `load` lands there; a chain whose inner scope no `load` holds is read
+    /// line after line, as before.
+    #[test]
+    fn a_scope_below_a_repeated_scope_names_a_line_inside_one_of_its_blocks() {
+        let text = "func load() {\n\tx = 1\n}\n\nfunc parse() {\n\tn = 2\n\tif t {\n\t\tp(n)\n\t}\n}\n\nfunc load() {\n\tn = 2\n\tif t {\n\t\tp(n) \n\t}\n}\n";
+        let body = |first: &str| {
+            vec![
+                Context(first.into()),
+                Context("\tn = 2".into()),
+                Add("\tm = 3".into()),
+                Context("\tif t {".into()),
+            ]
+        };
+        let mut h = hunk(body("func parse() {"));
+        h.anchors = vec!["func load() {".into(), "if t {".into()];
+        let f = apply_hunks(text, &[h], Tolerance::Safe).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound, "{f}");
+        assert!(
+            f.message.contains("above the @@ scope line at line 14"),
+            "{}",
+            f.message
+        );
+        let mut h = hunk(body("func load() {"));
+        h.anchors = vec!["func load() {".into(), "if t {".into()];
+        let out = apply_hunks(text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(out.matches[0].start_line, 12);
+        assert!(
+            out.text
+                .ends_with("func load() {\n\tn = 2\n\tm = 3\n\tif t {\n\t\tp(n) \n\t}\n}\n"),
+            "{}",
+            out.text
+        );
+        // No `load` holds the inner scope: read line after line from the first `load`.
+        let mut h = hunk(body("func parse() {"));
+        h.anchors = vec!["func load() {".into(), "if t {".into()];
+        let text = text.replace("\tif t {\n\t\tp(n) \n", "\tif u {\n\t\tp(n) \n");
+        let out = apply_hunks(&text, &[h], Tolerance::Safe).unwrap();
+        assert_eq!(out.matches[0].start_line, 5);
     }
 
     #[test]
