@@ -491,6 +491,28 @@ fn twins(
                     }
                 }
             }
+            // A run of like lines removed or written beside kept lines like them: removing (or
+            // adding) one of several like lines side by side reads the same whichever one goes (or
+            // is new), so each kept line of that like run may carry the bytes of any line of the
+            // run before it (seed 50 case 397603: one of three `rm -f offset.o` deleted, the
+            // third holding trailing spaces; the engine's diff deleted the third).
+            if run.iter().all(|t| shown(&t.0) == shown(&run[0].0)) && !run.is_empty() {
+                let like = shown(&run[0].0);
+                let mut seen: Vec<(String, &'static str)> = run.to_vec();
+                let mut k = e.end;
+                while k < n && shown(&doc.lines[k].text) == like {
+                    out.entry(k).or_default().extend(seen.iter().cloned());
+                    seen.push((doc.lines[k].text.clone(), doc.lines[k].eol));
+                    k += 1;
+                }
+                let mut seen: Vec<(String, &'static str)> = run.to_vec();
+                let mut k = e.start;
+                while k > 0 && shown(&doc.lines[k - 1].text) == like {
+                    out.entry(k - 1).or_default().extend(seen.iter().cloned());
+                    seen.push((doc.lines[k - 1].text.clone(), doc.lines[k - 1].eol));
+                    k -= 1;
+                }
+            }
         }
     }
     out
