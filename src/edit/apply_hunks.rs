@@ -1634,6 +1634,54 @@ mod tests {
         assert_eq!(out.matches[0].start_line, 5);
     }
 
+    /// Ground truth seed 50 case 436894, shrunk: a loop and its body, copied four columns left,
+    /// replaced by one line written at the file's column of the loop (absolute columns) and at the
+    /// copied column of the body line it resembles. Kept at that body line's file columns it moved
+    /// into the `if` above. Standing for both replaced lines, its columns tell nothing, and in
+    /// Python the two readings put it in different blocks: refused. The same hunk lands in a brace
+    /// language, and a body line replaced alone (one for one) still lands at its file columns.
+    #[test]
+    fn a_line_standing_for_lines_of_two_depths_is_refused_where_indentation_is_syntax() {
+        let text = "class D:\n    def beta(self):\n        size = 87\n        if retries > 94:\n            limit = 80\n        for total in range(61):\n            return count\n\n    def gamma(self):\n        pass\n";
+        let patch = |body: &str| {
+            crate::edit::formats::apply_patch::parse_patch(&format!(
+                "*** Begin Patch\n*** Update File: a.py\n@@\n     if retries > 94:\n         limit = 80\n{body} \n def gamma(self):\n*** End Patch\n"
+            ))
+            .unwrap()
+        };
+        use crate::edit::ir::{Change, FileOp};
+        let hunks = |ops: Vec<FileOp>| match ops.into_iter().next() {
+            Some(FileOp::Update {
+                change: Change::Hunks(h),
+                ..
+            }) => h,
+            _ => panic!("not an update"),
+        };
+        let torn = hunks(patch(
+            "-    for total in range(61):\n-        return count\n+        return result\n",
+        ));
+        let py = matcher::Layout::of_path("a.py");
+        let f = apply_hunks_in(text, &torn, Tolerance::Safe, py).unwrap_err();
+        assert_eq!(f.code, Code::SearchBlockNotFound, "{f}");
+        assert!(
+            f.message.contains("goes to column 12") && f.message.contains("stays at column 8"),
+            "{}",
+            f.message
+        );
+        let rs = matcher::Layout::of_path("a.rs");
+        assert!(apply_hunks_in(text, &torn, Tolerance::Safe, rs).is_ok());
+        let one = hunks(patch(
+            "     for total in range(61):\n-        return count\n+        return result\n",
+        ));
+        let out = apply_hunks_in(text, &one, Tolerance::Safe, py).unwrap();
+        assert!(
+            out.text
+                .contains("        for total in range(61):\n            return result\n"),
+            "{}",
+            out.text
+        );
+    }
+
     #[test]
     fn a_pure_insertion_is_placed_by_a_scope_naming_exactly_one_line() {
         let text = "class A:\n    def run(self):\n        pass\n\nclass B:\n    def run(self):\n        pass\n";

@@ -729,7 +729,7 @@ fn rebuild_aligned(
             .iter()
             .filter(|run| run.3.torn && one.is_none())
             .find_map(|&(a, b, _, _)| {
-                readings_differ(new, a, b, &full_new, &partner, old, r, place)
+                readings_differ(new, a, b, &full_new, (&partner, &torn), old, r, place)
             })
         {
             return Err(miss);
@@ -739,7 +739,7 @@ fn rebuild_aligned(
             Some(_) => return Err(IndentMiss::FramesDisagree),
             None => {
                 if let Some(miss) = runs.iter().find_map(|&(a, b, _, _)| {
-                    readings_differ(new, a, b, &full_new, &partner, old, r, place)
+                    readings_differ(new, a, b, &full_new, (&partner, &|_| false), old, r, place)
                 }) {
                     return Err(miss);
                 }
@@ -893,14 +893,18 @@ fn rebuild_aligned(
 /// When the two frames of the run of new lines `[a, b)` write one of its lines at different columns:
 /// the refusal naming that line and both readings (`place`: where indentation is syntax). A line
 /// paired with an old line whose indentation the model left alone keeps its file line's in either
-/// frame.
+/// frame — unless it is `torn`, standing for replaced lines of different depths: then its partner
+/// is only one of the lines it may succeed, and its columns may be the other's file columns (ground
+/// truth seed 50 case 436894: `return result` written at the file's column of the `for` it
+/// replaces, and at the copied column of that loop's `return count`, which it resembles; kept at
+/// `return count`'s file columns it moved into the `if` above).
 #[allow(clippy::too_many_arguments)]
 fn readings_differ(
     new: &[&str],
     a: usize,
     b: usize,
     full_new: &dyn Fn(usize) -> bool,
-    partner: &[Option<usize>],
+    (partner, torn): (&[Option<usize>], &dyn Fn(usize) -> bool),
     old: &[&str],
     r: Drift,
     place: &'static str,
@@ -910,7 +914,9 @@ fn readings_differ(
         if !full_new(x) || is_blank(n) {
             return None;
         }
-        if partner[x].is_some_and(|j| !is_blank(old[j]) && indent_of(old[j]) == indent_of(n)) {
+        if !torn(x)
+            && partner[x].is_some_and(|j| !is_blank(old[j]) && indent_of(old[j]) == indent_of(n))
+        {
             return None;
         }
         let written = columns(indent_of(n), r.tab);
