@@ -13,7 +13,8 @@
 //!   the one line that contains it (`@@ def f` names `def f(x):`). A scope that names no line there
 //!   (prose such as `@@ fix the retry loop`, or text several lines contain) is ignored
 //!   ([`Dialect::AnchorIgnored`]); one that occurs several times narrows from its first occurrence
-//!   ([`Dialect::AnchorRepeated`]). The body is then searched from the last scope line itself (a
+//!   ([`Dialect::AnchorRepeated`]), and the scope below it is sought first inside the blocks its
+//!   lines open (a chain names nested lines). The body is then searched from the last scope line itself (a
 //!   scope may name the line the chunk changes) and must be unique there; when it occurs nowhere
 //!   below the scopes, it is searched without them and must be unique in the whole file (the scope
 //!   is then ignored). So a scope can only choose among several places the content matches, never
