@@ -298,14 +298,11 @@ pub fn stands_across(
     // Moved as a whole. The first application wrote `new` in the frame of the place it matched
     // then (its kept lines' trailing whitespace included), so `new` as sent is sought too, and
     // `old` put back beside the matched text: both in the file's line breaks.
-    let crlf = replacement.contains("\r\n");
-    let framed = |t: &str| {
-        let lf = t.replace("\r\n", "\n");
-        match crlf {
-            true => lf.replace('\n', "\r\n"),
-            false => lf,
-        }
+    let term = match replacement.contains("\r\n") {
+        true => "\r\n",
+        false => "\n",
     };
+    let framed = |t: &str| crate::edit::text::convert_terminators(t, term).into_owned();
     let (old, new) = (framed(old), framed(new));
     let at_line_start = |i: usize| i == 0 || text.as_bytes()[i - 1] == b'\n';
     let mut results = vec![replacement];

@@ -1382,6 +1382,16 @@ mod tests {
         assert_eq!(f.code, Code::AlreadyApplied);
     }
 
+    /// One edit as a batch read in turn, at the safe tolerance.
+    fn batch(text: &str, e: &Edit) -> Result<Applied, Failure> {
+        apply_batch(
+            text,
+            std::slice::from_ref(e),
+            Tolerance::Safe,
+            Dialect::EditsInTurn,
+        )
+    }
+
     /// G2 (ground truth seed 29 cases 581515 and 136613, shrunk): a replacement whose `new` begins
     /// with the end of its `old` (`P X` → `X Q`), retried: `old` is found once more, across the
     /// edge of the text the first application wrote. Putting the matched text back in place of that
@@ -1389,14 +1399,6 @@ mod tests {
     /// first sending lands; so does the same edit where its result does not stand.
     #[test]
     fn a_replacement_retried_across_the_edge_of_its_result_is_already_applied() {
-        let batch = |text: &str, e: &Edit| {
-            apply_batch(
-                text,
-                std::slice::from_ref(e),
-                Tolerance::Safe,
-                Dialect::EditsInTurn,
-            )
-        };
         let e = Edit::new("        return name;\n    }", "    }\n    return item;");
         let before = "fn b() {\n    if x {\n        return name;\n        return name;\n    }\n}\n";
         let once = batch(before, &e).unwrap();
@@ -1436,14 +1438,6 @@ mod tests {
     /// moved result changed is edited, as a first sending is.
     #[test]
     fn a_replacement_retried_across_its_result_moved_by_indentation_is_already_applied() {
-        let batch = |text: &str, e: &Edit| {
-            apply_batch(
-                text,
-                std::slice::from_ref(e),
-                Tolerance::Safe,
-                Dialect::EditsInTurn,
-            )
-        };
         let e = Edit::new(
             "    return item;\n}\n",
             "    return idx;\n}\nreturn item;\n",
